@@ -1,0 +1,198 @@
+# SPDX-License-Identifier: MIT
+# heel: heelc (policy compiler), heel-exec (launcher), heel-proxy.
+# Everything is built into build/; generated sources go to build/gen.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+CLANG ?= clang
+BISON ?= bison
+FLEX ?= flex
+
+B := build
+GEN := $(B)/gen
+OBJ := $(B)/obj
+BIN := $(B)/bin
+LIB := $(B)/lib
+TBIN := $(B)/tests
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wno-unused-parameter
+CSTD := -std=c17 -D_GNU_SOURCE
+OPT ?= -O2 -g
+HARDEN := -D_FORTIFY_SOURCE=3 -fstack-protector-strong -fPIE
+CFLAGS_ALL := $(CSTD) $(OPT) $(WARN) $(HARDEN) -fvisibility=hidden \
+	-Icompiler -Iruntime -I$(GEN) $(CFLAGS)
+LDFLAGS_ALL := -pie $(LDFLAGS)
+# Generated scanner/parser: their own warnings are not ours to fix.
+GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime -I$(GEN) $(CFLAGS)
+
+# Packages from Debian, installed by `make deps` (idempotent, quiet when
+# nothing is missing). Build: what heelc needs. Check: what tests need.
+DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config
+DEPS_CHECK := $(DEPS_BUILD) libcriterion-dev clang libclang-rt-14-dev
+DEPS_BENCH := $(DEPS_CHECK) hyperfine
+
+define install_missing
+	@missing=""; \
+	if command -v dpkg-query >/dev/null 2>&1; then \
+		for p in $(1); do \
+			dpkg-query -W -f='$${Status}\n' "$$p" 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+		done; \
+	fi; \
+	if [ -n "$$missing" ]; then \
+		echo "make deps: installing$$missing"; \
+		if [ "$$(id -u)" != 0 ]; then echo "make deps: need root to install:$$missing" >&2; exit 1; fi; \
+		apt-get update -qq >/dev/null && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null \
+			|| { echo "make deps: apt-get install failed:$$missing" >&2; exit 1; }; \
+	fi
+endef
+
+# ---------------------------------------------------------------- sources
+RUNTIME_SRC := $(sort $(wildcard runtime/*.c))
+COMPILER_SRC := $(sort $(filter-out compiler/main.c,$(wildcard compiler/*.c)))
+POLICIES := $(sort $(shell find policies -name '*.heel' 2>/dev/null))
+GEN_SRC := $(GEN)/parser.c $(GEN)/lexer.c $(GEN)/presets_data.c
+
+RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(OBJ)/%.o)
+COMPILER_OBJ := $(COMPILER_SRC:%.c=$(OBJ)/%.o)
+GEN_OBJ := $(GEN_SRC:$(GEN)/%.c=$(OBJ)/gen/%.o)
+
+LIBS_HEELC := $(shell pkg-config --libs jansson nettle 2>/dev/null || echo -ljansson -lnettle)
+
+.PHONY: all deps deps-check deps-bench demo check fuzz bench fmt install clean \
+	check-unit check-golden check-asan check-fuzz-smoke
+
+all: $(BIN)/heelc
+
+deps:
+	$(call install_missing,$(DEPS_BUILD))
+deps-check:
+	$(call install_missing,$(DEPS_CHECK))
+deps-bench:
+	$(call install_missing,$(DEPS_BENCH))
+
+$(GEN) $(OBJ) $(BIN) $(LIB) $(TBIN):
+	@mkdir -p $@
+
+$(GEN)/parser.c $(GEN)/parser.h: grammar/parser.y | $(GEN)
+	$(BISON) -Wall -Werror --defines=$(GEN)/parser.h -o $(GEN)/parser.c $<
+
+$(GEN)/lexer.c $(GEN)/lexer.h: grammar/lexer.l $(GEN)/parser.h | $(GEN)
+	$(FLEX) --header-file=$(GEN)/lexer.h -o $(GEN)/lexer.c $<
+
+$(GEN)/presets_data.c: compiler/embed_policies.sh $(POLICIES) | $(GEN)
+	sh compiler/embed_policies.sh policies $@
+
+$(OBJ)/gen/%.o: $(GEN)/%.c $(GEN)/parser.h $(GEN)/lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(GEN_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(OBJ)/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+
+$(LIB)/libheelrt.a: $(RUNTIME_OBJ) | $(LIB)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(LIB)/libheelc.a: $(COMPILER_OBJ) $(GEN_OBJ) | $(LIB)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/heelc: $(OBJ)/compiler/main.o $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BIN)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS_HEELC)
+
+-include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
+
+# ---------------------------------------------------------------- tests
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(TBIN)/%)
+TEST_SUPPORT := $(sort $(wildcard tests/unit/support_*.c))
+
+$(TBIN)/test_%: tests/unit/test_%.c $(TEST_SUPPORT) $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(TBIN)
+	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(TEST_SUPPORT) $(LIB)/libheelc.a $(LIB)/libheelrt.a \
+		-lcriterion $(LIBS_HEELC)
+
+check-unit: $(UNIT_BIN) $(BIN)/heelc
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; HEELC=$(BIN)/heelc $$t --jobs 2; done
+
+check-golden: $(BIN)/heelc
+	@sh tests/golden/run.sh $(BIN)/heelc
+
+# The artifact reader (and everything in runtime/) again under ASan+UBSan,
+# since it is what parses untrusted bytes in heel-exec.
+ASAN := $(B)/asan
+ASAN_FLAGS := $(CSTD) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -Icompiler -Iruntime -I$(GEN)
+ASAN_TESTS := $(sort $(wildcard tests/unit/test_artifact*.c))
+check-asan: $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/presets_data.c
+	@mkdir -p $(ASAN)
+	@set -e; for t in $(ASAN_TESTS); do \
+		n=$$(basename $$t .c); \
+		$(CC) $(ASAN_FLAGS) -Wno-unused-parameter -o $(ASAN)/$$n $$t $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) \
+			$(GEN)/parser.c $(GEN)/lexer.c $(GEN)/presets_data.c -Itests/unit -lcriterion $(LIBS_HEELC); \
+		echo "== $(ASAN)/$$n (ASan+UBSan)"; \
+		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(ASAN)/$$n --jobs 2; \
+	done
+
+# libFuzzer targets: clang only. `make check` runs each briefly; `make fuzz` long.
+FUZZ := $(B)/fuzz
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ)/%)
+FUZZ_FLAGS := $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-Icompiler -Iruntime -I$(GEN)
+FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_LONG_SECONDS ?= 600
+
+$(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(COMPILER_SRC) $(RUNTIME_SRC) $(GEN_SRC)
+	@mkdir -p $(FUZZ)
+	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(COMPILER_SRC) $(RUNTIME_SRC) $(GEN_SRC) $(LIBS_HEELC)
+
+check-fuzz-smoke: $(FUZZ_BIN)
+	@set -e; for f in $(FUZZ_BIN); do \
+		n=$$(basename $$f); mkdir -p $(FUZZ)/corpus-$$n; \
+		echo "== $$f ($(FUZZ_SMOKE_SECONDS) s)"; \
+		$$f -max_total_time=$(FUZZ_SMOKE_SECONDS) -print_final_stats=1 $(FUZZ)/corpus-$$n tests/fuzz/seeds/$$n 2>&1 \
+			| grep -E 'stat::number_of_executed_units|ERROR|SUMMARY|panic' || true; \
+		\
+	done
+
+fuzz: deps-check $(FUZZ_BIN)
+	@set -e; for f in $(FUZZ_BIN); do \
+		n=$$(basename $$f); mkdir -p $(FUZZ)/corpus-$$n; \
+		echo "== $$f ($(FUZZ_LONG_SECONDS) s)"; \
+		$$f -max_total_time=$(FUZZ_LONG_SECONDS) -print_final_stats=1 $(FUZZ)/corpus-$$n tests/fuzz/seeds/$$n; \
+	done
+
+check: deps-check
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory check-unit
+	@$(MAKE) --no-print-directory check-golden
+	@$(MAKE) --no-print-directory check-asan
+	@$(MAKE) --no-print-directory check-fuzz-smoke
+	@echo "make check: all suites passed"
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/demo.sh $(BIN)
+
+bench: deps-bench
+	@$(MAKE) --no-print-directory all
+	@sh tests/bench/run.sh $(BIN)
+
+fmt:
+	clang-format -i $(filter-out $(GEN)/%,$(wildcard compiler/*.[ch] runtime/*.[ch] launcher/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c))
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 0755 $(BIN)/heelc $(DESTDIR)$(PREFIX)/bin/heelc
+	install -m 0644 docs/heelc.1 $(DESTDIR)$(PREFIX)/share/man/man1/heelc.1
+	install -m 0644 docs/heel.5 $(DESTDIR)$(PREFIX)/share/man/man5/heel.5
+
+clean:
+	rm -rf $(B)

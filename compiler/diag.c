@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: MIT
+ * Diagnostics store and renderer (see diag.h). */
+#include "diag.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct diag_ctx {
+	struct diag_source **sources;
+	size_t nsources;
+	struct diag *diags;
+	size_t ndiags, cap;
+	size_t errors, warnings;
+	int oom;
+};
+
+static char *
+dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+struct diag_ctx *
+diag_new(void)
+{
+	return calloc(1, sizeof(struct diag_ctx));
+}
+
+void
+diag_free(struct diag_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	for (size_t i = 0; i < ctx->nsources; i++) {
+		free(ctx->sources[i]->path);
+		free(ctx->sources[i]->origin_name);
+		free(ctx->sources[i]->text);
+		free(ctx->sources[i]);
+	}
+	free(ctx->sources);
+	for (size_t i = 0; i < ctx->ndiags; i++) {
+		free(ctx->diags[i].message);
+		free(ctx->diags[i].hint);
+	}
+	free(ctx->diags);
+	free(ctx);
+}
+
+const struct diag_source *
+diag_add_source(struct diag_ctx *ctx, const char *path, const char *origin_name,
+		const char *text, size_t len)
+{
+	struct diag_source *src = calloc(1, sizeof(*src));
+	struct diag_source **grown;
+
+	if (!src)
+		goto oom;
+	src->path = strdup(path ? path : "<input>");
+	src->origin_name = strdup(origin_name ? origin_name : src->path ? src->path : "");
+	src->text = malloc(len + 1);
+	if (!src->path || !src->origin_name || !src->text)
+		goto oom;
+	if (len)
+		memcpy(src->text, text, len);
+	src->text[len] = '\0';
+	src->len = len;
+	grown = realloc(ctx->sources, (ctx->nsources + 1) * sizeof(*grown));
+	if (!grown)
+		goto oom;
+	ctx->sources = grown;
+	ctx->sources[ctx->nsources++] = src;
+	return src;
+oom:
+	if (src) {
+		free(src->path);
+		free(src->origin_name);
+		free(src->text);
+		free(src);
+	}
+	ctx->oom = 1;
+	return NULL;
+}
+
+void
+diag_vpush(struct diag_ctx *ctx, enum diag_severity sev,
+	   const struct diag_loc *loc, const char *hint, const char *fmt,
+	   va_list ap)
+{
+	struct diag *d;
+	char *msg = NULL;
+
+	if (ctx->ndiags == ctx->cap) {
+		size_t ncap = ctx->cap ? ctx->cap * 2 : 16;
+		struct diag *grown = realloc(ctx->diags, ncap * sizeof(*grown));
+
+		if (!grown) {
+			ctx->oom = 1;
+			return;
+		}
+		ctx->diags = grown;
+		ctx->cap = ncap;
+	}
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		ctx->oom = 1;
+		return;
+	}
+	d = &ctx->diags[ctx->ndiags++];
+	d->severity = sev;
+	if (loc)
+		d->loc = *loc;
+	else
+		memset(&d->loc, 0, sizeof(d->loc));
+	d->message = msg;
+	d->hint = dup_or_null(hint);
+	if (hint && !d->hint)
+		ctx->oom = 1;
+	if (sev == DIAG_ERROR)
+		ctx->errors++;
+	else if (sev == DIAG_WARNING)
+		ctx->warnings++;
+}
+
+void
+diag_push(struct diag_ctx *ctx, enum diag_severity sev,
+	  const struct diag_loc *loc, const char *hint, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vpush(ctx, sev, loc, hint, fmt, ap);
+	va_end(ap);
+}
+
+size_t
+diag_error_count(const struct diag_ctx *ctx)
+{
+	return ctx->errors + (ctx->oom ? 1 : 0);
+}
+
+size_t
+diag_warning_count(const struct diag_ctx *ctx)
+{
+	return ctx->warnings;
+}
+
+size_t
+diag_count(const struct diag_ctx *ctx)
+{
+	return ctx->ndiags;
+}
+
+const struct diag *
+diag_get(const struct diag_ctx *ctx, size_t i)
+{
+	return i < ctx->ndiags ? &ctx->diags[i] : NULL;
+}
+
+uint32_t
+diag_column_of(const struct diag_source *src, size_t line_start_off, size_t off)
+{
+	uint32_t col = 1;
+
+	for (size_t i = line_start_off; i < off && i < src->len; i++)
+		if (((unsigned char)src->text[i] & 0xC0) != 0x80)
+			col++;
+	return col;
+}
+
+/* Finds the start and length of 1-based line `line`. */
+static int
+find_line(const struct diag_source *src, uint32_t line, size_t *start,
+	  size_t *len)
+{
+	size_t off = 0;
+
+	for (uint32_t l = 1; l < line; l++) {
+		const char *nl = memchr(src->text + off, '\n', src->len - off);
+
+		if (!nl)
+			return -ENOENT;
+		off = (size_t)(nl - src->text) + 1;
+	}
+	if (off > src->len)
+		return -ENOENT;
+	*start = off;
+	*len = 0;
+	while (off + *len < src->len && src->text[off + *len] != '\n')
+		(*len)++;
+	if (*len && src->text[off + *len - 1] == '\r')
+		(*len)--;
+	return 0;
+}
+
+static const char *
+severity_name(enum diag_severity sev)
+{
+	switch (sev) {
+	case DIAG_ERROR:
+		return "error";
+	case DIAG_WARNING:
+		return "warning";
+	default:
+		return "note";
+	}
+}
+
+static void
+render_one(const struct diag *d, const struct diag *prev, FILE *out)
+{
+	const struct diag_source *src = d->loc.src;
+	size_t start, len;
+
+	/* The include chain is printed once per run of diagnostics from the
+	 * same included file, as compilers do. */
+	if (src && src->included_from &&
+	    !(prev && prev->loc.src == src && d->severity != DIAG_ERROR &&
+	      d->severity != DIAG_WARNING)) {
+		for (const struct diag_source *s = src; s->included_from;
+		     s = s->included_from)
+			fprintf(out, "in file included from %s:%u:%u\n",
+				s->included_from->path, s->inc_line, s->inc_col);
+	}
+	if (src && d->loc.line)
+		fprintf(out, "%s:%u:%u: %s: %s\n", src->path, d->loc.line,
+			d->loc.col, severity_name(d->severity), d->message);
+	else if (src)
+		fprintf(out, "%s: %s: %s\n", src->path,
+			severity_name(d->severity), d->message);
+	else
+		fprintf(out, "heelc: %s: %s\n", severity_name(d->severity),
+			d->message);
+	if (src && d->loc.line && find_line(src, d->loc.line, &start, &len) == 0) {
+		int width = fprintf(out, "%5u | ", d->loc.line) - 2;
+		uint32_t col = 1;
+
+		fwrite(src->text + start, 1, len, out);
+		fputc('\n', out);
+		fprintf(out, "%*s| ", width, "");
+		/* Echo tabs as tabs so the caret lines up in any tab width. */
+		for (size_t i = start; i < start + len && col < d->loc.col; i++) {
+			unsigned char c = (unsigned char)src->text[i];
+
+			if ((c & 0xC0) == 0x80)
+				continue;
+			fputc(c == '\t' ? '\t' : ' ', out);
+			col++;
+		}
+		for (; col < d->loc.col; col++)
+			fputc(' ', out);
+		fputs("^\n", out);
+	}
+	if (d->hint)
+		fprintf(out, "  hint: %s\n", d->hint);
+}
+
+void
+diag_render(const struct diag_ctx *ctx, FILE *out)
+{
+	for (size_t i = 0; i < ctx->ndiags; i++)
+		render_one(&ctx->diags[i], i ? &ctx->diags[i - 1] : NULL, out);
+	if (ctx->oom)
+		fputs("heelc: error: out of memory\n", out);
+}

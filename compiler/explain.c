@@ -1,0 +1,868 @@
+/* SPDX-License-Identifier: MIT
+ * `heelc explain`: renders the IR for a reviewer (text) or a tool (JSON).
+ * Grouped by what a reviewer asks — what can it read, write, run, reach —
+ * with every item pointing at the source line that caused it, and every
+ * writable+executable grant and raw SBPL rule flagged. */
+#include "explain.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ helpers */
+
+static void
+platforms_text(unsigned mask, unsigned all, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if ((mask & all) == all)
+		return;
+	for (int p = 0; p < IR_PLATFORM_COUNT; p++) {
+		if (!(mask & IR_PLAT_BIT(p)))
+			continue;
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+					 used ? ", " : "", ir_platform_name(p));
+	}
+}
+
+static void
+origin_text(const struct ir_origin *o, char *buf, size_t len)
+{
+	if (o->file && o->line)
+		snprintf(buf, len, "%s:%u", o->file, o->line);
+	else if (o->file)
+		snprintf(buf, len, "%s", o->file);
+	else
+		snprintf(buf, len, "(built in)");
+}
+
+/* Sizes in the largest binary unit that divides them exactly, as a person
+ * would write them in a policy. */
+static void
+size_text(uint64_t v, char *buf, size_t len)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while (u < 4 && v >= 1024 && v % 1024 == 0) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%" PRIu64 " %s", v, units[u]);
+}
+
+static bool
+limit_is_size(enum ir_limit l)
+{
+	return l == IR_LIMIT_MEMORY || l == IR_LIMIT_FILE_SIZE || l == IR_LIMIT_STACK ||
+	       l == IR_LIMIT_CORE;
+}
+
+static void
+limit_text(enum ir_limit l, uint64_t v, char *buf, size_t len)
+{
+	if (limit_is_size(l))
+		size_text(v, buf, len);
+	else if (l == IR_LIMIT_CPU)
+		snprintf(buf, len, "%" PRIu64 " s of CPU time", v);
+	else
+		snprintf(buf, len, "%" PRIu64, v);
+}
+
+static const char *
+isolation_name(uint64_t v)
+{
+	switch (v) {
+	case IR_ISO_STRICT:
+		return "strict";
+	case IR_ISO_PERMISSIVE:
+		return "permissive";
+	default:
+		return "default";
+	}
+}
+
+static const char *
+network_name(uint64_t v)
+{
+	switch (v) {
+	case IR_NET_ALLOW_ALL:
+		return "allow-all";
+	case IR_NET_ALLOW_LIST:
+		return "allow-list";
+	default:
+		return "deny";
+	}
+}
+
+static const char *
+io_name(uint64_t v)
+{
+	switch (v) {
+	case IR_IO_UTILITY:
+		return "utility";
+	case IR_IO_BACKGROUND:
+		return "background";
+	default:
+		return "unchanged";
+	}
+}
+
+/* The platforms a policy is built for, in index order. */
+static int
+first_platform(const struct ir_policy *p)
+{
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++)
+		if (p->platforms & IR_PLAT_BIT(i))
+			return i;
+	return -1;
+}
+
+typedef bool (*scalar_eq_fn)(const struct ir_scalars *a, const struct ir_scalars *b,
+			     const void *arg);
+
+/* True when a scalar has one value on every platform the policy is built
+ * for, so it is printed once instead of per platform. */
+static bool
+same_everywhere(const struct ir_policy *p, scalar_eq_fn eq, const void *arg)
+{
+	int first = first_platform(p);
+
+	if (first < 0)
+		return true;
+	for (int i = first + 1; i < IR_PLATFORM_COUNT; i++)
+		if ((p->platforms & IR_PLAT_BIT(i)) && !eq(&p->scalar[first], &p->scalar[i], arg))
+			return false;
+	return true;
+}
+
+static bool
+u64_eq(const struct ir_u64 *a, const struct ir_u64 *b)
+{
+	return a->set == b->set && (!a->set || a->value == b->value);
+}
+
+static bool
+str_eq(const struct ir_str *a, const struct ir_str *b)
+{
+	if (!a->value || !b->value)
+		return a->value == b->value;
+	return strcmp(a->value, b->value) == 0;
+}
+
+/* Offsets of ir_u64 scalars inside struct ir_scalars let one comparison
+ * serve them all. */
+static bool
+field_eq(const struct ir_scalars *a, const struct ir_scalars *b, const void *arg)
+{
+	size_t off = *(const size_t *)arg;
+
+	return u64_eq((const struct ir_u64 *)((const char *)a + off),
+		      (const struct ir_u64 *)((const char *)b + off));
+}
+
+static bool
+strfield_eq(const struct ir_scalars *a, const struct ir_scalars *b, const void *arg)
+{
+	size_t off = *(const size_t *)arg;
+
+	return str_eq((const struct ir_str *)((const char *)a + off),
+		      (const struct ir_str *)((const char *)b + off));
+}
+
+/* ------------------------------------------------------------ text */
+
+struct text_out {
+	FILE *f;
+	const struct ir_policy *p;
+	int flags; /* items flagged for attention */
+};
+
+static void
+print_rule_line(struct text_out *t, const char *path, const char *extra, unsigned platforms,
+		const struct ir_origin *o, int width)
+{
+	char plat[64], orig[512];
+
+	platforms_text(platforms, t->p->platforms, plat, sizeof(plat));
+	origin_text(o, orig, sizeof(orig));
+	fprintf(t->f, "  %-*s  %s", width, path, orig);
+	if (plat[0])
+		fprintf(t->f, "  [%s only]", plat);
+	if (extra && extra[0])
+		fprintf(t->f, "  %s", extra);
+	fputc('\n', t->f);
+}
+
+static int
+path_width(const struct ir_policy *p, bool (*want)(const struct ir_path_rule *))
+{
+	int w = 0;
+
+	for (size_t i = 0; i < p->npaths; i++) {
+		int n = (int)strlen(p->paths[i].path);
+
+		if (want(&p->paths[i]) && n > w)
+			w = n;
+	}
+	return w > 60 ? 60 : w;
+}
+
+static bool
+want_read(const struct ir_path_rule *r)
+{
+	return r->mode & IR_READ;
+}
+static bool
+want_write(const struct ir_path_rule *r)
+{
+	return r->mode & IR_WRITE;
+}
+static bool
+want_exec(const struct ir_path_rule *r)
+{
+	return r->mode & IR_EXEC;
+}
+static bool
+want_user_deny(const struct ir_path_rule *r)
+{
+	return r->mode == IR_MODE_DENY && r->set == IR_SET_NONE;
+}
+
+static void
+print_paths(struct text_out *t, const char *title, bool (*want)(const struct ir_path_rule *),
+	    const char *always)
+{
+	const struct ir_policy *p = t->p;
+	int width = path_width(p, want);
+	bool any = false;
+
+	fprintf(t->f, "\n%s\n", title);
+	if (always)
+		fprintf(t->f, "  %s\n", always);
+	for (size_t i = 0; i < p->npaths; i++) {
+		const struct ir_path_rule *r = &p->paths[i];
+		char extra[96] = "";
+
+		if (!want(r))
+			continue;
+		any = true;
+		if (r->mode != IR_MODE_DENY)
+			snprintf(extra, sizeof(extra), "(%s%s)", ir_mode_name(r->mode),
+				 r->optional ? ", optional" : "");
+		print_rule_line(t, r->path, extra, r->platforms, &r->origin, width);
+	}
+	if (!any && !always)
+		fputs("  nothing\n", t->f);
+}
+
+static void
+print_rwx(struct text_out *t)
+{
+	const struct ir_policy *p = t->p;
+	int width = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < p->npaths; i++)
+		if (p->paths[i].mode == IR_MODE_RWX && p->paths[i].source == IR_SRC_USER &&
+		    (int)strlen(p->paths[i].path) > width)
+			width = (int)strlen(p->paths[i].path);
+	for (size_t i = 0; i < p->npaths; i++) {
+		const struct ir_path_rule *r = &p->paths[i];
+
+		if (r->mode != IR_MODE_RWX)
+			continue;
+		if (!any)
+			fputs("\n! Writable and executable (rwx): code written here can be run;\n"
+			      "! the write-then-exec guarantee is given up for these paths\n",
+			      t->f);
+		any = true;
+		t->flags++;
+		print_rule_line(t, r->path, NULL, r->platforms, &r->origin, width);
+	}
+}
+
+static void
+print_protections(struct text_out *t)
+{
+	const struct ir_policy *p = t->p;
+
+	fputs("\nProtections (denied even beneath a granted parent; an explicit grant of the\n"
+	      "very path wins)\n",
+	      t->f);
+	for (int s = 0; s < IR_SET_COUNT; s++) {
+		unsigned on = 0;
+		char plat[64];
+
+		for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+			const struct ir_u64 *m = &p->scalar[i].protections;
+
+			if ((p->platforms & IR_PLAT_BIT(i)) && m->set && (m->value & (1ull << s)))
+				on |= IR_PLAT_BIT(i);
+		}
+		if (!on) {
+			fprintf(t->f, "  %-20s off\n", ir_set_name(s));
+			continue;
+		}
+		platforms_text(on, p->platforms, plat, sizeof(plat));
+		fprintf(t->f, "  %-20s on%s%s%s\n", ir_set_name(s), plat[0] ? " [" : "", plat,
+			plat[0] ? " only]" : "");
+		for (size_t i = 0; i < p->npaths; i++) {
+			const struct ir_path_rule *r = &p->paths[i];
+
+			if (r->set == s && r->mode == IR_MODE_DENY)
+				print_rule_line(t, r->path, NULL, r->platforms, &r->origin, 40);
+		}
+	}
+}
+
+static void
+print_scalar_u64(struct text_out *t, const char *label, size_t off,
+		 const char *(*name)(uint64_t), void (*fmtv)(uint64_t, char *, size_t))
+{
+	const struct ir_policy *p = t->p;
+	bool same = same_everywhere(p, field_eq, &off);
+
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+		const struct ir_u64 *v;
+		char val[96], orig[512];
+
+		if (!(p->platforms & IR_PLAT_BIT(i)))
+			continue;
+		v = (const struct ir_u64 *)((const char *)&p->scalar[i] + off);
+		if (!v->set) {
+			snprintf(val, sizeof(val), "not set");
+			orig[0] = '\0';
+		} else {
+			if (name)
+				snprintf(val, sizeof(val), "%s", name(v->value));
+			else if (fmtv)
+				fmtv(v->value, val, sizeof(val));
+			else
+				snprintf(val, sizeof(val), "%" PRIu64, v->value);
+			origin_text(&v->origin, orig, sizeof(orig));
+		}
+		if (same)
+			fprintf(t->f, "  %-14s %s%s%s\n", label, val, orig[0] ? "  " : "", orig);
+		else
+			fprintf(t->f, "  %-14s %s%s%s  [%s]\n", label, val, orig[0] ? "  " : "", orig,
+				ir_platform_name(i));
+		if (same)
+			break;
+	}
+}
+
+static const char *
+yes_no(uint64_t v)
+{
+	return v ? "yes" : "no";
+}
+
+static void
+print_network(struct text_out *t)
+{
+	const struct ir_policy *p = t->p;
+	size_t off_kind = offsetof(struct ir_scalars, network);
+	size_t off_audit = offsetof(struct ir_scalars, audit_path);
+	bool any_list = false;
+
+	fputs("\nNetwork\n", t->f);
+	print_scalar_u64(t, "kind", off_kind, network_name, NULL);
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++)
+		if ((p->platforms & IR_PLAT_BIT(i)) && p->scalar[i].network.value == IR_NET_ALLOW_LIST)
+			any_list = true;
+	if (any_list) {
+		fputs("  allowed destinations:\n", t->f);
+		if (!p->npatterns)
+			fputs("    none: the allow-list is empty, nothing can be reached\n", t->f);
+		for (size_t i = 0; i < p->npatterns; i++) {
+			const struct ir_net_pattern *n = &p->patterns[i];
+			char host[300], extra[64] = "";
+
+			if (n->port)
+				snprintf(host, sizeof(host), strchr(n->host, ':') ? "[%s]:%u" : "%s:%u",
+					 n->host, n->port);
+			else
+				snprintf(host, sizeof(host), strchr(n->host, ':') ? "[%s]" : "%s", n->host);
+			if (strncmp(n->host, "*.", 2) == 0)
+				snprintf(extra, sizeof(extra), "(subdomains of %s only)", n->host + 2);
+			fputs("  ", t->f);
+			print_rule_line(t, host, extra, n->platforms, &n->origin, 38);
+		}
+	}
+	{
+		size_t off = offsetof(struct ir_scalars, allow_private);
+
+		print_scalar_u64(t, "private ranges", off, yes_no, NULL);
+	}
+	if (!same_everywhere(p, strfield_eq, &off_audit) || p->scalar[first_platform(p)].audit_path.value) {
+		for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+			const struct ir_scalars *s = &p->scalar[i];
+			char orig[512];
+
+			if (!(p->platforms & IR_PLAT_BIT(i)) || !s->audit_path.value)
+				continue;
+			origin_text(&s->audit_path.origin, orig, sizeof(orig));
+			fprintf(t->f, "  %-14s %s %s  %s  [%s]\n", "audit",
+				s->audit_kind.value == IR_AUDIT_DAILY ? "one file a day in" : "to",
+				s->audit_path.value, orig, ir_platform_name(i));
+		}
+	} else {
+		fprintf(t->f, "  %-14s none\n", "audit");
+	}
+}
+
+static void
+print_limits(struct text_out *t)
+{
+	fputs("\nLimits (whole process tree)\n", t->f);
+	for (int l = 0; l < IR_LIMIT_COUNT; l++) {
+		size_t off = offsetof(struct ir_scalars, limits) + (size_t)l * sizeof(struct ir_u64);
+		const struct ir_policy *p = t->p;
+		bool same = same_everywhere(p, field_eq, &off);
+
+		for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+			const struct ir_u64 *v = &p->scalar[i].limits[l];
+			char val[96], orig[512] = "";
+
+			if (!(p->platforms & IR_PLAT_BIT(i)))
+				continue;
+			if (v->set) {
+				limit_text(l, v->value, val, sizeof(val));
+				origin_text(&v->origin, orig, sizeof(orig));
+			} else {
+				snprintf(val, sizeof(val), "inherited");
+			}
+			fprintf(t->f, "  %-14s %s%s%s", ir_limit_name(l), val, orig[0] ? "  " : "", orig);
+			if (!same)
+				fprintf(t->f, "  [%s]", ir_platform_name(i));
+			fputc('\n', t->f);
+			if (same)
+				break;
+		}
+	}
+	print_scalar_u64(t, "nice", offsetof(struct ir_scalars, nice), NULL, NULL);
+	print_scalar_u64(t, "io-priority", offsetof(struct ir_scalars, io_priority), io_name, NULL);
+}
+
+static void
+print_env(struct text_out *t)
+{
+	const struct ir_policy *p = t->p;
+
+	fputs("\nEnvironment (cleared; kept: PATH HOME USER LANG LC_* TERM TZ SHELL)\n", t->f);
+	for (size_t i = 0; i < p->nenv_pass; i++) {
+		char line[300];
+
+		snprintf(line, sizeof(line), "pass %s", p->env_pass[i].name);
+		print_rule_line(t, line, NULL, p->env_pass[i].platforms, &p->env_pass[i].origin, 38);
+	}
+	for (size_t i = 0; i < p->nenv_set; i++) {
+		char *line = NULL;
+
+		if (asprintf(&line, "set %s=%s", p->env_set[i].name, p->env_set[i].value) < 0)
+			continue;
+		print_rule_line(t, line, NULL, p->env_set[i].platforms, &p->env_set[i].origin, 38);
+		free(line);
+	}
+	if (!p->nenv_pass && !p->nenv_set)
+		fputs("  nothing passed or set\n", t->f);
+}
+
+static void
+print_misc(struct text_out *t)
+{
+	const struct ir_policy *p = t->p;
+	int first = first_platform(p);
+
+	fputs("\nWorking directory\n", t->f);
+	if (first >= 0 && p->scalar[first].workdir.value) {
+		char orig[512];
+
+		origin_text(&p->scalar[first].workdir.origin, orig, sizeof(orig));
+		fprintf(t->f, "  %s (kept after the run)  %s\n", p->scalar[first].workdir.value, orig);
+	} else {
+		fputs("  a fresh private directory, removed at exit; TMPDIR points inside it\n", t->f);
+	}
+	print_scalar_u64(t, "gpu", offsetof(struct ir_scalars, gpu), yes_no, NULL);
+
+	fputs("\nHost commands (ipc)\n", t->f);
+	if (!p->nipc)
+		fputs("  none\n", t->f);
+	for (size_t i = 0; i < p->nipc; i++) {
+		const struct ir_ipc *c = &p->ipc[i];
+		char orig[512];
+
+		origin_text(&c->origin, orig, sizeof(orig));
+		fprintf(t->f, "  %s runs %s on the host, outside the sandbox  %s\n", c->name, c->exec,
+			orig);
+		for (size_t j = 0; j < c->npositionals; j++)
+			fprintf(t->f, "    positional %s\n", c->positionals[j]);
+		if (c->timeout_ms)
+			fprintf(t->f, "    timeout %" PRIu64 " ms\n", c->timeout_ms);
+	}
+
+	fputs("\nPython\n", t->f);
+	if (first < 0 || !p->python[first].set) {
+		fputs("  no virtual environment\n", t->f);
+	} else {
+		const struct ir_python *py = &p->python[first];
+		char orig[512];
+
+		origin_text(&py->origin, orig, sizeof(orig));
+		fprintf(t->f, "  venv %s, %s inside  %s\n", py->venv,
+			py->allow_pip_install ? "writable (pip install allowed)" : "read and run only",
+			orig);
+		for (size_t j = 0; j < py->npackages; j++)
+			fprintf(t->f, "    package %s\n", py->packages[j]);
+	}
+}
+
+static void
+print_extras(struct text_out *t)
+{
+	const struct ir_policy *p = t->p;
+	char orig[512];
+
+	fputs("\nPlatform extras\n", t->f);
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+		const struct ir_u64 *u = &p->scalar[i].unix_sockets;
+
+		if (i == IR_LINUX && (p->platforms & IR_PLAT_BIT(i))) {
+			fprintf(t->f, "  linux: unix sockets %s", u->set && u->value ? "allowed" : "denied");
+			if (u->set && u->value) {
+				origin_text(&u->origin, orig, sizeof(orig));
+				fprintf(t->f, "  %s", orig);
+			}
+			fputc('\n', t->f);
+		}
+	}
+	for (size_t i = 0; i < p->nseccomp; i++) {
+		const struct ir_seccomp_rule *r = &p->seccomp[i];
+
+		origin_text(&r->origin, orig, sizeof(orig));
+		if (r->action == IR_SECCOMP_ALLOW)
+			fprintf(t->f, "  linux: seccomp allows %s (removed from the default deny list)  %s\n",
+				r->syscall, orig);
+		else
+			fprintf(t->f, "  linux: seccomp denies %s with errno %u  %s\n", r->syscall,
+				r->errno_value, orig);
+	}
+	for (size_t i = 0; i < p->nmach_lookups; i++) {
+		origin_text(&p->mach_lookups[i].origin, orig, sizeof(orig));
+		fprintf(t->f, "  macos: mach-lookup %s  %s\n", p->mach_lookups[i].value, orig);
+	}
+	for (size_t i = 0; i < p->nsbpl; i++) {
+		origin_text(&p->sbpl[i].origin, orig, sizeof(orig));
+		fprintf(t->f, "! macos: raw SBPL, not checked by heel: %s  %s\n", p->sbpl[i].value, orig);
+		t->flags++;
+	}
+	for (size_t i = 0; i < p->ncapabilities; i++) {
+		origin_text(&p->capabilities[i].origin, orig, sizeof(orig));
+		fprintf(t->f, "  windows: capability %s  %s\n", p->capabilities[i].value, orig);
+	}
+}
+
+int
+explain_text(const struct ir_policy *p, const char *name, FILE *out)
+{
+	struct text_out t = { .f = out, .p = p };
+	char plat[64] = "";
+	int first = first_platform(p);
+
+	fprintf(out, "heel policy %s\n", name);
+	platforms_text(p->platforms, 0, plat, sizeof(plat));
+	fprintf(out, "  %-14s %s\n", "platforms", plat);
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++)
+		if (p->excluded_reason[i])
+			fprintf(out, "  %-14s %s left out: %s\n", "", ir_platform_name(i),
+				p->excluded_reason[i]);
+	if (first >= 0) {
+		char orig[512];
+
+		origin_text(&p->scalar[first].isolation.origin, orig, sizeof(orig));
+		fprintf(out, "  %-14s %s  %s\n", "isolation", isolation_name(p->scalar[first].isolation.value),
+			orig);
+	}
+
+	print_paths(&t, "Reads", want_read, NULL);
+	print_paths(&t, "Writes", want_write,
+		    "the working directory (always writable, never executable)");
+	print_paths(&t, "Runs programs from", want_exec, NULL);
+	print_rwx(&t);
+	print_paths(&t, "Denied by the policy's own deny statements", want_user_deny, NULL);
+	print_protections(&t);
+	print_network(&t);
+	print_limits(&t);
+	print_env(&t);
+	print_misc(&t);
+	print_extras(&t);
+	if (t.flags)
+		fprintf(out, "\n%d item%s flagged with ! above need a reviewer's attention.\n", t.flags,
+			t.flags == 1 ? "" : "s");
+	return ferror(out) ? -EIO : 0;
+}
+
+/* ------------------------------------------------------------ JSON */
+
+static json_t *
+json_origin(const struct ir_origin *o)
+{
+	char buf[512];
+
+	origin_text(o, buf, sizeof(buf));
+	return json_string(buf);
+}
+
+static json_t *
+json_platforms(unsigned mask)
+{
+	json_t *a = json_array();
+
+	for (int p = 0; p < IR_PLATFORM_COUNT; p++)
+		if (mask & IR_PLAT_BIT(p))
+			json_array_append_new(a, json_string(ir_platform_name(p)));
+	return a;
+}
+
+static json_t *
+json_rule(const struct ir_path_rule *r)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "path", json_string(r->path));
+	json_object_set_new(o, "mode", json_string(ir_mode_name(r->mode)));
+	json_object_set_new(o, "optional", json_boolean(r->optional));
+	json_object_set_new(o, "platforms", json_platforms(r->platforms));
+	if (r->set != IR_SET_NONE)
+		json_object_set_new(o, "protection", json_string(ir_set_name(r->set)));
+	json_object_set_new(o, "origin", json_origin(&r->origin));
+	return o;
+}
+
+static json_t *
+json_u64(const struct ir_u64 *v, json_t *value)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "value", v->set ? value : json_null());
+	if (!v->set)
+		json_decref(value);
+	if (v->set)
+		json_object_set_new(o, "origin", json_origin(&v->origin));
+	return o;
+}
+
+static json_t *
+json_scalars(const struct ir_policy *p, const struct ir_scalars *s)
+{
+	json_t *o = json_object(), *limits = json_object(), *net = json_object();
+	json_t *prot = json_array();
+
+	json_object_set_new(o, "isolation", json_u64(&s->isolation, json_string(isolation_name(s->isolation.value))));
+	json_object_set_new(net, "kind", json_u64(&s->network, json_string(network_name(s->network.value))));
+	json_object_set_new(net, "allow_private", json_u64(&s->allow_private, json_boolean(s->allow_private.value)));
+	if (s->audit_path.value) {
+		json_t *a = json_object();
+
+		json_object_set_new(a, "kind", json_string(s->audit_kind.value == IR_AUDIT_DAILY ? "daily" : "file"));
+		json_object_set_new(a, "path", json_string(s->audit_path.value));
+		json_object_set_new(a, "origin", json_origin(&s->audit_path.origin));
+		json_object_set_new(net, "audit", a);
+	} else {
+		json_object_set_new(net, "audit", json_null());
+	}
+	json_object_set_new(o, "network", net);
+	for (int l = 0; l < IR_LIMIT_COUNT; l++)
+		json_object_set_new(limits, ir_limit_name(l),
+				    json_u64(&s->limits[l], json_integer((json_int_t)s->limits[l].value)));
+	json_object_set_new(o, "limits", limits);
+	json_object_set_new(o, "nice", json_u64(&s->nice, json_integer((json_int_t)s->nice.value)));
+	json_object_set_new(o, "io_priority", json_u64(&s->io_priority, json_string(io_name(s->io_priority.value))));
+	json_object_set_new(o, "gpu", json_u64(&s->gpu, json_boolean(s->gpu.value)));
+	if (s->workdir.value) {
+		json_t *w = json_object();
+
+		json_object_set_new(w, "path", json_string(s->workdir.value));
+		json_object_set_new(w, "origin", json_origin(&s->workdir.origin));
+		json_object_set_new(o, "workdir", w);
+	} else {
+		json_object_set_new(o, "workdir", json_null());
+	}
+	for (int set = 0; set < IR_SET_COUNT; set++)
+		if (s->protections.set && (s->protections.value & (1ull << set)))
+			json_array_append_new(prot, json_string(ir_set_name(set)));
+	json_object_set_new(o, "protections", prot);
+	json_object_set_new(o, "unix_sockets", json_u64(&s->unix_sockets, json_boolean(s->unix_sockets.value)));
+	(void)p;
+	return o;
+}
+
+static json_t *
+json_named(const struct ir_named *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "value", json_string(v[i].value));
+		json_object_set_new(o, "origin", json_origin(&v[i].origin));
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
+static json_t *
+json_strv(char **v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+static json_t *
+json_policy(const struct ir_policy *p, const char *name)
+{
+	json_t *root = json_object(), *paths[4], *per = json_object(), *flags = json_array();
+	json_t *patterns = json_array(), *env = json_object(), *pass = json_array(), *set = json_array();
+	json_t *ipc = json_array(), *python = json_object(), *seccomp = json_array();
+	static const char *const groups[] = { "reads", "writes", "exec", "denies" };
+
+	json_object_set_new(root, "policy", json_string(name));
+	json_object_set_new(root, "platforms", json_platforms(p->platforms));
+	for (int i = 0; i < 4; i++)
+		paths[i] = json_array();
+	for (size_t i = 0; i < p->npaths; i++) {
+		const struct ir_path_rule *r = &p->paths[i];
+
+		if (r->mode & IR_READ)
+			json_array_append_new(paths[0], json_rule(r));
+		if (r->mode & IR_WRITE)
+			json_array_append_new(paths[1], json_rule(r));
+		if (r->mode & IR_EXEC)
+			json_array_append_new(paths[2], json_rule(r));
+		if (r->mode == IR_MODE_DENY)
+			json_array_append_new(paths[3], json_rule(r));
+		if (r->mode == IR_MODE_RWX) {
+			json_t *f = json_object();
+
+			json_object_set_new(f, "kind", json_string("writable-and-executable"));
+			json_object_set_new(f, "path", json_string(r->path));
+			json_object_set_new(f, "origin", json_origin(&r->origin));
+			json_array_append_new(flags, f);
+		}
+	}
+	for (int i = 0; i < 4; i++)
+		json_object_set_new(root, groups[i], paths[i]);
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+		if (p->platforms & IR_PLAT_BIT(i))
+			json_object_set_new(per, ir_platform_name(i), json_scalars(p, &p->scalar[i]));
+		else if (p->excluded_reason[i])
+			json_object_set_new(per, ir_platform_name(i),
+					    json_pack("{s:s}", "excluded", p->excluded_reason[i]));
+	}
+	json_object_set_new(root, "settings", per);
+	for (size_t i = 0; i < p->npatterns; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "host", json_string(p->patterns[i].host));
+		json_object_set_new(o, "port", p->patterns[i].port ? json_integer(p->patterns[i].port) : json_null());
+		json_object_set_new(o, "platforms", json_platforms(p->patterns[i].platforms));
+		json_object_set_new(o, "origin", json_origin(&p->patterns[i].origin));
+		json_array_append_new(patterns, o);
+	}
+	json_object_set_new(root, "network_allow", patterns);
+	for (size_t i = 0; i < p->nenv_pass; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "name", json_string(p->env_pass[i].name));
+		json_object_set_new(o, "platforms", json_platforms(p->env_pass[i].platforms));
+		json_object_set_new(o, "origin", json_origin(&p->env_pass[i].origin));
+		json_array_append_new(pass, o);
+	}
+	for (size_t i = 0; i < p->nenv_set; i++) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "name", json_string(p->env_set[i].name));
+		json_object_set_new(o, "value", json_string(p->env_set[i].value));
+		json_object_set_new(o, "platforms", json_platforms(p->env_set[i].platforms));
+		json_object_set_new(o, "origin", json_origin(&p->env_set[i].origin));
+		json_array_append_new(set, o);
+	}
+	json_object_set_new(env, "pass", pass);
+	json_object_set_new(env, "set", set);
+	json_object_set_new(root, "env", env);
+	for (size_t i = 0; i < p->nipc; i++) {
+		const struct ir_ipc *c = &p->ipc[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "name", json_string(c->name));
+		json_object_set_new(o, "exec", json_string(c->exec));
+		json_object_set_new(o, "positionals", json_strv(c->positionals, c->npositionals));
+		json_object_set_new(o, "timeout_ms", c->timeout_ms ? json_integer((json_int_t)c->timeout_ms) : json_null());
+		json_object_set_new(o, "platforms", json_platforms(c->platforms));
+		json_object_set_new(o, "origin", json_origin(&c->origin));
+		json_array_append_new(ipc, o);
+	}
+	json_object_set_new(root, "ipc", ipc);
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+		const struct ir_python *py = &p->python[i];
+
+		if (!(p->platforms & IR_PLAT_BIT(i)) || !py->set)
+			continue;
+		json_object_set_new(python, ir_platform_name(i),
+				    json_pack("{s:s, s:o, s:b, s:o}", "venv", py->venv, "packages",
+					      json_strv(py->packages, py->npackages), "allow_pip_install",
+					      py->allow_pip_install, "origin", json_origin(&py->origin)));
+	}
+	json_object_set_new(root, "python", python);
+	for (size_t i = 0; i < p->nseccomp; i++) {
+		const struct ir_seccomp_rule *r = &p->seccomp[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "syscall", json_string(r->syscall));
+		json_object_set_new(o, "action", json_string(r->action == IR_SECCOMP_ALLOW ? "allow" : "deny"));
+		if (r->action != IR_SECCOMP_ALLOW)
+			json_object_set_new(o, "errno", json_integer(r->errno_value));
+		json_object_set_new(o, "origin", json_origin(&r->origin));
+		json_array_append_new(seccomp, o);
+	}
+	json_object_set_new(root, "seccomp", seccomp);
+	json_object_set_new(root, "mach_lookup", json_named(p->mach_lookups, p->nmach_lookups));
+	json_object_set_new(root, "sbpl", json_named(p->sbpl, p->nsbpl));
+	json_object_set_new(root, "capabilities", json_named(p->capabilities, p->ncapabilities));
+	for (size_t i = 0; i < p->nsbpl; i++) {
+		json_t *f = json_object();
+
+		json_object_set_new(f, "kind", json_string("raw-sbpl"));
+		json_object_set_new(f, "value", json_string(p->sbpl[i].value));
+		json_object_set_new(f, "origin", json_origin(&p->sbpl[i].origin));
+		json_array_append_new(flags, f);
+	}
+	json_object_set_new(root, "flags", flags);
+	return root;
+}
+
+int
+explain_json(const struct ir_policy *p, const char *name, FILE *out)
+{
+	json_t *root = json_policy(p, name);
+	int rc;
+
+	if (!root)
+		return -ENOMEM;
+	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+	json_decref(root);
+	if (rc < 0)
+		return -EIO;
+	fputc('\n', out);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT
+ * `heelc explain`: what a policy allows, in words for a reviewer or as
+ * JSON for tools, every item pointing at the line that caused it. */
+#ifndef HEEL_COMPILER_EXPLAIN_H
+#define HEEL_COMPILER_EXPLAIN_H
+
+#include <stdio.h>
+
+#include "ir.h"
+
+/* Both return 0, or -EIO when writing to `out` failed, -ENOMEM.
+ * `name` is the file being explained, shown in the heading. */
+int explain_text(const struct ir_policy *policy, const char *name, FILE *out);
+int explain_json(const struct ir_policy *policy, const char *name, FILE *out);
+
+#endif

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT
+ * IR life cycle and the names of its enumerations (see ir.h). */
+#include "ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct ir_pool {
+	char **strings;
+	size_t n, cap;
+};
+
+struct ir_policy *
+ir_policy_new(void)
+{
+	struct ir_policy *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->pool = calloc(1, sizeof(*p->pool));
+	if (!p->pool) {
+		free(p);
+		return NULL;
+	}
+	p->platforms = IR_PLAT_ALL;
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+		p->scalar[i].isolation.set = true;
+		p->scalar[i].isolation.value = IR_ISO_DEFAULT;
+		p->scalar[i].network.set = true;
+		p->scalar[i].network.value = IR_NET_DENY;
+	}
+	return p;
+}
+
+const char *
+ir_intern(struct ir_policy *policy, const char *s)
+{
+	struct ir_pool *pool = policy->pool;
+	char *copy;
+
+	for (size_t i = 0; i < pool->n; i++)
+		if (strcmp(pool->strings[i], s) == 0)
+			return pool->strings[i];
+	if (pool->n == pool->cap) {
+		size_t ncap = pool->cap ? pool->cap * 2 : 8;
+		char **grown = realloc(pool->strings, ncap * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		pool->strings = grown;
+		pool->cap = ncap;
+	}
+	copy = strdup(s);
+	if (!copy)
+		return NULL;
+	pool->strings[pool->n++] = copy;
+	return copy;
+}
+
+static void
+free_strv(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void
+free_named(struct ir_named *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].value);
+	free(v);
+}
+
+void
+ir_policy_free(struct ir_policy *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->npaths; i++)
+		free(p->paths[i].path);
+	free(p->paths);
+	for (size_t i = 0; i < p->npatterns; i++)
+		free(p->patterns[i].host);
+	free(p->patterns);
+	for (size_t i = 0; i < p->nenv_pass; i++)
+		free(p->env_pass[i].name);
+	free(p->env_pass);
+	for (size_t i = 0; i < p->nenv_set; i++) {
+		free(p->env_set[i].name);
+		free(p->env_set[i].value);
+	}
+	free(p->env_set);
+	for (size_t i = 0; i < p->nipc; i++) {
+		free(p->ipc[i].name);
+		free(p->ipc[i].exec);
+		free_strv(p->ipc[i].positionals, p->ipc[i].npositionals);
+	}
+	free(p->ipc);
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+		free(p->python[i].venv);
+		free_strv(p->python[i].packages, p->python[i].npackages);
+		free(p->scalar[i].audit_path.value);
+		free(p->scalar[i].workdir.value);
+		free(p->excluded_reason[i]);
+	}
+	for (size_t i = 0; i < p->nseccomp; i++)
+		free(p->seccomp[i].syscall);
+	free(p->seccomp);
+	free_named(p->mach_lookups, p->nmach_lookups);
+	free_named(p->sbpl, p->nsbpl);
+	free_named(p->capabilities, p->ncapabilities);
+	if (p->pool) {
+		free_strv(p->pool->strings, p->pool->n);
+		free(p->pool);
+	}
+	free(p);
+}
+
+static const char *const set_names[IR_SET_COUNT] = {
+	[IR_SET_USER_HOME] = "user-home",
+	[IR_SET_CREDENTIALS] = "credentials",
+	[IR_SET_CLOUD_CONFIG] = "cloud-config",
+	[IR_SET_BROWSER_DATA] = "browser-data",
+	[IR_SET_KEYCHAINS] = "keychains",
+	[IR_SET_SHELL_HISTORY] = "shell-history",
+	[IR_SET_PACKAGE_CREDENTIALS] = "package-credentials",
+	[IR_SET_SHARED_TEMP] = "shared-temp",
+};
+
+static const char *const limit_names[IR_LIMIT_COUNT] = {
+	[IR_LIMIT_MEMORY] = "memory",
+	[IR_LIMIT_CPU] = "cpu",
+	[IR_LIMIT_PROCESSES] = "processes",
+	[IR_LIMIT_OPEN_FILES] = "open-files",
+	[IR_LIMIT_FILE_SIZE] = "file-size",
+	[IR_LIMIT_STACK] = "stack",
+	[IR_LIMIT_CORE] = "core",
+};
+
+static const char *const platform_names[IR_PLATFORM_COUNT] = {
+	[IR_LINUX] = "linux",
+	[IR_MACOS] = "macos",
+	[IR_WINDOWS] = "windows",
+};
+
+const char *
+ir_set_name(enum ir_protect_set set)
+{
+	return (unsigned)set < IR_SET_COUNT ? set_names[set] : "?";
+}
+
+const char *
+ir_limit_name(enum ir_limit limit)
+{
+	return (unsigned)limit < IR_LIMIT_COUNT ? limit_names[limit] : "?";
+}
+
+const char *
+ir_platform_name(enum ir_platform p)
+{
+	return (unsigned)p < IR_PLATFORM_COUNT ? platform_names[p] : "?";
+}
+
+const char *
+ir_mode_name(unsigned mode)
+{
+	switch (mode) {
+	case IR_MODE_DENY:
+		return "deny";
+	case IR_MODE_R:
+		return "r";
+	case IR_MODE_RW:
+		return "rw";
+	case IR_MODE_RX:
+		return "rx";
+	case IR_MODE_RWX:
+		return "rwx";
+	default:
+		return "?";
+	}
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT
+ * Reading a compiled policy (.hpol): open it safely, check every byte of
+ * it once, then read it through typed accessors that cannot fail and never
+ * allocate. Portable C17 + POSIX, libc only: every launcher links it. */
+#ifndef HEEL_RUNTIME_ARTIFACT_READ_H
+#define HEEL_RUNTIME_ARTIFACT_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "artifact.h"
+
+/* Opens `path` without following a final symbolic link, checks that it is
+ * a regular file of ART_MIN_FILE_SIZE..ART_MAX_FILE_SIZE bytes, owned by
+ * root or the real uid and not writable by group or others, and reads it
+ * whole, once. On success *buf (caller frees with free()) and *len are set
+ * and 0 is returned; otherwise -errno and a one-line message in err. */
+int art_read_file(const char *path, uint8_t **buf, size_t *len, char *err,
+		  size_t errlen);
+
+/* One known section of a validated artifact. */
+struct art_span {
+	const uint8_t *data; /* payload; NULL when the section is absent */
+	size_t size;
+	uint32_t count;       /* table sections: records */
+	uint32_t record_size; /* table sections: bytes per record */
+	uint32_t nitems;      /* table sections: trailing items (see artifact.h) */
+	const uint8_t *items; /* table sections: first trailing item */
+};
+
+/* What art_validate() found. Points into the caller's buffer, which must
+ * outlive it. Read it with the accessors below. */
+struct art_view {
+	const uint8_t *buf;
+	size_t len;
+	uint16_t fmt_major, fmt_minor;
+	uint32_t platform; /* enum art_file_platform */
+	uint32_t nsections;
+	uint32_t nskipped; /* unknown non-critical sections skipped */
+	struct art_span sec[ART_SEC_KNOWN_MAX + 1]; /* by enum art_section_type */
+	const uint8_t *scalars[ART_PLATFORM_COUNT];   /* each platform's record */
+	const uint8_t *python[ART_PLATFORM_COUNT];
+};
+
+/* Checks buf[0..len) completely (header, checksums, section table, the
+ * structure of every known section), reading nothing outside it whatever
+ * it holds, and stops at the first failure. Returns 0 and fills *view, or
+ * -EINVAL with a one-line message in err (err may be NULL). */
+int art_validate(const uint8_t *buf, size_t len, struct art_view *view,
+		 char *err, size_t errlen);
+
+/* Name of a known section type ("PATHS"), or NULL. */
+const char *art_section_name(uint32_t type);
+
+/* ---- accessors: only on a view art_validate() accepted. Strings point
+ * into the buffer (NUL-terminated); NULL means "none". Index accessors
+ * return 0, or -ERANGE for an index past the end. */
+
+struct art_origin {
+	const char *file; /* NULL: no file (built in) */
+	uint32_t line;
+	uint32_t col;
+};
+
+struct art_scalar {
+	bool set;
+	uint64_t value; /* numeric scalars */
+	const char *str; /* string scalars (audit path, workdir) */
+	struct art_origin origin;
+};
+
+struct art_path {
+	const char *path;
+	uint8_t mode;      /* ART_READ | ART_WRITE | ART_EXEC; 0 = deny */
+	uint8_t platforms; /* ART_PLAT_BIT mask */
+	bool optional;
+	uint8_t set;       /* protection set or ART_SET_NONE */
+	uint8_t source;    /* enum art_rule_source */
+	struct art_origin origin;
+};
+
+struct art_env {
+	uint8_t kind; /* enum art_env_kind */
+	uint8_t platforms;
+	const char *name;
+	const char *value; /* NULL for ART_ENV_PASS */
+	struct art_origin origin;
+};
+
+struct art_net {
+	const char *host;
+	uint16_t port; /* 0 = any */
+	uint8_t platforms;
+	struct art_origin origin;
+};
+
+struct art_ipc {
+	const char *name;
+	const char *exec; /* may be NULL */
+	uint32_t nargs;   /* read them with art_ipc_arg() */
+	uint64_t timeout_ms;
+	uint8_t platforms;
+	struct art_origin origin;
+	uint32_t first_arg; /* internal to art_ipc_arg() */
+};
+
+struct art_python {
+	bool set;
+	const char *venv; /* may be NULL */
+	bool allow_pip_install;
+	uint32_t npackages; /* read them with art_python_package() */
+	struct art_origin origin;
+	uint32_t first_package; /* internal to art_python_package() */
+};
+
+struct art_extra {
+	uint32_t kind; /* enum art_extra_kind */
+	const char *value;
+	uint8_t platforms;
+	uint8_t action; /* ART_EXTRA_SECCOMP: enum art_seccomp_action */
+	uint16_t errno_value;
+	struct art_origin origin;
+};
+
+struct art_meta {
+	const char *compiler_version;
+	const uint8_t *source_digest; /* 32 bytes */
+};
+
+/* True when the policy can be built for `platform` (enum art_platform). */
+bool art_platform_enabled(const struct art_view *view, unsigned platform);
+
+/* Scalar `id` (enum art_scalar_id) as seen on `platform`. */
+int art_scalar(const struct art_view *view, unsigned platform, unsigned id,
+	       struct art_scalar *out);
+
+size_t art_path_count(const struct art_view *view);
+int art_path_at(const struct art_view *view, size_t i, struct art_path *out);
+
+size_t art_env_count(const struct art_view *view);
+int art_env_at(const struct art_view *view, size_t i, struct art_env *out);
+
+size_t art_net_count(const struct art_view *view);
+int art_net_at(const struct art_view *view, size_t i, struct art_net *out);
+
+size_t art_ipc_count(const struct art_view *view);
+int art_ipc_at(const struct art_view *view, size_t i, struct art_ipc *out);
+/* Positional j of a command art_ipc_at() returned; NULL past the end. */
+const char *art_ipc_arg(const struct art_view *view, const struct art_ipc *ipc,
+			size_t j);
+
+int art_python(const struct art_view *view, unsigned platform,
+	       struct art_python *out);
+const char *art_python_package(const struct art_view *view,
+			       const struct art_python *py, size_t j);
+
+size_t art_extra_count(const struct art_view *view);
+int art_extra_at(const struct art_view *view, size_t i, struct art_extra *out);
+
+/* Returns false when the artifact has no META section (it is optional). */
+bool art_meta(const struct art_view *view, struct art_meta *out);
+
+#endif

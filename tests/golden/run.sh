@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Golden tests: each tests/golden/<suite>/NAME.heel is run through heelc and
+# its output compared byte for byte with the file beside it.
+#   check/    `heelc check NAME.heel`  stderr == NAME.err, exit 1 if it holds
+#             an error line, else 0
+#   explain/  `heelc explain NAME.heel` stdout == NAME.out
+#   fmt/      `heelc fmt NAME.heel` stdout == NAME.out, and fmt of that
+#             output is itself (idempotent)
+# Commands run inside the suite's directory so diagnostics name short
+# relative paths. UPDATE=1 rewrites the expected files (review the diff!).
+set -u
+heelc=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+report_fail() {
+	fail=$((fail + 1))
+	echo "FAIL: $1"
+	[ -n "${2:-}" ] && diff -u "$2" "$3" | head -40
+}
+
+compare() { # name expected actual
+	if [ "${UPDATE:-0}" = 1 ]; then
+		cp "$3" "$2"
+		pass=$((pass + 1))
+	elif cmp -s "$2" "$3"; then
+		pass=$((pass + 1))
+	else
+		report_fail "$1" "$2" "$3"
+	fi
+}
+
+cd "$here/check" || exit 1
+for f in *.heel; do
+	[ -e "$f" ] || continue
+	n=${f%.heel}
+	[ -e "$n.err" ] || [ "${UPDATE:-0}" = 1 ] || { report_fail "check/$n: no $n.err"; continue; }
+	"$heelc" check "$f" 2>"$tmp/err" >/dev/null
+	rc=$?
+	want=0
+	grep -q ': error: ' "$n.err" 2>/dev/null && want=1
+	[ "${UPDATE:-0}" = 1 ] && { grep -q ': error: ' "$tmp/err" && want=1; }
+	if [ "$rc" != "$want" ]; then
+		report_fail "check/$n: exit $rc, expected $want"
+		continue
+	fi
+	compare "check/$n" "$n.err" "$tmp/err"
+done
+
+cd "$here/explain" || exit 1
+for f in *.heel; do
+	[ -e "$f" ] || continue
+	n=${f%.heel}
+	if ! "$heelc" explain "$f" >"$tmp/out" 2>"$tmp/err"; then
+		report_fail "explain/$n: heelc failed: $(head -3 "$tmp/err")"
+		continue
+	fi
+	compare "explain/$n" "$n.out" "$tmp/out"
+	# The artifact must explain exactly like its source.
+	if "$heelc" "$f" -o "$tmp/a.hpol" 2>/dev/null && "$heelc" explain "$tmp/a.hpol" >"$tmp/out2" 2>&1; then
+		sed "1s|.*|heel policy $f|" "$tmp/out2" >"$tmp/out3"
+		if cmp -s "$tmp/out" "$tmp/out3"; then pass=$((pass + 1)); else report_fail "explain/$n: artifact explains differently" "$tmp/out" "$tmp/out3"; fi
+	else
+		report_fail "explain/$n: compiling or explaining the artifact failed"
+	fi
+done
+
+cd "$here/fmt" || exit 1
+for f in *.heel; do
+	[ -e "$f" ] || continue
+	n=${f%.heel}
+	if ! "$heelc" fmt "$f" >"$tmp/out" 2>"$tmp/err"; then
+		report_fail "fmt/$n: heelc fmt failed: $(head -3 "$tmp/err")"
+		continue
+	fi
+	compare "fmt/$n" "$n.out" "$tmp/out"
+	cp "$tmp/out" "$tmp/again.heel"
+	if "$heelc" fmt --check "$tmp/again.heel" 2>/dev/null; then pass=$((pass + 1)); else report_fail "fmt/$n: not idempotent"; fi
+done
+
+echo "golden: $pass passed, $fail failed"
+[ "$fail" = 0 ]
