@@ -83,6 +83,24 @@ oom:
 }
 
 void
+diag_set_included(struct diag_ctx *ctx, const struct diag_source *src,
+		  const struct diag_source *from, uint32_t line, uint32_t col,
+		  int is_preset)
+{
+	/* Sources are handed out const so nobody else edits them; the
+	 * owner looks its own copy up instead of casting the pointer. */
+	for (size_t i = 0; i < ctx->nsources; i++) {
+		if (ctx->sources[i] != src)
+			continue;
+		ctx->sources[i]->included_from = from;
+		ctx->sources[i]->inc_line = line;
+		ctx->sources[i]->inc_col = col;
+		ctx->sources[i]->is_preset = is_preset;
+		return;
+	}
+}
+
+void
 diag_vpush(struct diag_ctx *ctx, enum diag_severity sev,
 	   const struct diag_loc *loc, const char *hint, const char *fmt,
 	   va_list ap)

@@ -52,6 +52,13 @@ const struct diag_source *diag_add_source(struct diag_ctx *ctx, const char *path
 					  const char *origin_name, const char *text,
 					  size_t len);
 
+/* Records that `src` (registered in `ctx`) was included from `from` at
+ * LINE:COL, and whether it is embedded in heelc, so diagnostics in it
+ * print the include chain. Does nothing for a source `ctx` does not own. */
+void diag_set_included(struct diag_ctx *ctx, const struct diag_source *src,
+		       const struct diag_source *from, uint32_t line,
+		       uint32_t col, int is_preset);
+
 /* Pushes a diagnostic; `hint` may be NULL. Out-of-memory is remembered and
  * reported by diag_error_count() as an error, never silently lost. */
 void diag_push(struct diag_ctx *ctx, enum diag_severity sev,

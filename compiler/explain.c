@@ -20,7 +20,8 @@ platforms_text(unsigned mask, unsigned all, char *buf, size_t len)
 	size_t used = 0;
 
 	buf[0] = '\0';
-	if ((mask & all) == all)
+	/* all == 0 asks for the list itself, not for "where it differs". */
+	if (all && (mask & all) == all)
 		return;
 	for (int p = 0; p < IR_PLATFORM_COUNT; p++) {
 		if (!(mask & IR_PLAT_BIT(p)))
@@ -315,8 +316,10 @@ print_protections(struct text_out *t)
 		for (size_t i = 0; i < p->npaths; i++) {
 			const struct ir_path_rule *r = &p->paths[i];
 
-			if (r->set == s && r->mode == IR_MODE_DENY)
-				print_rule_line(t, r->path, NULL, r->platforms, &r->origin, 40);
+			if (r->set == s && r->mode == IR_MODE_DENY) {
+				fputs("  ", t->f);
+				print_rule_line(t, r->path, NULL, r->platforms, &r->origin, 44);
+			}
 		}
 	}
 }
@@ -336,7 +339,8 @@ print_scalar_u64(struct text_out *t, const char *label, size_t off,
 			continue;
 		v = (const struct ir_u64 *)((const char *)&p->scalar[i] + off);
 		if (!v->set) {
-			snprintf(val, sizeof(val), "not set");
+			/* Unset means the built-in default: say what it is. */
+			snprintf(val, sizeof(val), "%s", name ? name(0) : "unchanged");
 			orig[0] = '\0';
 		} else {
 			if (name)
@@ -738,6 +742,13 @@ json_policy(const struct ir_policy *p, const char *name)
 
 	json_object_set_new(root, "policy", json_string(name));
 	json_object_set_new(root, "platforms", json_platforms(p->platforms));
+	{
+		char hex[65];
+
+		for (int i = 0; i < 32; i++)
+			snprintf(hex + 2 * i, 3, "%02x", p->source_digest[i]);
+		json_object_set_new(root, "source_digest", json_string(hex));
+	}
 	for (int i = 0; i < 4; i++)
 		paths[i] = json_array();
 	for (size_t i = 0; i < p->npaths; i++) {

@@ -5,8 +5,9 @@
  *
  * The canonical layout:
  * - Statements in source order, one per line (statements that shared a
- *   line through `;` are split); `heel 1`, which the grammar puts first,
- *   stays first, with any comments that preceded it still before it.
+ *   line through `;` are split; empty statements vanish). fmt never
+ *   reorders, so `heel 1` stays first with the comments that precede it
+ *   still before it; a misplaced `heel` is left for the checker to refuse.
  * - Tokens separated by one space. Keywords are spelt from the node kind
  *   and flags (`grant "p" rw optional`, `network audit daily "d"`,
  *   `seccomp allow "x"`, `seccomp deny "x" errno EPERM`). Numbers, words
@@ -18,8 +19,9 @@
  *   included, literally.
  * - Blocks: `KEYWORD ARGS {` on the statement's line, the children one per
  *   line indented four spaces a level, `}` alone at the block's own
- *   indentation. A block with no children and no comment inside is one
- *   line, `network allow { }`.
+ *   indentation. A block with no children is one line,
+ *   `network allow { }`, unless a comment sits between its braces or
+ *   both braces carry a trailing comment.
  * - Blank lines: a run of blank source lines between two output lines
  *   (statements or comments) becomes exactly one; none at the start or end
  *   of the file, none directly after `{` or before `}`.
@@ -110,7 +112,8 @@ out_put(struct outbuf *b, const char *s, size_t n)
 		b->p = grown;
 		b->cap = ncap;
 	}
-	memcpy(b->p + b->len, s, n);
+	if (n)
+		memcpy(b->p + b->len, s, n);
 	b->len += n;
 	b->p[b->len] = '\0';
 }
@@ -298,28 +301,11 @@ cmp_comment(const void *a, const void *b)
 	return 0;
 }
 
-/* Whether an empty block can be printed on one line: only when that loses
- * no comment's place, i.e. at most one comment in its lines, trailing. */
-static bool
-empty_block_fits_one_line(const struct ast_comment *const *cs, size_t nc,
-			  uint32_t first, uint32_t last)
-{
-	size_t inside = 0;
-
-	for (size_t i = 0; i < nc; i++) {
-		uint32_t ln = cs[i]->loc.line;
-
-		if (ln < first || ln > last)
-			continue;
-		if (!cs[i]->trailing || ++inside > 1)
-			return false;
-	}
-	return true;
-}
-
+/* Every block becomes an opening and a closing line here, empty or not:
+ * whether an empty one fits on one line depends on the comments placed in
+ * it, so fmt_render decides that last. */
 static int
-flatten(struct lines *ls, const struct ast_stmt *list, unsigned depth,
-	const struct ast_comment *const *cs, size_t nc)
+flatten(struct lines *ls, const struct ast_stmt *list, unsigned depth)
 {
 	for (const struct ast_stmt *s = list; s; s = s->next) {
 		uint32_t end = stmt_end(s);
@@ -327,15 +313,13 @@ flatten(struct lines *ls, const struct ast_stmt *list, unsigned depth,
 				  .first = s->loc.line, .last = end, .stmt = s };
 		int rc;
 
-		if (is_block(s->kind) &&
-		    (s->children ||
-		     !empty_block_fits_one_line(cs, nc, s->loc.line, end))) {
+		if (is_block(s->kind)) {
 			l.kind = LINE_OPEN;
 			l.last = s->loc.line;
 			for (size_t i = 0; i < s->nargs; i++)
 				l.last = max_u32(l.last, s->args[i].loc.line);
 			if ((rc = lines_push(ls, &l)) < 0 ||
-			    (rc = flatten(ls, s->children, depth + 1, cs, nc)) < 0)
+			    (rc = flatten(ls, s->children, depth + 1)) < 0)
 				return rc;
 			l.kind = LINE_CLOSE;
 			l.first = l.last = end;
@@ -434,6 +418,10 @@ fmt_render(const struct ast_file *file, char **out, size_t *len)
 	struct lines code = { 0 }, all = { 0 };
 	const struct ast_comment **cs = NULL;
 	size_t nc = file->ncomments;
+	/* The top of the file is treated like the inside of a `{`: no
+	 * blank line before the first line either. */
+	enum line_kind prev_kind = LINE_OPEN;
+	uint32_t prev_last = 0;
 	int rc = -ENOMEM;
 
 	*out = NULL;
@@ -446,19 +434,36 @@ fmt_render(const struct ast_file *file, char **out, size_t *len)
 			cs[i] = &file->comments[i];
 		qsort(cs, nc, sizeof(*cs), cmp_comment);
 	}
-	if ((rc = flatten(&code, file->stmts, 0, cs, nc)) < 0 ||
+	if ((rc = flatten(&code, file->stmts, 0)) < 0 ||
 	    (rc = place_comments(&code, cs, nc, &all)) < 0)
 		goto out;
 
 	for (size_t i = 0; i < all.n; i++) {
 		const struct line *l = &all.v[i];
+		const struct ast_comment *trail = l->comment;
+		enum line_kind kind = l->kind;
+		uint32_t last = l->last;
 
-		if (i > 0 && all.v[i - 1].kind != LINE_OPEN &&
-		    l->kind != LINE_CLOSE &&
-		    blank_between(file, all.v[i - 1].last, l->first))
+		/* An empty block takes one line unless a comment sits inside
+		 * it or both its braces carry one; its opening line is then
+		 * directly followed by its own closing line. */
+		if (kind == LINE_OPEN && i + 1 < all.n &&
+		    all.v[i + 1].kind == LINE_CLOSE &&
+		    all.v[i + 1].stmt == l->stmt &&
+		    !(trail && all.v[i + 1].comment)) {
+			kind = LINE_STMT;
+			if (!trail)
+				trail = all.v[i + 1].comment;
+			last = all.v[i + 1].last;
+			i++;
+		}
+		if (prev_kind != LINE_OPEN && kind != LINE_CLOSE &&
+		    blank_between(file, prev_last, l->first))
 			out_char(&b, '\n');
+		prev_kind = kind;
+		prev_last = last;
 		out_indent(&b, l->depth);
-		switch (l->kind) {
+		switch (kind) {
 		case LINE_COMMENT:
 			out_comment(&b, l->comment->text);
 			out_char(&b, '\n');
@@ -473,9 +478,9 @@ fmt_render(const struct ast_file *file, char **out, size_t *len)
 			out_char(&b, '}');
 			break;
 		}
-		if (l->comment) {
+		if (trail) {
 			out_str(&b, "  ");
-			out_comment(&b, l->comment->text);
+			out_comment(&b, trail->text);
 		}
 		out_char(&b, '\n');
 	}

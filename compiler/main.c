@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "artifact.h"
 #include "artifact_load.h"
 #include "artifact_write.h"
 #include "ast.h"
@@ -263,7 +264,7 @@ cmd_check(const char *path, unsigned targets)
 static bool
 looks_like_artifact(const char *buf, size_t len)
 {
-	return len >= 8 && memcmp(buf, "\x89HEEL\r\n\x1a\n", 8) == 0;
+	return len >= ART_MAGIC_LEN && memcmp(buf, ART_MAGIC, ART_MAGIC_LEN) == 0;
 }
 
 static int

@@ -14,15 +14,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* PNG-style magic: the high byte catches 7-bit transfers, CR LF catches
- * line-ending conversion, ^Z stops a DOS `type`, the final LF catches
- * LF -> CR LF. */
-#define ART_MAGIC "\x89HEEL\r\n\x1a\n"
+/* PNG-style magic, 8 bytes: the high byte catches 7-bit transfers, CR LF
+ * catches CR LF -> LF conversion, ^Z stops a DOS `type`. It is PNG's
+ * signature with HEEL for PNG; four letters leave no room for PNG's final
+ * LF, so LF -> CR LF damage is left to file_size and the checksums. */
+#define ART_MAGIC "\x89HEEL\r\n\x1a"
 #define ART_MAGIC_LEN 8
 
-/* A reader refuses another major version; it accepts a higher minor (a
- * minor version only adds non-critical sections, appends fields to
- * records, or gives meaning to fields that were zero). */
+/* A reader refuses another major version; it accepts a higher minor. A
+ * minor version may only add non-critical sections and append fields to
+ * records (record_size grows; older readers ignore the tail). It never
+ * gives meaning to a reserved field: 1.x readers refuse those unless 0. */
 #define ART_FMT_MAJOR 1
 #define ART_FMT_MINOR 0
 
@@ -50,17 +52,17 @@ struct art_file_header {
 	uint8_t magic[8];
 	uint16_t fmt_major;
 	uint16_t fmt_minor;
-	uint16_t header_size;       /* >= 64, multiple of 8; 64 in 1.0 */
-	uint16_t section_count;     /* <= 64 */
-	uint32_t platform;          /* enum art_file_platform */
-	uint32_t arch;              /* AUDIT_ARCH of a single-arch artifact; 0 = neutral */
-	uint32_t flags;             /* ART_HDR_FLAGS_KNOWN */
+	uint16_t header_size;	    /* >= 64, multiple of 8; 64 in 1.0 */
+	uint16_t section_count;	    /* <= 64 */
+	uint32_t platform;	    /* enum art_file_platform */
+	uint32_t arch;		    /* AUDIT_ARCH of a single-arch artifact; 0 = neutral */
+	uint32_t flags;		    /* ART_HDR_FLAGS_KNOWN */
 	uint32_t min_landlock_abi;  /* 0 = none required */
-	uint64_t file_size;         /* must equal the number of bytes read */
+	uint64_t file_size;	    /* must equal the number of bytes read */
 	uint64_t section_table_off; /* 8-aligned, >= header_size */
-	uint32_t header_crc;        /* CRC-32C of [0, header_size) with this field zero */
-	uint32_t body_crc;          /* CRC-32C of [header_size, file_size) */
-	uint64_t reserved;          /* 0 */
+	uint32_t header_crc;	    /* CRC-32C of [0, header_size) with this field zero */
+	uint32_t body_crc;	    /* CRC-32C of [header_size, file_size) */
+	uint64_t reserved;	    /* 0 */
 };
 static_assert(sizeof(struct art_file_header) == ART_HEADER_SIZE, "header is 64 bytes");
 static_assert(offsetof(struct art_file_header, fmt_major) == 8, "layout");
@@ -84,14 +86,15 @@ static_assert(offsetof(struct art_file_header, reserved) == 56, "layout");
 #define ART_SECF_PER_ARCH 0x2u
 
 struct art_file_section {
-	uint32_t type;     /* enum art_section_type */
-	uint32_t flags;    /* ART_SECF_* */
+	uint32_t type;	   /* enum art_section_type */
+	uint32_t flags;	   /* ART_SECF_* */
 	uint64_t offset;   /* from the start of the file, 8-aligned */
-	uint64_t size;     /* payload bytes (padding to the next section excluded) */
-	uint32_t crc;      /* CRC-32C of the payload */
+	uint64_t size;	   /* payload bytes (padding to the next section excluded) */
+	uint32_t crc;	   /* CRC-32C of the payload */
 	uint32_t reserved; /* 0 */
 };
-static_assert(sizeof(struct art_file_section) == ART_SECTION_ENTRY_SIZE, "section entry is 32 bytes");
+static_assert(sizeof(struct art_file_section) == ART_SECTION_ENTRY_SIZE,
+	      "section entry is 32 bytes");
 static_assert(offsetof(struct art_file_section, flags) == 4, "layout");
 static_assert(offsetof(struct art_file_section, offset) == 8, "layout");
 static_assert(offsetof(struct art_file_section, size) == 16, "layout");
@@ -103,21 +106,21 @@ static_assert(offsetof(struct art_file_section, reserved) == 28, "layout");
  * reader treats them as unknown, so it refuses them, as they are
  * critical). */
 enum art_section_type {
-	ART_SEC_STRTAB = 1,   /* critical: NUL-terminated strings */
-	ART_SEC_SCALARS = 2,  /* critical: limits and every per-platform scalar */
-	ART_SEC_PATHS = 3,    /* critical: path rules */
-	ART_SEC_ENV = 4,      /* critical: env pass / env set */
-	ART_SEC_NETWORK = 5,  /* critical: host patterns */
-	ART_SEC_IPC = 6,      /* critical: ipc commands + their positionals */
-	ART_SEC_PYTHON = 7,   /* critical: python block per platform + packages */
-	ART_SEC_EXTRAS = 8,   /* critical: seccomp adjustments, mach lookups, raw sbpl,
-			       * capabilities, excluded-platform reasons */
-	ART_SEC_META = 9,     /* non-critical: compiler version, source digest */
+	ART_SEC_STRTAB = 1,  /* critical: NUL-terminated strings */
+	ART_SEC_SCALARS = 2, /* critical: limits and every per-platform scalar */
+	ART_SEC_PATHS = 3,   /* critical: path rules */
+	ART_SEC_ENV = 4,     /* critical: env pass / env set */
+	ART_SEC_NETWORK = 5, /* critical: host patterns */
+	ART_SEC_IPC = 6,     /* critical: ipc commands + their positionals */
+	ART_SEC_PYTHON = 7,  /* critical: python block per platform + packages */
+	ART_SEC_EXTRAS = 8,  /* critical: seccomp adjustments, mach lookups, raw sbpl,
+			      * capabilities, excluded-platform reasons */
+	ART_SEC_META = 9,    /* non-critical: compiler version, source digest */
 	ART_SEC_KNOWN_MAX = ART_SEC_META,
 
 	ART_SEC_LINUX_LANDLOCK = 16, /* reserved: Landlock rule table */
 	ART_SEC_SECCOMP_BPF = 17,    /* reserved: one cBPF program per arch */
-	ART_SEC_SBPL = 32,           /* reserved: macOS SBPL profile */
+	ART_SEC_SBPL = 32,	     /* reserved: macOS SBPL profile */
 	ART_SEC_APPCONTAINER = 48,   /* reserved: Windows ACL manifest */
 };
 
@@ -157,24 +160,24 @@ static_assert(sizeof(struct art_rec_table) == 16, "table header is 16 bytes");
  * a platform header then nitems (>= ART_SC_COUNT) scalar items in the
  * order of enum art_scalar_id. */
 enum art_scalar_id {
-	ART_SC_ISOLATION,      /* 0 strict, 1 default, 2 permissive */
-	ART_SC_NETWORK,        /* 0 deny, 1 allow-all, 2 allow-list */
-	ART_SC_ALLOW_PRIVATE,  /* bool */
-	ART_SC_AUDIT_KIND,     /* 0 none, 1 file, 2 daily */
-	ART_SC_AUDIT_PATH,     /* string */
-	ART_SC_LIMIT_MEMORY,   /* bytes */
-	ART_SC_LIMIT_CPU,      /* seconds */
+	ART_SC_ISOLATION,     /* 0 strict, 1 default, 2 permissive */
+	ART_SC_NETWORK,	      /* 0 deny, 1 allow-all, 2 allow-list */
+	ART_SC_ALLOW_PRIVATE, /* bool */
+	ART_SC_AUDIT_KIND,    /* 0 none, 1 file, 2 daily */
+	ART_SC_AUDIT_PATH,    /* string */
+	ART_SC_LIMIT_MEMORY,  /* bytes */
+	ART_SC_LIMIT_CPU,     /* seconds */
 	ART_SC_LIMIT_PROCESSES,
 	ART_SC_LIMIT_OPEN_FILES,
 	ART_SC_LIMIT_FILE_SIZE, /* bytes */
-	ART_SC_LIMIT_STACK,    /* bytes */
-	ART_SC_LIMIT_CORE,     /* bytes */
-	ART_SC_NICE,           /* 0..19 */
-	ART_SC_IO_PRIORITY,    /* 0 none, 1 utility, 2 background */
-	ART_SC_GPU,            /* bool */
-	ART_SC_WORKDIR,        /* string */
-	ART_SC_PROTECTIONS,    /* bit mask over enum art_protect_set */
-	ART_SC_UNIX_SOCKETS,   /* bool */
+	ART_SC_LIMIT_STACK,	/* bytes */
+	ART_SC_LIMIT_CORE,	/* bytes */
+	ART_SC_NICE,		/* 0..19 */
+	ART_SC_IO_PRIORITY,	/* 0 none, 1 utility, 2 background */
+	ART_SC_GPU,		/* bool */
+	ART_SC_WORKDIR,		/* string */
+	ART_SC_PROTECTIONS,	/* bit mask over enum art_protect_set */
+	ART_SC_UNIX_SOCKETS,	/* bool */
 	ART_SC_COUNT
 };
 #define ART_SC_LIMIT_FIRST ART_SC_LIMIT_MEMORY
@@ -183,14 +186,14 @@ enum art_scalar_id {
 struct art_rec_scalars {
 	uint32_t platform; /* enum art_platform */
 	uint32_t enabled;  /* 1: the policy can be built for this platform */
-	/* followed by nitems struct art_rec_scalar */
+			   /* followed by nitems struct art_rec_scalar */
 };
 static_assert(sizeof(struct art_rec_scalars) == 8, "scalars record header is 8 bytes");
 
 struct art_rec_scalar {
-	uint64_t value;    /* numeric scalars; 0 for strings */
-	uint32_t str;      /* string scalars; ART_STR_NONE for numbers */
-	uint32_t set;      /* 0 or 1; strings: 1 iff str != ART_STR_NONE */
+	uint64_t value; /* numeric scalars; 0 for strings */
+	uint32_t str;	/* string scalars; ART_STR_NONE for numbers */
+	uint32_t set;	/* 0 or 1; strings: 1 iff str != ART_STR_NONE */
 	struct art_rec_origin origin;
 	uint32_t reserved; /* 0 */
 };
@@ -210,12 +213,12 @@ enum art_rule_source { ART_SRC_BASE, ART_SRC_PRESET, ART_SRC_PROTECTION, ART_SRC
 
 /* PATHS: one record per rule, in the IR's order (sorted by path). */
 struct art_rec_path {
-	uint32_t path;       /* string, required */
-	uint8_t mode;        /* 0 deny, 1 r, 3 rw, 5 rx, 7 rwx */
+	uint32_t path;	     /* string, required */
+	uint8_t mode;	     /* 0 deny, 1 r, 3 rw, 5 rx, 7 rwx */
 	uint8_t platforms;   /* non-empty mask within ART_PLAT_ALL */
 	uint8_t optional;    /* 0 or 1 */
-	uint8_t set;         /* protection set < ART_SET_COUNT, or ART_SET_NONE */
-	uint8_t source;      /* enum art_rule_source */
+	uint8_t set;	     /* protection set < ART_SET_COUNT, or ART_SET_NONE */
+	uint8_t source;	     /* enum art_rule_source */
 	uint8_t reserved[3]; /* 0 */
 	struct art_rec_origin origin;
 };
@@ -231,11 +234,11 @@ static_assert(offsetof(struct art_rec_path, origin) == 12, "layout");
 /* ENV: `env pass` and `env set` statements, passes first. */
 enum art_env_kind { ART_ENV_PASS = 1, ART_ENV_SET = 2 };
 struct art_rec_env {
-	uint32_t name;      /* string, required */
-	uint32_t value;     /* string for SET; ART_STR_NONE for PASS */
-	uint8_t kind;       /* enum art_env_kind */
+	uint32_t name;	/* string, required */
+	uint32_t value; /* string for SET; ART_STR_NONE for PASS */
+	uint8_t kind;	/* enum art_env_kind */
 	uint8_t platforms;
-	uint16_t reserved;  /* 0 */
+	uint16_t reserved; /* 0 */
 	struct art_rec_origin origin;
 };
 static_assert(sizeof(struct art_rec_env) == 24, "env record is 24 bytes");
@@ -247,10 +250,10 @@ static_assert(offsetof(struct art_rec_env, origin) == 12, "layout");
 
 /* NETWORK: allow-list host patterns. */
 struct art_rec_net {
-	uint32_t host;      /* string, required */
-	uint16_t port;      /* 0 = any */
+	uint32_t host; /* string, required */
+	uint16_t port; /* 0 = any */
 	uint8_t platforms;
-	uint8_t reserved;   /* 0 */
+	uint8_t reserved; /* 0 */
 	struct art_rec_origin origin;
 };
 static_assert(sizeof(struct art_rec_net) == 20, "network record is 20 bytes");
@@ -263,8 +266,8 @@ static_assert(offsetof(struct art_rec_net, origin) == 8, "layout");
  * positionals back to back: command i owns [first_arg, first_arg + nargs),
  * and first_arg is the sum of the earlier commands' nargs. */
 struct art_rec_ipc {
-	uint32_t name;       /* string, required */
-	uint32_t exec;       /* string or ART_STR_NONE */
+	uint32_t name; /* string, required */
+	uint32_t exec; /* string or ART_STR_NONE */
 	uint32_t first_arg;
 	uint32_t nargs;
 	uint64_t timeout_ms; /* 0 = none */
@@ -284,14 +287,14 @@ static_assert(offsetof(struct art_rec_ipc, origin) == 28, "layout");
 /* PYTHON: one record per platform (count == 3, each platform once), then
  * nitems package strings, owned like IPC positionals. */
 struct art_rec_python {
-	uint32_t platform;          /* enum art_platform */
-	uint32_t set;               /* 0 or 1 */
-	uint32_t venv;              /* string or ART_STR_NONE */
+	uint32_t platform;	    /* enum art_platform */
+	uint32_t set;		    /* 0 or 1 */
+	uint32_t venv;		    /* string or ART_STR_NONE */
 	uint32_t allow_pip_install; /* 0 or 1 */
 	uint32_t first_package;
 	uint32_t npackages;
 	struct art_rec_origin origin;
-	uint32_t reserved;          /* 0 */
+	uint32_t reserved; /* 0 */
 };
 static_assert(sizeof(struct art_rec_python) == 40, "python record is 40 bytes");
 static_assert(offsetof(struct art_rec_python, set) == 4, "layout");
@@ -306,19 +309,19 @@ static_assert(offsetof(struct art_rec_python, reserved) == 36, "layout");
  * kind order. `platforms` is the one platform the kind belongs to
  * (EXCLUDED: the one platform left out, at most one record each). */
 enum art_extra_kind {
-	ART_EXTRA_SECCOMP = 1,     /* linux: value = syscall name */
+	ART_EXTRA_SECCOMP = 1,	   /* linux: value = syscall name */
 	ART_EXTRA_MACH_LOOKUP = 2, /* macos: value = service name */
-	ART_EXTRA_SBPL = 3,        /* macos: value = raw SBPL rule */
+	ART_EXTRA_SBPL = 3,	   /* macos: value = raw SBPL rule */
 	ART_EXTRA_CAPABILITY = 4,  /* windows: value = capability name */
-	ART_EXTRA_EXCLUDED = 5,    /* value = why the platform is left out */
+	ART_EXTRA_EXCLUDED = 5,	   /* value = why the platform is left out */
 	ART_EXTRA_KIND_MAX = ART_EXTRA_EXCLUDED
 };
 enum art_seccomp_action { ART_SECCOMP_DENY, ART_SECCOMP_ALLOW };
 struct art_rec_extra {
-	uint32_t kind;        /* enum art_extra_kind */
-	uint32_t value;       /* string, required */
+	uint32_t kind;	      /* enum art_extra_kind */
+	uint32_t value;	      /* string, required */
 	uint8_t platforms;    /* exactly one bit */
-	uint8_t action;       /* SECCOMP: enum art_seccomp_action; else 0 */
+	uint8_t action;	      /* SECCOMP: enum art_seccomp_action; else 0 */
 	uint16_t errno_value; /* SECCOMP deny: errno returned; else 0 */
 	struct art_rec_origin origin;
 };
@@ -332,7 +335,7 @@ static_assert(offsetof(struct art_rec_extra, origin) == 12, "layout");
 /* META: not a table; size >= 40 (later minors may append). */
 struct art_rec_meta {
 	uint32_t compiler_version; /* string, required */
-	uint32_t reserved;         /* 0 */
+	uint32_t reserved;	   /* 0 */
 	uint8_t source_digest[32]; /* SHA-256 of the canonical source text */
 };
 static_assert(sizeof(struct art_rec_meta) == 40, "meta is 40 bytes");
@@ -348,8 +351,7 @@ art_get16(const uint8_t *p)
 static inline uint32_t
 art_get32(const uint8_t *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 static inline uint64_t

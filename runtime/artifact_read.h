@@ -16,14 +16,13 @@
  * root or the real uid and not writable by group or others, and reads it
  * whole, once. On success *buf (caller frees with free()) and *len are set
  * and 0 is returned; otherwise -errno and a one-line message in err. */
-int art_read_file(const char *path, uint8_t **buf, size_t *len, char *err,
-		  size_t errlen);
+int art_read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen);
 
 /* One known section of a validated artifact. */
 struct art_span {
 	const uint8_t *data; /* payload; NULL when the section is absent */
 	size_t size;
-	uint32_t count;       /* table sections: records */
+	uint32_t count;	      /* table sections: records */
 	uint32_t record_size; /* table sections: bytes per record */
 	uint32_t nitems;      /* table sections: trailing items (see artifact.h) */
 	const uint8_t *items; /* table sections: first trailing item */
@@ -37,9 +36,9 @@ struct art_view {
 	uint16_t fmt_major, fmt_minor;
 	uint32_t platform; /* enum art_file_platform */
 	uint32_t nsections;
-	uint32_t nskipped; /* unknown non-critical sections skipped */
+	uint32_t nskipped;			    /* unknown non-critical sections skipped */
 	struct art_span sec[ART_SEC_KNOWN_MAX + 1]; /* by enum art_section_type */
-	const uint8_t *scalars[ART_PLATFORM_COUNT];   /* each platform's record */
+	const uint8_t *scalars[ART_PLATFORM_COUNT]; /* each platform's record */
 	const uint8_t *python[ART_PLATFORM_COUNT];
 };
 
@@ -47,8 +46,12 @@ struct art_view {
  * structure of every known section), reading nothing outside it whatever
  * it holds, and stops at the first failure. Returns 0 and fills *view, or
  * -EINVAL with a one-line message in err (err may be NULL). */
-int art_validate(const uint8_t *buf, size_t len, struct art_view *view,
-		 char *err, size_t errlen);
+int art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, size_t errlen);
+
+/* The value header.header_crc must hold for the header_size bytes at buf:
+ * CRC-32C with the field itself taken as zero. The writer seals with it so
+ * that both sides share one definition. */
+uint32_t art_header_crc(const uint8_t *buf, size_t header_size);
 
 /* Name of a known section type ("PATHS"), or NULL. */
 const char *art_section_name(uint32_t type);
@@ -65,18 +68,18 @@ struct art_origin {
 
 struct art_scalar {
 	bool set;
-	uint64_t value; /* numeric scalars */
+	uint64_t value;	 /* numeric scalars */
 	const char *str; /* string scalars (audit path, workdir) */
 	struct art_origin origin;
 };
 
 struct art_path {
 	const char *path;
-	uint8_t mode;      /* ART_READ | ART_WRITE | ART_EXEC; 0 = deny */
+	uint8_t mode;	   /* ART_READ | ART_WRITE | ART_EXEC; 0 = deny */
 	uint8_t platforms; /* ART_PLAT_BIT mask */
 	bool optional;
-	uint8_t set;       /* protection set or ART_SET_NONE */
-	uint8_t source;    /* enum art_rule_source */
+	uint8_t set;	/* protection set or ART_SET_NONE */
+	uint8_t source; /* enum art_rule_source */
 	struct art_origin origin;
 };
 
@@ -98,7 +101,7 @@ struct art_net {
 struct art_ipc {
 	const char *name;
 	const char *exec; /* may be NULL */
-	uint32_t nargs;   /* read them with art_ipc_arg() */
+	uint32_t nargs;	  /* read them with art_ipc_arg() */
 	uint64_t timeout_ms;
 	uint8_t platforms;
 	struct art_origin origin;
@@ -132,8 +135,7 @@ struct art_meta {
 bool art_platform_enabled(const struct art_view *view, unsigned platform);
 
 /* Scalar `id` (enum art_scalar_id) as seen on `platform`. */
-int art_scalar(const struct art_view *view, unsigned platform, unsigned id,
-	       struct art_scalar *out);
+int art_scalar(const struct art_view *view, unsigned platform, unsigned id, struct art_scalar *out);
 
 size_t art_path_count(const struct art_view *view);
 int art_path_at(const struct art_view *view, size_t i, struct art_path *out);
@@ -147,13 +149,10 @@ int art_net_at(const struct art_view *view, size_t i, struct art_net *out);
 size_t art_ipc_count(const struct art_view *view);
 int art_ipc_at(const struct art_view *view, size_t i, struct art_ipc *out);
 /* Positional j of a command art_ipc_at() returned; NULL past the end. */
-const char *art_ipc_arg(const struct art_view *view, const struct art_ipc *ipc,
-			size_t j);
+const char *art_ipc_arg(const struct art_view *view, const struct art_ipc *ipc, size_t j);
 
-int art_python(const struct art_view *view, unsigned platform,
-	       struct art_python *out);
-const char *art_python_package(const struct art_view *view,
-			       const struct art_python *py, size_t j);
+int art_python(const struct art_view *view, unsigned platform, struct art_python *out);
+const char *art_python_package(const struct art_view *view, const struct art_python *py, size_t j);
 
 size_t art_extra_count(const struct art_view *view);
 int art_extra_at(const struct art_view *view, size_t i, struct art_extra *out);

@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: MIT
+ * .hpol bytes -> IR. Reads only through the runtime's validated view and
+ * accessors, so the loader can trust every offset and enumeration and
+ * only has to copy; the one failure left is running out of memory. */
+#include "artifact_load.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "artifact_read.h"
+
+static_assert((int)IR_PLATFORM_COUNT == (int)ART_PLATFORM_COUNT, "platform numbering");
+static_assert((int)IR_LIMIT_COUNT == (int)ART_LIMIT_COUNT, "limits");
+
+struct loader {
+	const struct art_view *view;
+	struct ir_policy *p;
+	int rc; /* -ENOMEM once an allocation failed; later copies do nothing */
+};
+
+static char *
+copy_str(struct loader *l, const char *s)
+{
+	char *copy;
+
+	if (!s || l->rc)
+		return NULL;
+	copy = strdup(s);
+	if (!copy)
+		l->rc = -ENOMEM;
+	return copy;
+}
+
+static void *
+array(struct loader *l, size_t n, size_t size)
+{
+	void *a;
+
+	if (n == 0 || l->rc)
+		return NULL;
+	a = calloc(n, size);
+	if (!a)
+		l->rc = -ENOMEM;
+	return a;
+}
+
+static struct ir_origin
+origin(struct loader *l, const struct art_origin *o)
+{
+	struct ir_origin r = {.file = NULL, .line = o->line, .col = o->col};
+
+	if (o->file && !l->rc) {
+		r.file = ir_intern(l->p, o->file);
+		if (!r.file)
+			l->rc = -ENOMEM;
+	}
+	return r;
+}
+
+static void
+load_u64(struct loader *l, unsigned plat, unsigned id, struct ir_u64 *out)
+{
+	struct art_scalar s;
+
+	art_scalar(l->view, plat, id, &s);
+	out->set = s.set;
+	out->value = s.value;
+	out->origin = origin(l, &s.origin);
+}
+
+static void
+load_str(struct loader *l, unsigned plat, unsigned id, struct ir_str *out)
+{
+	struct art_scalar s;
+
+	art_scalar(l->view, plat, id, &s);
+	out->value = copy_str(l, s.str);
+	out->origin = origin(l, &s.origin);
+}
+
+static void
+load_scalars(struct loader *l)
+{
+	struct ir_policy *p = l->p;
+
+	p->platforms = 0;
+	for (unsigned i = 0; i < IR_PLATFORM_COUNT; i++) {
+		struct ir_scalars *sc = &p->scalar[i];
+
+		if (art_platform_enabled(l->view, i))
+			p->platforms |= (uint8_t)IR_PLAT_BIT(i);
+		load_u64(l, i, ART_SC_ISOLATION, &sc->isolation);
+		load_u64(l, i, ART_SC_NETWORK, &sc->network);
+		load_u64(l, i, ART_SC_ALLOW_PRIVATE, &sc->allow_private);
+		load_u64(l, i, ART_SC_AUDIT_KIND, &sc->audit_kind);
+		load_str(l, i, ART_SC_AUDIT_PATH, &sc->audit_path);
+		for (unsigned k = 0; k < IR_LIMIT_COUNT; k++)
+			load_u64(l, i, ART_SC_LIMIT_FIRST + k, &sc->limits[k]);
+		load_u64(l, i, ART_SC_NICE, &sc->nice);
+		load_u64(l, i, ART_SC_IO_PRIORITY, &sc->io_priority);
+		load_u64(l, i, ART_SC_GPU, &sc->gpu);
+		load_str(l, i, ART_SC_WORKDIR, &sc->workdir);
+		load_u64(l, i, ART_SC_PROTECTIONS, &sc->protections);
+		load_u64(l, i, ART_SC_UNIX_SOCKETS, &sc->unix_sockets);
+	}
+}
+
+/* Each count is set as soon as its array exists, so ir_policy_free()
+ * releases a half-built policy correctly (unfilled entries are zero). */
+static void
+load_paths(struct loader *l)
+{
+	struct ir_policy *p = l->p;
+	size_t n = art_path_count(l->view);
+
+	p->paths = array(l, n, sizeof(*p->paths));
+	if (!p->paths)
+		return;
+	p->npaths = n;
+	for (size_t i = 0; i < n && !l->rc; i++) {
+		struct art_path a;
+
+		art_path_at(l->view, i, &a);
+		p->paths[i].path = copy_str(l, a.path);
+		p->paths[i].mode = a.mode;
+		p->paths[i].platforms = a.platforms;
+		p->paths[i].optional = a.optional;
+		p->paths[i].set = a.set;
+		p->paths[i].source = a.source;
+		p->paths[i].origin = origin(l, &a.origin);
+	}
+}
+
+static void
+load_env(struct loader *l)
+{
+	struct ir_policy *p = l->p;
+	size_t n = art_env_count(l->view), npass = 0, nset = 0;
+	struct art_env e;
+
+	for (size_t i = 0; i < n; i++) {
+		art_env_at(l->view, i, &e);
+		if (e.kind == ART_ENV_PASS)
+			npass++;
+		else
+			nset++;
+	}
+	p->env_pass = array(l, npass, sizeof(*p->env_pass));
+	if (p->env_pass)
+		p->nenv_pass = npass;
+	p->env_set = array(l, nset, sizeof(*p->env_set));
+	if (p->env_set)
+		p->nenv_set = nset;
+	if (l->rc)
+		return;
+	npass = nset = 0;
+	for (size_t i = 0; i < n && !l->rc; i++) {
+		art_env_at(l->view, i, &e);
+		if (e.kind == ART_ENV_PASS) {
+			struct ir_env_pass *ep = &p->env_pass[npass++];
+
+			ep->name = copy_str(l, e.name);
+			ep->platforms = e.platforms;
+			ep->origin = origin(l, &e.origin);
+		} else {
+			struct ir_env_set *es = &p->env_set[nset++];
+
+			es->name = copy_str(l, e.name);
+			es->value = copy_str(l, e.value);
+			es->platforms = e.platforms;
+			es->origin = origin(l, &e.origin);
+		}
+	}
+}
+
+static void
+load_network(struct loader *l)
+{
+	struct ir_policy *p = l->p;
+	size_t n = art_net_count(l->view);
+
+	p->patterns = array(l, n, sizeof(*p->patterns));
+	if (!p->patterns)
+		return;
+	p->npatterns = n;
+	for (size_t i = 0; i < n && !l->rc; i++) {
+		struct art_net a;
+
+		art_net_at(l->view, i, &a);
+		p->patterns[i].host = copy_str(l, a.host);
+		p->patterns[i].port = a.port;
+		p->patterns[i].platforms = a.platforms;
+		p->patterns[i].origin = origin(l, &a.origin);
+	}
+}
+
+static void
+load_ipc(struct loader *l)
+{
+	struct ir_policy *p = l->p;
+	size_t n = art_ipc_count(l->view);
+
+	p->ipc = array(l, n, sizeof(*p->ipc));
+	if (!p->ipc)
+		return;
+	p->nipc = n;
+	for (size_t i = 0; i < n && !l->rc; i++) {
+		struct ir_ipc *c = &p->ipc[i];
+		struct art_ipc a;
+
+		art_ipc_at(l->view, i, &a);
+		c->name = copy_str(l, a.name);
+		c->exec = copy_str(l, a.exec);
+		c->timeout_ms = a.timeout_ms;
+		c->platforms = a.platforms;
+		c->origin = origin(l, &a.origin);
+		c->positionals = array(l, a.nargs, sizeof(*c->positionals));
+		if (!c->positionals)
+			continue;
+		c->npositionals = a.nargs;
+		for (size_t j = 0; j < a.nargs; j++)
+			c->positionals[j] = copy_str(l, art_ipc_arg(l->view, &a, j));
+	}
+}
+
+static void
+load_python(struct loader *l)
+{
+	for (unsigned i = 0; i < IR_PLATFORM_COUNT && !l->rc; i++) {
+		struct ir_python *py = &l->p->python[i];
+		struct art_python a;
+
+		art_python(l->view, i, &a);
+		py->set = a.set;
+		py->venv = copy_str(l, a.venv);
+		py->allow_pip_install = a.allow_pip_install;
+		py->origin = origin(l, &a.origin);
+		py->packages = array(l, a.npackages, sizeof(*py->packages));
+		if (!py->packages)
+			continue;
+		py->npackages = a.npackages;
+		for (size_t j = 0; j < a.npackages; j++)
+			py->packages[j] = copy_str(l, art_python_package(l->view, &a, j));
+	}
+}
+
+static void
+load_named(struct loader *l, uint32_t kind, struct ir_named **out, size_t *nout)
+{
+	size_t n = art_extra_count(l->view), k = 0;
+	struct art_extra e;
+
+	for (size_t i = 0; i < n; i++)
+		if (art_extra_at(l->view, i, &e) == 0 && e.kind == kind)
+			k++;
+	*out = array(l, k, sizeof(**out));
+	if (!*out)
+		return;
+	*nout = k;
+	k = 0;
+	for (size_t i = 0; i < n && !l->rc; i++) {
+		art_extra_at(l->view, i, &e);
+		if (e.kind != kind)
+			continue;
+		(*out)[k].value = copy_str(l, e.value);
+		(*out)[k].origin = origin(l, &e.origin);
+		k++;
+	}
+}
+
+static void
+load_extras(struct loader *l)
+{
+	struct ir_policy *p = l->p;
+	size_t n = art_extra_count(l->view), k = 0;
+	struct art_extra e;
+
+	for (size_t i = 0; i < n; i++)
+		if (art_extra_at(l->view, i, &e) == 0 && e.kind == ART_EXTRA_SECCOMP)
+			k++;
+	p->seccomp = array(l, k, sizeof(*p->seccomp));
+	if (p->seccomp)
+		p->nseccomp = k;
+	k = 0;
+	for (size_t i = 0; i < n && !l->rc; i++) {
+		art_extra_at(l->view, i, &e);
+		if (e.kind == ART_EXTRA_SECCOMP) {
+			struct ir_seccomp_rule *r = &p->seccomp[k++];
+
+			r->syscall = copy_str(l, e.value);
+			r->action = e.action;
+			r->errno_value = e.errno_value;
+			r->origin = origin(l, &e.origin);
+		} else if (e.kind == ART_EXTRA_EXCLUDED) {
+			/* Validation allowed one bit, once per platform. */
+			for (unsigned pl = 0; pl < IR_PLATFORM_COUNT; pl++)
+				if (e.platforms == IR_PLAT_BIT(pl))
+					p->excluded_reason[pl] = copy_str(l, e.value);
+		}
+	}
+	load_named(l, ART_EXTRA_MACH_LOOKUP, &p->mach_lookups, &p->nmach_lookups);
+	load_named(l, ART_EXTRA_SBPL, &p->sbpl, &p->nsbpl);
+	load_named(l, ART_EXTRA_CAPABILITY, &p->capabilities, &p->ncapabilities);
+}
+
+int
+artifact_load(const uint8_t *buf, size_t len, struct ir_policy **out, char *err, size_t errlen)
+{
+	struct art_view view;
+	struct art_meta meta;
+	struct loader l = {.view = &view};
+	int rc;
+
+	*out = NULL;
+	rc = art_validate(buf, len, &view, err, errlen);
+	if (rc)
+		return rc;
+	l.p = ir_policy_new();
+	if (!l.p)
+		goto oom;
+	load_scalars(&l);
+	load_paths(&l);
+	load_env(&l);
+	load_network(&l);
+	load_ipc(&l);
+	load_python(&l);
+	load_extras(&l);
+	if (art_meta(&view, &meta))
+		memcpy(l.p->source_digest, meta.source_digest, sizeof(l.p->source_digest));
+	if (l.rc)
+		goto oom;
+	*out = l.p;
+	return 0;
+oom:
+	ir_policy_free(l.p);
+	if (err && errlen)
+		snprintf(err, errlen, "out of memory loading the artifact");
+	return -ENOMEM;
+}

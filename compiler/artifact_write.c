@@ -1,0 +1,520 @@
+/* SPDX-License-Identifier: MIT
+ * IR -> .hpol bytes. Each section is built into its own buffer while the
+ * string table fills in order of first use; then the file is laid out
+ * (header, section table, sections in type order, each 8-aligned),
+ * checksummed and validated with the launcher's own reader. */
+#include "artifact_write.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "artifact.h"
+#include "artifact_read.h"
+#include "crc32c.h"
+
+/* The format stores IR enumerations as they are; keep them in step.
+ * (int) because the two sides are different enumeration types. */
+#define SAME(a, b) ((int)(a) == (int)(b))
+static_assert(SAME(IR_LINUX, ART_LINUX) && SAME(IR_MACOS, ART_MACOS) &&
+		  SAME(IR_WINDOWS, ART_WINDOWS) && SAME(IR_PLATFORM_COUNT, ART_PLATFORM_COUNT),
+	      "platform numbering");
+static_assert(IR_PLAT_ALL == ART_PLAT_ALL, "platform mask");
+static_assert(SAME(IR_READ, ART_READ) && SAME(IR_WRITE, ART_WRITE) && SAME(IR_EXEC, ART_EXEC),
+	      "access bits");
+static_assert(SAME(IR_SET_COUNT, ART_SET_COUNT) && SAME(IR_SET_NONE, ART_SET_NONE),
+	      "protection sets");
+static_assert(SAME(IR_SRC_USER, ART_SRC_USER), "rule sources");
+static_assert(SAME(IR_LIMIT_COUNT, ART_LIMIT_COUNT), "limits");
+static_assert(SAME(IR_SECCOMP_DENY, ART_SECCOMP_DENY) && SAME(IR_SECCOMP_ALLOW, ART_SECCOMP_ALLOW),
+	      "seccomp actions");
+static_assert(SAME(IR_NET_ALLOW_LIST, 2) && SAME(IR_AUDIT_DAILY, 2) && SAME(IR_ISO_PERMISSIVE, 2) &&
+		  SAME(IR_IO_BACKGROUND, 2),
+	      "scalar ranges checked by the reader");
+
+/* The order sections appear in the file and in the section table. */
+static const uint32_t section_order[] = {
+    ART_SEC_STRTAB, ART_SEC_SCALARS, ART_SEC_PATHS,  ART_SEC_ENV,  ART_SEC_NETWORK,
+    ART_SEC_IPC,    ART_SEC_PYTHON,  ART_SEC_EXTRAS, ART_SEC_META,
+};
+#define NSECTIONS (sizeof(section_order) / sizeof(section_order[0]))
+
+struct buf {
+	uint8_t *data;
+	size_t len, cap;
+};
+
+struct writer {
+	struct buf sec[ART_SEC_KNOWN_MAX + 1];
+	uint32_t *slots; /* string hash: offset + 1, 0 = empty */
+	size_t nslots, nstrings;
+	int rc; /* first error; later calls do nothing */
+};
+
+/* Appends n zeroed bytes and returns them, or NULL (w->rc set). Zeroing
+ * here is what makes padding and reserved fields reproducible. */
+static uint8_t *
+grow(struct writer *w, struct buf *b, size_t n)
+{
+	if (w->rc)
+		return NULL;
+	if (n > ART_MAX_FILE_SIZE - b->len) {
+		w->rc = -EFBIG;
+		return NULL;
+	}
+	if (b->len + n > b->cap) {
+		size_t ncap = b->cap ? b->cap : 256;
+		uint8_t *d;
+
+		while (ncap < b->len + n)
+			ncap *= 2;
+		d = realloc(b->data, ncap);
+		if (!d) {
+			w->rc = -ENOMEM;
+			return NULL;
+		}
+		b->data = d;
+		b->cap = ncap;
+	}
+	memset(b->data + b->len, 0, n);
+	b->len += n;
+	return b->data + b->len - n;
+}
+
+static uint32_t
+hash_str(const char *s)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 16777619u;
+	return h;
+}
+
+static bool
+rehash(struct writer *w)
+{
+	size_t n = w->nslots ? w->nslots * 2 : 256;
+	uint32_t *slots = calloc(n, sizeof(*slots));
+	const struct buf *tab = &w->sec[ART_SEC_STRTAB];
+
+	if (!slots) {
+		w->rc = -ENOMEM;
+		return false;
+	}
+	for (size_t i = 0; i < w->nslots; i++) {
+		uint32_t v = w->slots[i];
+		size_t j;
+
+		if (!v)
+			continue;
+		j = hash_str((const char *)tab->data + v - 1) & (n - 1);
+		while (slots[j])
+			j = (j + 1) & (n - 1);
+		slots[j] = v;
+	}
+	free(w->slots);
+	w->slots = slots;
+	w->nslots = n;
+	return true;
+}
+
+/* Offset of s in the string table, adding it on first use; NULL gives
+ * ART_STR_NONE. Deduplication keeps the table small and, since the walk
+ * over the IR is fixed, the table's order is reproducible. */
+static uint32_t
+str(struct writer *w, const char *s)
+{
+	struct buf *tab = &w->sec[ART_SEC_STRTAB];
+	size_t n, j;
+	uint8_t *p;
+	uint32_t off;
+
+	if (!s || w->rc)
+		return ART_STR_NONE;
+	if (2 * (w->nstrings + 1) > w->nslots && !rehash(w))
+		return ART_STR_NONE;
+	for (j = hash_str(s) & (w->nslots - 1); w->slots[j]; j = (j + 1) & (w->nslots - 1))
+		if (strcmp((const char *)tab->data + w->slots[j] - 1, s) == 0)
+			return w->slots[j] - 1;
+	n = strlen(s) + 1;
+	off = (uint32_t)tab->len; /* < ART_MAX_FILE_SIZE, see grow() */
+	p = grow(w, tab, n);
+	if (!p)
+		return ART_STR_NONE;
+	memcpy(p, s, n);
+	w->slots[j] = off + 1;
+	w->nstrings++;
+	return off;
+}
+
+/* A string the format requires: NULL is an IR the writer cannot store. */
+static uint32_t
+req(struct writer *w, const char *s)
+{
+	if (!s && !w->rc)
+		w->rc = -EINVAL;
+	return str(w, s);
+}
+
+static uint32_t
+count32(struct writer *w, size_t n)
+{
+	if (n > UINT32_MAX / 2 && !w->rc)
+		w->rc = -EINVAL;
+	return (uint32_t)n;
+}
+
+static void
+put_origin(struct writer *w, uint8_t *o, const struct ir_origin *origin)
+{
+	art_put32(o + offsetof(struct art_rec_origin, file), str(w, origin->file));
+	art_put32(o + offsetof(struct art_rec_origin, line), origin->line);
+	art_put32(o + offsetof(struct art_rec_origin, col), origin->col);
+}
+
+/* The table header of a table section; records follow. */
+static void
+put_table(struct writer *w, uint32_t type, size_t count, size_t record_size, size_t nitems)
+{
+	uint8_t *t = grow(w, &w->sec[type], sizeof(struct art_rec_table));
+
+	if (!t)
+		return;
+	art_put32(t + offsetof(struct art_rec_table, count), count32(w, count));
+	art_put32(t + offsetof(struct art_rec_table, record_size), (uint32_t)record_size);
+	art_put32(t + offsetof(struct art_rec_table, nitems), count32(w, nitems));
+}
+
+static void
+put_item(struct writer *w, uint32_t type, const char *s)
+{
+	uint32_t off = req(w, s);
+	uint8_t *p = grow(w, &w->sec[type], ART_ITEM_SIZE);
+
+	if (p)
+		art_put32(p, off);
+}
+
+static void
+write_scalar_u64(struct writer *w, uint8_t *s, const struct ir_u64 *v)
+{
+	art_put64(s + offsetof(struct art_rec_scalar, value), v->value);
+	art_put32(s + offsetof(struct art_rec_scalar, str), ART_STR_NONE);
+	art_put32(s + offsetof(struct art_rec_scalar, set), v->set ? 1 : 0);
+	put_origin(w, s + offsetof(struct art_rec_scalar, origin), &v->origin);
+}
+
+static void
+write_scalar_str(struct writer *w, uint8_t *s, const struct ir_str *v)
+{
+	art_put32(s + offsetof(struct art_rec_scalar, str), str(w, v->value));
+	art_put32(s + offsetof(struct art_rec_scalar, set), v->value ? 1 : 0);
+	put_origin(w, s + offsetof(struct art_rec_scalar, origin), &v->origin);
+}
+
+static void
+write_scalars(struct writer *w, const struct ir_policy *p)
+{
+	const size_t rsize =
+	    sizeof(struct art_rec_scalars) + ART_SC_COUNT * sizeof(struct art_rec_scalar);
+
+	put_table(w, ART_SEC_SCALARS, ART_PLATFORM_COUNT, rsize, ART_SC_COUNT);
+	for (unsigned i = 0; i < IR_PLATFORM_COUNT; i++) {
+		const struct ir_scalars *sc = &p->scalar[i];
+		uint8_t *r = grow(w, &w->sec[ART_SEC_SCALARS], rsize);
+		uint8_t *item;
+
+		if (!r)
+			return;
+		art_put32(r + offsetof(struct art_rec_scalars, platform), i);
+		art_put32(r + offsetof(struct art_rec_scalars, enabled), (p->platforms >> i) & 1u);
+		item = r + sizeof(struct art_rec_scalars);
+#define ITEM(id) (item + (size_t)(id) * sizeof(struct art_rec_scalar))
+		write_scalar_u64(w, ITEM(ART_SC_ISOLATION), &sc->isolation);
+		write_scalar_u64(w, ITEM(ART_SC_NETWORK), &sc->network);
+		write_scalar_u64(w, ITEM(ART_SC_ALLOW_PRIVATE), &sc->allow_private);
+		write_scalar_u64(w, ITEM(ART_SC_AUDIT_KIND), &sc->audit_kind);
+		write_scalar_str(w, ITEM(ART_SC_AUDIT_PATH), &sc->audit_path);
+		for (unsigned l = 0; l < IR_LIMIT_COUNT; l++)
+			write_scalar_u64(w, ITEM(ART_SC_LIMIT_FIRST + l), &sc->limits[l]);
+		write_scalar_u64(w, ITEM(ART_SC_NICE), &sc->nice);
+		write_scalar_u64(w, ITEM(ART_SC_IO_PRIORITY), &sc->io_priority);
+		write_scalar_u64(w, ITEM(ART_SC_GPU), &sc->gpu);
+		write_scalar_str(w, ITEM(ART_SC_WORKDIR), &sc->workdir);
+		write_scalar_u64(w, ITEM(ART_SC_PROTECTIONS), &sc->protections);
+		write_scalar_u64(w, ITEM(ART_SC_UNIX_SOCKETS), &sc->unix_sockets);
+#undef ITEM
+	}
+}
+
+static void
+write_paths(struct writer *w, const struct ir_policy *p)
+{
+	put_table(w, ART_SEC_PATHS, p->npaths, sizeof(struct art_rec_path), 0);
+	for (size_t i = 0; i < p->npaths; i++) {
+		const struct ir_path_rule *pr = &p->paths[i];
+		uint8_t *r = grow(w, &w->sec[ART_SEC_PATHS], sizeof(struct art_rec_path));
+
+		if (!r)
+			return;
+		art_put32(r + offsetof(struct art_rec_path, path), req(w, pr->path));
+		r[offsetof(struct art_rec_path, mode)] = pr->mode;
+		r[offsetof(struct art_rec_path, platforms)] = pr->platforms;
+		r[offsetof(struct art_rec_path, optional)] = pr->optional ? 1 : 0;
+		r[offsetof(struct art_rec_path, set)] = pr->set;
+		r[offsetof(struct art_rec_path, source)] = pr->source;
+		put_origin(w, r + offsetof(struct art_rec_path, origin), &pr->origin);
+	}
+}
+
+static void
+put_env(struct writer *w, uint8_t kind, const char *name, const char *value, uint8_t platforms,
+	const struct ir_origin *origin)
+{
+	uint8_t *r = grow(w, &w->sec[ART_SEC_ENV], sizeof(struct art_rec_env));
+
+	if (!r)
+		return;
+	art_put32(r + offsetof(struct art_rec_env, name), req(w, name));
+	art_put32(r + offsetof(struct art_rec_env, value),
+		  kind == ART_ENV_SET ? req(w, value) : ART_STR_NONE);
+	r[offsetof(struct art_rec_env, kind)] = kind;
+	r[offsetof(struct art_rec_env, platforms)] = platforms;
+	put_origin(w, r + offsetof(struct art_rec_env, origin), origin);
+}
+
+static void
+write_env(struct writer *w, const struct ir_policy *p)
+{
+	put_table(w, ART_SEC_ENV, p->nenv_pass + p->nenv_set, sizeof(struct art_rec_env), 0);
+	for (size_t i = 0; i < p->nenv_pass; i++)
+		put_env(w, ART_ENV_PASS, p->env_pass[i].name, NULL, p->env_pass[i].platforms,
+			&p->env_pass[i].origin);
+	for (size_t i = 0; i < p->nenv_set; i++)
+		put_env(w, ART_ENV_SET, p->env_set[i].name, p->env_set[i].value,
+			p->env_set[i].platforms, &p->env_set[i].origin);
+}
+
+static void
+write_network(struct writer *w, const struct ir_policy *p)
+{
+	put_table(w, ART_SEC_NETWORK, p->npatterns, sizeof(struct art_rec_net), 0);
+	for (size_t i = 0; i < p->npatterns; i++) {
+		const struct ir_net_pattern *np = &p->patterns[i];
+		uint8_t *r = grow(w, &w->sec[ART_SEC_NETWORK], sizeof(struct art_rec_net));
+
+		if (!r)
+			return;
+		art_put32(r + offsetof(struct art_rec_net, host), req(w, np->host));
+		art_put16(r + offsetof(struct art_rec_net, port), np->port);
+		r[offsetof(struct art_rec_net, platforms)] = np->platforms;
+		put_origin(w, r + offsetof(struct art_rec_net, origin), &np->origin);
+	}
+}
+
+static void
+write_ipc(struct writer *w, const struct ir_policy *p)
+{
+	size_t nargs = 0;
+
+	for (size_t i = 0; i < p->nipc; i++)
+		nargs += p->ipc[i].npositionals;
+	put_table(w, ART_SEC_IPC, p->nipc, sizeof(struct art_rec_ipc), nargs);
+	nargs = 0;
+	for (size_t i = 0; i < p->nipc; i++) {
+		const struct ir_ipc *c = &p->ipc[i];
+		uint8_t *r = grow(w, &w->sec[ART_SEC_IPC], sizeof(struct art_rec_ipc));
+
+		if (!r)
+			return;
+		art_put32(r + offsetof(struct art_rec_ipc, name), req(w, c->name));
+		art_put32(r + offsetof(struct art_rec_ipc, exec), str(w, c->exec));
+		art_put32(r + offsetof(struct art_rec_ipc, first_arg), count32(w, nargs));
+		art_put32(r + offsetof(struct art_rec_ipc, nargs), count32(w, c->npositionals));
+		art_put64(r + offsetof(struct art_rec_ipc, timeout_ms), c->timeout_ms);
+		r[offsetof(struct art_rec_ipc, platforms)] = c->platforms;
+		put_origin(w, r + offsetof(struct art_rec_ipc, origin), &c->origin);
+		nargs += c->npositionals;
+	}
+	for (size_t i = 0; i < p->nipc; i++)
+		for (size_t j = 0; j < p->ipc[i].npositionals; j++)
+			put_item(w, ART_SEC_IPC, p->ipc[i].positionals[j]);
+}
+
+static void
+write_python(struct writer *w, const struct ir_policy *p)
+{
+	size_t npkg = 0;
+
+	for (unsigned i = 0; i < IR_PLATFORM_COUNT; i++)
+		npkg += p->python[i].npackages;
+	put_table(w, ART_SEC_PYTHON, IR_PLATFORM_COUNT, sizeof(struct art_rec_python), npkg);
+	npkg = 0;
+	for (unsigned i = 0; i < IR_PLATFORM_COUNT; i++) {
+		const struct ir_python *py = &p->python[i];
+		uint8_t *r = grow(w, &w->sec[ART_SEC_PYTHON], sizeof(struct art_rec_python));
+
+		if (!r)
+			return;
+		art_put32(r + offsetof(struct art_rec_python, platform), i);
+		art_put32(r + offsetof(struct art_rec_python, set), py->set ? 1 : 0);
+		art_put32(r + offsetof(struct art_rec_python, venv), str(w, py->venv));
+		art_put32(r + offsetof(struct art_rec_python, allow_pip_install),
+			  py->allow_pip_install ? 1 : 0);
+		art_put32(r + offsetof(struct art_rec_python, first_package), count32(w, npkg));
+		art_put32(r + offsetof(struct art_rec_python, npackages),
+			  count32(w, py->npackages));
+		put_origin(w, r + offsetof(struct art_rec_python, origin), &py->origin);
+		npkg += py->npackages;
+	}
+	for (unsigned i = 0; i < IR_PLATFORM_COUNT; i++)
+		for (size_t j = 0; j < p->python[i].npackages; j++)
+			put_item(w, ART_SEC_PYTHON, p->python[i].packages[j]);
+}
+
+static void
+put_extra(struct writer *w, uint32_t kind, const char *value, unsigned platform, uint8_t action,
+	  uint16_t errno_value, const struct ir_origin *origin)
+{
+	uint8_t *r = grow(w, &w->sec[ART_SEC_EXTRAS], sizeof(struct art_rec_extra));
+
+	if (!r)
+		return;
+	art_put32(r + offsetof(struct art_rec_extra, kind), kind);
+	art_put32(r + offsetof(struct art_rec_extra, value), req(w, value));
+	r[offsetof(struct art_rec_extra, platforms)] = (uint8_t)ART_PLAT_BIT(platform);
+	r[offsetof(struct art_rec_extra, action)] = action;
+	art_put16(r + offsetof(struct art_rec_extra, errno_value), errno_value);
+	put_origin(w, r + offsetof(struct art_rec_extra, origin), origin);
+}
+
+static void
+write_extras(struct writer *w, const struct ir_policy *p)
+{
+	static const struct ir_origin none;
+	size_t n = p->nseccomp + p->nmach_lookups + p->nsbpl + p->ncapabilities;
+
+	for (unsigned i = 0; i < IR_PLATFORM_COUNT; i++)
+		n += p->excluded_reason[i] != NULL;
+	put_table(w, ART_SEC_EXTRAS, n, sizeof(struct art_rec_extra), 0);
+	for (size_t i = 0; i < p->nseccomp; i++)
+		put_extra(w, ART_EXTRA_SECCOMP, p->seccomp[i].syscall, IR_LINUX,
+			  p->seccomp[i].action, p->seccomp[i].errno_value, &p->seccomp[i].origin);
+	for (size_t i = 0; i < p->nmach_lookups; i++)
+		put_extra(w, ART_EXTRA_MACH_LOOKUP, p->mach_lookups[i].value, IR_MACOS, 0, 0,
+			  &p->mach_lookups[i].origin);
+	for (size_t i = 0; i < p->nsbpl; i++)
+		put_extra(w, ART_EXTRA_SBPL, p->sbpl[i].value, IR_MACOS, 0, 0, &p->sbpl[i].origin);
+	for (size_t i = 0; i < p->ncapabilities; i++)
+		put_extra(w, ART_EXTRA_CAPABILITY, p->capabilities[i].value, IR_WINDOWS, 0, 0,
+			  &p->capabilities[i].origin);
+	for (unsigned i = 0; i < IR_PLATFORM_COUNT; i++)
+		if (p->excluded_reason[i])
+			put_extra(w, ART_EXTRA_EXCLUDED, p->excluded_reason[i], i, 0, 0, &none);
+}
+
+static void
+write_meta(struct writer *w, const struct ir_policy *p)
+{
+	uint32_t version = str(w, ARTIFACT_COMPILER_VERSION);
+	uint8_t *m = grow(w, &w->sec[ART_SEC_META], sizeof(struct art_rec_meta));
+
+	if (!m)
+		return;
+	art_put32(m + offsetof(struct art_rec_meta, compiler_version), version);
+	memcpy(m + offsetof(struct art_rec_meta, source_digest), p->source_digest,
+	       sizeof(p->source_digest));
+}
+
+static size_t
+align_up(size_t n)
+{
+	return (n + ART_ALIGN - 1) & ~(size_t)(ART_ALIGN - 1);
+}
+
+/* Lays the sections out behind the header and the table and seals it. */
+static int
+assemble(struct writer *w, uint8_t **out, size_t *len)
+{
+	size_t off[NSECTIONS];
+	size_t pos = ART_HEADER_SIZE + NSECTIONS * ART_SECTION_ENTRY_SIZE;
+	uint8_t *f, *h, *e;
+
+	for (size_t i = 0; i < NSECTIONS; i++) {
+		off[i] = pos;
+		pos = align_up(pos + w->sec[section_order[i]].len);
+		if (pos > ART_MAX_FILE_SIZE)
+			return -EFBIG;
+	}
+	f = calloc(1, pos);
+	if (!f)
+		return -ENOMEM;
+	h = f;
+	memcpy(h, ART_MAGIC, ART_MAGIC_LEN);
+	art_put16(h + offsetof(struct art_file_header, fmt_major), ART_FMT_MAJOR);
+	art_put16(h + offsetof(struct art_file_header, fmt_minor), ART_FMT_MINOR);
+	art_put16(h + offsetof(struct art_file_header, header_size), ART_HEADER_SIZE);
+	art_put16(h + offsetof(struct art_file_header, section_count), NSECTIONS);
+	art_put32(h + offsetof(struct art_file_header, platform), ART_FILE_PLATFORM_NEUTRAL);
+	art_put64(h + offsetof(struct art_file_header, file_size), pos);
+	art_put64(h + offsetof(struct art_file_header, section_table_off), ART_HEADER_SIZE);
+	for (size_t i = 0; i < NSECTIONS; i++) {
+		uint32_t type = section_order[i];
+		const struct buf *b = &w->sec[type];
+
+		e = f + ART_HEADER_SIZE + i * ART_SECTION_ENTRY_SIZE;
+		art_put32(e + offsetof(struct art_file_section, type), type);
+		art_put32(e + offsetof(struct art_file_section, flags),
+			  type == ART_SEC_META ? 0 : ART_SECF_CRITICAL);
+		art_put64(e + offsetof(struct art_file_section, offset), off[i]);
+		art_put64(e + offsetof(struct art_file_section, size), b->len);
+		art_put32(e + offsetof(struct art_file_section, crc), crc32c_buf(b->data, b->len));
+		if (b->len)
+			memcpy(f + off[i], b->data, b->len);
+	}
+	art_put32(h + offsetof(struct art_file_header, body_crc),
+		  crc32c_buf(f + ART_HEADER_SIZE, pos - ART_HEADER_SIZE));
+	art_put32(h + offsetof(struct art_file_header, header_crc),
+		  art_header_crc(h, ART_HEADER_SIZE));
+	*out = f;
+	*len = pos;
+	return 0;
+}
+
+int
+artifact_write(const struct ir_policy *policy, uint8_t **out, size_t *len)
+{
+	struct writer w = {0};
+	struct art_view view;
+	int rc;
+
+	*out = NULL;
+	*len = 0;
+	/* Offset 0 is the empty string: a table is never empty, and "" and
+	 * "none" (ART_STR_NONE) stay distinct. */
+	str(&w, "");
+	write_scalars(&w, policy);
+	write_paths(&w, policy);
+	write_env(&w, policy);
+	write_network(&w, policy);
+	write_ipc(&w, policy);
+	write_python(&w, policy);
+	write_extras(&w, policy);
+	write_meta(&w, policy);
+	rc = w.rc ? w.rc : assemble(&w, out, len);
+	if (!rc && art_validate(*out, *len, &view, NULL, 0) != 0) {
+		/* Something in the IR is out of range (a mode, a mask, an
+		 * enumeration): refuse rather than emit what heel-exec
+		 * would reject. */
+		free(*out);
+		*out = NULL;
+		*len = 0;
+		rc = -EINVAL;
+	}
+	for (size_t i = 0; i <= ART_SEC_KNOWN_MAX; i++)
+		free(w.sec[i].data);
+	free(w.slots);
+	return rc;
+}

@@ -1,0 +1,1099 @@
+/* SPDX-License-Identifier: MIT
+ * Range-based seccomp BPF generator (see seccomp_bpf.h): ranges, a
+ * balanced JGE tree, argument blocks, shared RETs, long-jump fixing; plus
+ * the libseccomp build of the same model and the cost measurement. */
+#include "seccomp_bpf.h"
+
+#include <errno.h>
+#include <seccomp.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bpf_verify.h"
+#include "ir.h"
+
+#define X32_SYSCALL_BIT 0x40000000u
+#define NO_SYSCALL 0xffffffffu
+#define NEXT (-1)                    /* jump target: the next instruction */
+
+/* ------------------------------------------------------------ assembler */
+
+/* An instruction whose jump targets are labels, resolved at layout. */
+struct item {
+	uint16_t code;
+	uint32_t k;
+	int jt, jf;                  /* labels or NEXT (conditional jumps) */
+	int ja;                      /* label (JA) */
+	size_t id;                   /* stable identity; labels point at ids */
+};
+
+struct gen {
+	struct item *items;
+	size_t n, cap;
+	size_t next_id;
+	long *label_id;              /* label -> item id, -1 while unbound */
+	size_t nlabels, cap_labels;
+	int *pending;                /* labels bound to the next emitted item */
+	size_t npending, cap_pending;
+	struct ret {
+		uint32_t action;
+		int label;
+	} *rets;                     /* one RET per distinct action */
+	size_t nrets, cap_rets;
+	size_t nlong;
+	int err;
+};
+
+static void *
+grow(void *p, size_t *cap, size_t need, size_t size, int *err)
+{
+	size_t ncap;
+	void *q;
+
+	if (need <= *cap)
+		return p;
+	ncap = *cap ? *cap * 2 : 64;
+	while (ncap < need)
+		ncap *= 2;
+	q = realloc(p, ncap * size);
+	if (q == NULL) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*cap = ncap;
+	return q;
+}
+
+static int
+new_label(struct gen *g)
+{
+	long *l;
+
+	if (g->err)
+		return 0;
+	l = grow(g->label_id, &g->cap_labels, g->nlabels + 1, sizeof(*l), &g->err);
+	if (l == NULL)
+		return 0;
+	g->label_id = l;
+	g->label_id[g->nlabels] = -1;
+	return (int)g->nlabels++;
+}
+
+static void
+bind(struct gen *g, int label)
+{
+	int *p;
+
+	if (g->err)
+		return;
+	p = grow(g->pending, &g->cap_pending, g->npending + 1, sizeof(*p), &g->err);
+	if (p == NULL)
+		return;
+	g->pending = p;
+	g->pending[g->npending++] = label;
+}
+
+static void
+emit(struct gen *g, uint16_t code, uint32_t k, int jt, int jf, int ja)
+{
+	struct item *it;
+
+	if (g->err)
+		return;
+	it = grow(g->items, &g->cap, g->n + 1, sizeof(*it), &g->err);
+	if (it == NULL)
+		return;
+	g->items = it;
+	g->items[g->n] = (struct item){ code, k, jt, jf, ja, g->next_id };
+	for (size_t i = 0; i < g->npending; i++)
+		g->label_id[g->pending[i]] = (long)g->next_id;
+	g->npending = 0;
+	g->next_id++;
+	g->n++;
+}
+
+static void
+emit_stmt(struct gen *g, uint16_t code, uint32_t k)
+{
+	emit(g, code, k, NEXT, NEXT, NEXT);
+}
+
+static void
+emit_jump(struct gen *g, uint16_t op, uint32_t k, int jt, int jf)
+{
+	emit(g, (uint16_t)(BPF_JMP | op | BPF_K), k, jt, jf, NEXT);
+}
+
+static void
+emit_ja(struct gen *g, int label)
+{
+	emit(g, BPF_JMP | BPF_JA, 0, NEXT, NEXT, label);
+}
+
+/* The label of the one RET of `action`; the RETs are emitted last. */
+static int
+ret_label(struct gen *g, uint32_t action)
+{
+	struct ret *r;
+
+	if (g->err)
+		return 0;
+	for (size_t i = 0; i < g->nrets; i++)
+		if (g->rets[i].action == action)
+			return g->rets[i].label;
+	r = grow(g->rets, &g->cap_rets, g->nrets + 1, sizeof(*r), &g->err);
+	if (r == NULL)
+		return 0;
+	g->rets = r;
+	g->rets[g->nrets].action = action;
+	g->rets[g->nrets].label = new_label(g);
+	return g->rets[g->nrets++].label;
+}
+
+static bool
+is_cond(uint16_t code)
+{
+	return BPF_CLASS(code) == BPF_JMP && BPF_OP(code) != BPF_JA;
+}
+
+static int
+insert_after(struct gen *g, size_t p, struct item it)
+{
+	struct item *items = grow(g->items, &g->cap, g->n + 1, sizeof(*items), &g->err);
+
+	if (items == NULL)
+		return g->err;
+	g->items = items;
+	memmove(&g->items[p + 2], &g->items[p + 1], (g->n - p - 1) * sizeof(*items));
+	it.id = g->next_id++;
+	g->items[p + 1] = it;
+	g->n++;
+	return 0;
+}
+
+/* Positions of every item id in the current order. */
+static long *
+positions(struct gen *g)
+{
+	long *pos = malloc((g->next_id ? g->next_id : 1) * sizeof(*pos));
+
+	if (pos == NULL) {
+		g->err = -ENOMEM;
+		return NULL;
+	}
+	for (size_t i = 0; i < g->next_id; i++)
+		pos[i] = -1;
+	for (size_t i = 0; i < g->n; i++)
+		pos[g->items[i].id] = (long)i;
+	return pos;
+}
+
+/* jt/jf are 8 bits. A conditional jump further than 255 instructions gets
+ * a RET copy (when it goes to a RET: one instruction less at run time) or
+ * a JA right after it. Inserting only lengthens other jumps, so repeating
+ * until nothing changes terminates. */
+static int
+fix_long_jumps(struct gen *g)
+{
+	bool changed = true;
+
+	while (changed && !g->err) {
+		long *pos = positions(g);
+
+		if (pos == NULL)
+			return g->err;
+		changed = false;
+		for (size_t p = 0; p < g->n && !changed; p++) {
+			struct item *it = &g->items[p];
+			int *branch[2] = { &it->jt, &it->jf };
+
+			if (!is_cond(it->code))
+				continue;
+			for (int b = 0; b < 2 && !changed; b++) {
+				int label = *branch[b];
+				long t;
+				struct item copy, *target;
+				size_t q;
+
+				if (label == NEXT)
+					continue;
+				t = pos[g->label_id[label]];
+				if (t - (long)p - 1 <= 255)
+					continue;
+				target = &g->items[t];
+				/* A RET of the same action already in reach? */
+				for (q = p + 1; q < g->n && q <= p + 256; q++) {
+					if (g->items[q].code == target->code &&
+					    BPF_CLASS(target->code) == BPF_RET &&
+					    g->items[q].k == target->k)
+						break;
+				}
+				if (q < g->n && q <= p + 256) {
+					int l = new_label(g);
+
+					if (g->err)
+						break;
+					g->label_id[l] = (long)g->items[q].id;
+					*branch[b] = l;
+					changed = true;
+					break;
+				}
+				if (BPF_CLASS(target->code) == BPF_RET)
+					copy = *target;
+				else
+					copy = (struct item){ BPF_JMP | BPF_JA, 0, NEXT, NEXT,
+							      label, 0 };
+				{
+					int l = new_label(g);
+
+					if (g->err || insert_after(g, p, copy) < 0)
+						break;
+					/* insert_after may have moved items. */
+					g->label_id[l] = (long)g->items[p + 1].id;
+					if (b == 0)
+						g->items[p].jt = l;
+					else
+						g->items[p].jf = l;
+				}
+				g->nlong++;
+				changed = true;
+			}
+		}
+		free(pos);
+	}
+	return g->err;
+}
+
+static int
+resolve(struct gen *g, struct bpf_prog *out)
+{
+	long *pos;
+	struct bpf_sim_insn *insns;
+
+	if (g->n > BPF_SIM_MAXINSNS)
+		return -E2BIG;
+	pos = positions(g);
+	if (pos == NULL)
+		return g->err;
+	insns = calloc(g->n, sizeof(*insns));
+	if (insns == NULL) {
+		free(pos);
+		return -ENOMEM;
+	}
+	for (size_t p = 0; p < g->n; p++) {
+		const struct item *it = &g->items[p];
+		long d;
+
+		insns[p].code = it->code;
+		insns[p].k = it->k;
+		if (is_cond(it->code)) {
+			d = it->jt == NEXT ? 0 : pos[g->label_id[it->jt]] - (long)p - 1;
+			insns[p].jt = (uint8_t)d;
+			if (d < 0 || d > 255)
+				goto bad;
+			d = it->jf == NEXT ? 0 : pos[g->label_id[it->jf]] - (long)p - 1;
+			insns[p].jf = (uint8_t)d;
+			if (d < 0 || d > 255)
+				goto bad;
+		} else if (it->code == (BPF_JMP | BPF_JA)) {
+			d = pos[g->label_id[it->ja]] - (long)p - 1;
+			if (d < 0)
+				goto bad;
+			insns[p].k = (uint32_t)d;
+		}
+	}
+	free(pos);
+	out->insns = insns;
+	out->len = g->n;
+	return 0;
+bad:
+	free(pos);
+	free(insns);
+	return -EINVAL;
+}
+
+/* ------------------------------------------------------------- the tree */
+
+struct range {
+	uint32_t lo, hi;
+	uint32_t action;             /* when rule == NULL */
+	const struct scp_rule *rule; /* argument-checked call */
+};
+
+struct ranges {
+	struct range *r;
+	size_t n, cap;
+	int err;
+};
+
+static void
+push_range(struct ranges *rs, uint32_t lo, uint32_t hi, uint32_t action,
+	   const struct scp_rule *rule)
+{
+	struct range *r;
+
+	if (rs->err)
+		return;
+	if (rule == NULL && rs->n > 0) {
+		r = &rs->r[rs->n - 1];
+		if (r->rule == NULL && r->action == action && r->hi + 1 == lo) {
+			r->hi = hi;
+			return;
+		}
+	}
+	r = grow(rs->r, &rs->cap, rs->n + 1, sizeof(*r), &rs->err);
+	if (r == NULL)
+		return;
+	rs->r = r;
+	rs->r[rs->n++] = (struct range){ lo, hi, action, rule };
+}
+
+/* Every number of the tree's domain, in order: [0, 0x3fffffff] on x86_64
+ * (the guard took the rest), [0, 0xffffffff] on aarch64. */
+static int
+build_ranges(const struct scp_model *m, struct ranges *rs)
+{
+	size_t len;
+	const struct scp_syscall *t = scp_table(m->arch, &len);
+	uint32_t next = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		const struct scp_rule *r = scp_find(m, t[i].nr);
+
+		if (t[i].nr > next)
+			push_range(rs, next, t[i].nr - 1, m->unknown_action, NULL);
+		if (r == NULL)
+			push_range(rs, t[i].nr, t[i].nr, m->default_action, NULL);
+		else if (r->nclauses == 0)
+			push_range(rs, t[i].nr, t[i].nr, r->action, NULL);
+		else
+			push_range(rs, t[i].nr, t[i].nr, 0, r);
+		next = t[i].nr + 1;
+	}
+	if (m->arch == SCP_X86_64) {
+		push_range(rs, next, X32_SYSCALL_BIT - 1, m->unknown_action, NULL);
+	} else {
+		push_range(rs, next, NO_SYSCALL - 1, m->unknown_action, NULL);
+		push_range(rs, NO_SYSCALL, NO_SYSCALL, SCP_ALLOW, NULL);
+	}
+	return rs->err;
+}
+
+struct tree {
+	struct gen *g;
+	const struct range *r;
+	int *rule_label;             /* per range: block label of a rule leaf */
+	unsigned depth;
+};
+
+static int
+leaf_label(struct tree *t, size_t i)
+{
+	if (t->r[i].rule == NULL)
+		return ret_label(t->g, t->r[i].action);
+	if (t->rule_label[i] < 0)
+		t->rule_label[i] = new_label(t->g);
+	return t->rule_label[i];
+}
+
+static int
+subtree_label(struct tree *t, size_t lo, size_t hi)
+{
+	return lo == hi ? leaf_label(t, lo) : new_label(t->g);
+}
+
+/* Node for ranges [lo, hi] (lo < hi): nr >= r[mid].lo goes right. The left
+ * subtree follows directly, so its first node is reached with jf = 0. */
+static void
+emit_subtree(struct tree *t, size_t lo, size_t hi, int label, unsigned level)
+{
+	size_t mid = lo + (hi - lo + 1) / 2;
+	int left = subtree_label(t, lo, mid - 1);
+	int right = subtree_label(t, mid, hi);
+
+	if (level > t->depth)
+		t->depth = level;
+	bind(t->g, label);
+	emit_jump(t->g, BPF_JGE, t->r[mid].lo, right, left);
+	if (mid - 1 > lo)
+		emit_subtree(t, lo, mid - 1, left, level + 1);
+	if (hi > mid)
+		emit_subtree(t, mid, hi, right, level + 1);
+}
+
+/* One condition: jumps to `hit` when (arg & mask) is one of the values,
+ * to `miss` otherwise (swapped for a negated condition). A 32-bit
+ * condition loads only the low word; a 64-bit one compares the high word,
+ * then the low word, per value. */
+static void
+emit_cond(struct gen *g, const struct scp_cond *c, int pass, int fail)
+{
+	int hit = c->negate ? fail : pass;
+	int miss = c->negate ? pass : fail;
+
+	if (c->width == 32) {
+		uint32_t m = (uint32_t)c->mask;
+		uint8_t nv = 0;
+		uint32_t vals[SCP_MAX_VALUES];
+
+		for (uint8_t i = 0; i < c->nvalues; i++)
+			if (((uint32_t)c->values[i] & ~m) == 0 && (c->values[i] >> 32) == 0)
+				vals[nv++] = (uint32_t)c->values[i];
+		if (nv == 0) {
+			emit_ja(g, miss);
+			return;
+		}
+		emit_stmt(g, BPF_LD | BPF_W | BPF_ABS, BPF_SIM_DATA_ARG_LO(c->arg));
+		if (nv == 1 && vals[0] == 0 && m != 0xffffffffu) {
+			/* (a & m) == 0: one JSET, no AND. */
+			emit_jump(g, BPF_JSET, m, miss, hit);
+			return;
+		}
+		if (m != 0xffffffffu)
+			emit_stmt(g, BPF_ALU | BPF_AND | BPF_K, m);
+		for (uint8_t i = 0; i < nv; i++)
+			emit_jump(g, BPF_JEQ, vals[i], hit, i + 1 == nv ? miss : NEXT);
+		return;
+	}
+
+	{
+		uint32_t mh = (uint32_t)(c->mask >> 32), ml = (uint32_t)c->mask;
+		bool any = false;
+
+		for (uint8_t i = 0; i < c->nvalues; i++) {
+			uint32_t vh = (uint32_t)(c->values[i] >> 32);
+			uint32_t vl = (uint32_t)c->values[i];
+			bool last = true;
+			int next_value;
+
+			if ((vh & ~mh) || (vl & ~ml))
+				continue;    /* can never match */
+			for (uint8_t j = i + 1; j < c->nvalues; j++)
+				if (!((uint32_t)(c->values[j] >> 32) & ~mh) &&
+				    !((uint32_t)c->values[j] & ~ml))
+					last = false;
+			next_value = last ? miss : new_label(g);
+			any = true;
+			if (mh != 0) {
+				emit_stmt(g, BPF_LD | BPF_W | BPF_ABS, BPF_SIM_DATA_ARG_HI(c->arg));
+				if (mh != 0xffffffffu)
+					emit_stmt(g, BPF_ALU | BPF_AND | BPF_K, mh);
+				emit_jump(g, BPF_JEQ, vh, ml != 0 ? NEXT : hit, next_value);
+			}
+			if (ml != 0) {
+				emit_stmt(g, BPF_LD | BPF_W | BPF_ABS, BPF_SIM_DATA_ARG_LO(c->arg));
+				if (ml != 0xffffffffu)
+					emit_stmt(g, BPF_ALU | BPF_AND | BPF_K, ml);
+				emit_jump(g, BPF_JEQ, vl, hit, next_value);
+			}
+			if (mh == 0 && ml == 0)
+				emit_ja(g, hit);
+			if (!last)
+				bind(g, next_value);
+		}
+		if (!any)
+			emit_ja(g, miss);
+	}
+}
+
+/* First clause that holds decides; none: the rule's own action. */
+static void
+emit_rule_block(struct gen *g, const struct scp_rule *r, int label)
+{
+	bind(g, label);
+	for (uint8_t i = 0; i < r->nclauses; i++) {
+		const struct scp_clause *c = &r->clauses[i];
+		bool last_clause = i + 1 == r->nclauses;
+		int next_clause = last_clause ? ret_label(g, r->action) : new_label(g);
+
+		for (uint8_t j = 0; j < c->nconds; j++) {
+			bool last_cond = j + 1 == c->nconds;
+			int pass = last_cond ? ret_label(g, c->action) : new_label(g);
+
+			emit_cond(g, &c->conds[j], pass, next_clause);
+			if (!last_cond)
+				bind(g, pass);
+		}
+		if (c->nconds == 0)
+			emit_ja(g, ret_label(g, c->action));
+		if (!last_clause)
+			bind(g, next_clause);
+	}
+}
+
+int
+bpf_generate(const struct scp_model *m, struct bpf_prog *out,
+	     struct bpf_gen_info *info)
+{
+	struct gen g = { 0 };
+	struct ranges rs = { 0 };
+	struct tree t = { 0 };
+	char msg[BPF_VERIFY_MSG_MAX];
+	int kill, ret, root;
+
+	memset(out, 0, sizeof(*out));
+	if (m == NULL)
+		return -EINVAL;
+	ret = build_ranges(m, &rs);
+	if (ret < 0)
+		goto out;
+	t.g = &g;
+	t.r = rs.r;
+	t.rule_label = malloc(rs.n * sizeof(*t.rule_label));
+	if (t.rule_label == NULL) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < rs.n; i++)
+		t.rule_label[i] = -1;
+
+	/* The arch first: an i386 (int 0x80) or other foreign entry uses
+	 * another numbering, so nothing below would mean anything to it. */
+	kill = ret_label(&g, m->badarch_action);
+	emit_stmt(&g, BPF_LD | BPF_W | BPF_ABS, BPF_SIM_DATA_ARCH);
+	emit_jump(&g, BPF_JEQ, m->audit_arch, NEXT, kill);
+	emit_stmt(&g, BPF_LD | BPF_W | BPF_ABS, BPF_SIM_DATA_NR);
+	root = subtree_label(&t, 0, rs.n - 1);
+	if (m->arch == SCP_X86_64) {
+		/* x32 syscalls share AUDIT_ARCH_X86_64 and carry 0x40000000:
+		 * kafel and minijail deny-lists let 0x40000001 (x32 write)
+		 * through; here they die. -1 is "no syscall" (tracers). */
+		emit_jump(&g, BPF_JGE, X32_SYSCALL_BIT, NEXT, root);
+		emit_jump(&g, BPF_JEQ, NO_SYSCALL, ret_label(&g, SCP_ALLOW), kill);
+	}
+	if (rs.n > 1)
+		emit_subtree(&t, 0, rs.n - 1, root, 1);
+	else if (m->arch != SCP_X86_64)
+		emit_ja(&g, root);
+	for (size_t i = 0; i < rs.n; i++)
+		if (rs.r[i].rule != NULL)
+			emit_rule_block(&g, rs.r[i].rule, t.rule_label[i]);
+	for (size_t i = 0; i < g.nrets; i++) {
+		bind(&g, g.rets[i].label);
+		emit_stmt(&g, BPF_RET | BPF_K, g.rets[i].action);
+	}
+	if (g.err) {
+		ret = g.err;
+		goto out;
+	}
+	ret = fix_long_jumps(&g);
+	if (ret < 0)
+		goto out;
+	ret = resolve(&g, out);
+	if (ret < 0)
+		goto out;
+	out->audit_arch = m->audit_arch;
+	if (bpf_verify(out->insns, out->len, m->audit_arch, msg, sizeof(msg)) < 0) {
+		bpf_prog_free(out);
+		ret = -EINVAL;
+		goto out;
+	}
+	if (info != NULL) {
+		info->nranges = rs.n;
+		info->depth = rs.n > 1 ? t.depth : 0;
+		info->nlong_jumps = g.nlong;
+	}
+out:
+	free(t.rule_label);
+	free(rs.r);
+	free(g.items);
+	free(g.label_id);
+	free(g.pending);
+	free(g.rets);
+	return ret;
+}
+
+int
+bpf_build(const struct ir_policy *policy, enum scp_arch arch, struct bpf_prog *out)
+{
+	struct scp_model *m;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = scp_build(policy, arch, &m);
+	if (ret < 0)
+		return ret;
+	ret = bpf_generate(m, out, NULL);
+	scp_free(m);
+	return ret;
+}
+
+void
+bpf_prog_free(struct bpf_prog *prog)
+{
+	if (prog == NULL)
+		return;
+	free(prog->insns);
+	prog->insns = NULL;
+	prog->len = 0;
+}
+
+/* ------------------------------------------------------------ libseccomp */
+
+/* libseccomp rules may only deny (an action equal to the default is
+ * refused), take one comparison per argument, and have no "not in". So a
+ * rule with clauses is rewritten as its deny region: the domain of each
+ * argument is cut into cells (each listed value, and "the rest"), the
+ * model is evaluated on one representative per combination of cells, and
+ * each combination that is denied becomes libseccomp rules. "The rest" is
+ * expressed exactly as aligned blocks (CIDR-style) of the masked value,
+ * each one SCMP_CMP_MASKED_EQ; a mask below 2^32 ignores the upper word,
+ * which is the 32-bit semantics heel wants. */
+
+#define LS_MAX_ARGS 6
+#define LS_MAX_CELLS (SCP_MAX_CLAUSES * SCP_MAX_CONDS * SCP_MAX_VALUES + 1)
+#define LS_MAX_BLOCKS 130
+
+struct ls_arg {
+	bool used;
+	uint64_t mask;
+	uint8_t width;
+	size_t ncells;               /* values, then "rest" when non-empty */
+	uint64_t cell_value[LS_MAX_CELLS]; /* masked value (the rest: a representative) */
+	bool has_rest;
+};
+
+struct ls_block {
+	uint64_t mask, value;
+};
+
+/* Bit positions of `mask`, highest first. */
+static unsigned
+mask_bits(uint64_t mask, unsigned *bits)
+{
+	unsigned n = 0;
+
+	for (int b = 63; b >= 0; b--)
+		if (mask & (1ull << b))
+			bits[n++] = (unsigned)b;
+	return n;
+}
+
+static uint64_t
+compress(uint64_t v, const unsigned *bits, unsigned n)
+{
+	uint64_t c = 0;
+
+	for (unsigned j = 0; j < n; j++)
+		if (v & (1ull << bits[j]))
+			c |= 1ull << (n - 1 - j);
+	return c;
+}
+
+static uint64_t
+deposit(uint64_t c, const unsigned *bits, unsigned n)
+{
+	uint64_t v = 0;
+
+	for (unsigned j = 0; j < n; j++)
+		if (c & (1ull << (n - 1 - j)))
+			v |= 1ull << bits[j];
+	return v;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The masked values of `arg` not in its listed values, as aligned blocks
+ * in the compressed space of the mask, mapped back to (mask, value). */
+static int
+rest_blocks(const struct ls_arg *a, struct ls_block *out, size_t *nout)
+{
+	unsigned bits[64], n = mask_bits(a->mask, bits);
+	uint64_t vals[LS_MAX_CELLS], lo = 0, top;
+	size_t nv = 0;
+
+	*nout = 0;
+	if (n > 32)
+		return -ENOTSUP;
+	top = (1ull << n) - 1;
+	for (size_t i = 0; i < a->ncells - (a->has_rest ? 1 : 0); i++)
+		vals[nv++] = compress(a->cell_value[i], bits, n);
+	qsort(vals, nv, sizeof(vals[0]), cmp_u64);
+	for (size_t i = 0; i <= nv; i++) {
+		uint64_t hi = i < nv ? vals[i] : top + 1; /* exclusive */
+
+		while (lo < hi) {
+			unsigned s = 0;
+
+			/* Largest aligned block starting at lo inside [lo, hi). */
+			while (s < n && (lo & ((1ull << (s + 1)) - 1)) == 0 &&
+			       lo + (1ull << (s + 1)) <= hi)
+				s++;
+			if (*nout == LS_MAX_BLOCKS)
+				return -ENOTSUP;
+			out[*nout].mask = deposit(top & ~((1ull << s) - 1), bits, n);
+			out[*nout].value = deposit(lo, bits, n);
+			(*nout)++;
+			lo += 1ull << s;
+		}
+		if (i < nv)
+			lo = vals[i] + 1;
+	}
+	return 0;
+}
+
+static uint32_t
+eval_rule(const struct scp_rule *r, const struct bpf_sim_data *d)
+{
+	for (uint8_t i = 0; i < r->nclauses; i++) {
+		const struct scp_clause *c = &r->clauses[i];
+		bool all = true;
+
+		for (uint8_t j = 0; j < c->nconds && all; j++)
+			all = scp_cond_holds(&c->conds[j], d);
+		if (all)
+			return c->action;
+	}
+	return r->action;
+}
+
+static int
+ls_add_cell(struct ls_arg *a, uint64_t v)
+{
+	for (size_t i = 0; i < a->ncells; i++)
+		if (a->cell_value[i] == v)
+			return 0;
+	if (a->ncells == LS_MAX_CELLS - 1)
+		return -ENOTSUP;
+	a->cell_value[a->ncells++] = v;
+	return 0;
+}
+
+/* Emits the libseccomp rules for one denied combination of cells; an arg
+ * in its "rest" cell multiplies the rule by its blocks. */
+static int
+ls_emit_combo(scmp_filter_ctx ctx, int nr, uint32_t action, struct ls_arg *args,
+	      const size_t *cell, const bool *dontcare)
+{
+	struct scmp_arg_cmp cmp[LS_MAX_ARGS];
+	struct ls_block blocks[LS_MAX_ARGS][LS_MAX_BLOCKS];
+	size_t nblocks[LS_MAX_ARGS], idx[LS_MAX_ARGS] = { 0 };
+	unsigned argno[LS_MAX_ARGS], n = 0;
+	int ret;
+
+	for (unsigned a = 0; a < LS_MAX_ARGS; a++) {
+		struct ls_arg *la = &args[a];
+
+		if (!la->used || dontcare[a])
+			continue;
+		argno[n] = a;
+		if (la->has_rest && cell[a] == la->ncells - 1) {
+			ret = rest_blocks(la, blocks[n], &nblocks[n]);
+			if (ret < 0)
+				return ret;
+		} else {
+			blocks[n][0].mask = la->mask;
+			blocks[n][0].value = la->cell_value[cell[a]];
+			nblocks[n] = 1;
+		}
+		if (nblocks[n] == 0)
+			return 0;            /* empty cell: nothing to deny */
+		n++;
+	}
+	for (;;) {
+		for (unsigned i = 0; i < n; i++)
+			cmp[i] = (struct scmp_arg_cmp){ argno[i], SCMP_CMP_MASKED_EQ,
+							blocks[i][idx[i]].mask,
+							blocks[i][idx[i]].value };
+		ret = seccomp_rule_add_array(ctx, action, nr, n, cmp);
+		if (ret < 0)
+			return ret;
+		/* Next combination of blocks. */
+		unsigned i = 0;
+
+		while (i < n && ++idx[i] == nblocks[i])
+			idx[i++] = 0;
+		if (i == n)
+			return 0;
+	}
+}
+
+/* The action of `r` when arguments [0, from) sit in the given cells, if
+ * it is the same whatever the others hold; sets *constant. */
+static uint32_t
+ls_constant(const struct scp_rule *r, const struct ls_arg *args, size_t *cell,
+	    unsigned from, bool *constant)
+{
+	size_t ncombo = 1, saved[LS_MAX_ARGS];
+	uint32_t first = 0;
+
+	memcpy(saved, cell, sizeof(saved));
+	for (unsigned a = from; a < LS_MAX_ARGS; a++)
+		if (args[a].used)
+			ncombo *= args[a].ncells;
+	*constant = true;
+	for (size_t k = 0; k < ncombo && *constant; k++) {
+		struct bpf_sim_data d = { 0 };
+		size_t rem = k;
+		uint32_t act;
+
+		for (unsigned a = 0; a < LS_MAX_ARGS; a++) {
+			if (!args[a].used)
+				continue;
+			if (a >= from) {
+				cell[a] = rem % args[a].ncells;
+				rem /= args[a].ncells;
+			}
+			d.args[a] = args[a].cell_value[cell[a]];
+		}
+		act = eval_rule(r, &d);
+		if (k == 0)
+			first = act;
+		else if (act != first)
+			*constant = false;
+	}
+	memcpy(cell, saved, sizeof(saved));
+	return first;
+}
+
+/* Splits on the arguments in order, stopping as soon as the remaining
+ * ones cannot change the result: the terms partition the argument space,
+ * and only denied parts become libseccomp rules. */
+static int
+ls_split(scmp_filter_ctx ctx, int nr, const struct scp_rule *r,
+	 struct ls_arg *args, size_t *cell, unsigned from)
+{
+	bool constant, dontcare[LS_MAX_ARGS];
+	uint32_t act = ls_constant(r, args, cell, from, &constant);
+	int ret;
+
+	if (constant) {
+		if (act == SCP_ALLOW)
+			return 0;
+		for (unsigned a = 0; a < LS_MAX_ARGS; a++)
+			dontcare[a] = a >= from;
+		return ls_emit_combo(ctx, nr, act, args, cell, dontcare);
+	}
+	while (from < LS_MAX_ARGS && !args[from].used)
+		from++;
+	if (from == LS_MAX_ARGS)
+		return -EINVAL;
+	for (size_t c = 0; c < args[from].ncells; c++) {
+		cell[from] = c;
+		ret = ls_split(ctx, nr, r, args, cell, from + 1);
+		if (ret < 0)
+			return ret;
+	}
+	cell[from] = 0;
+	return 0;
+}
+
+static int
+ls_rule(scmp_filter_ctx ctx, int nr, const struct scp_rule *r)
+{
+	struct ls_arg args[LS_MAX_ARGS] = { 0 };
+	size_t cell[LS_MAX_ARGS] = { 0 };
+	int ret;
+
+	if (r->nclauses == 0)
+		return r->action == SCP_ALLOW ? 0 : seccomp_rule_add(ctx, r->action, nr, 0);
+
+	for (uint8_t i = 0; i < r->nclauses; i++) {
+		for (uint8_t j = 0; j < r->clauses[i].nconds; j++) {
+			const struct scp_cond *c = &r->clauses[i].conds[j];
+			struct ls_arg *a = &args[c->arg % LS_MAX_ARGS];
+			uint64_t mask = c->width == 32 ? c->mask & 0xffffffffu : c->mask;
+
+			if (a->used && (a->mask != mask || a->width != c->width))
+				return -ENOTSUP; /* two masks on one argument */
+			a->used = true;
+			a->mask = mask;
+			a->width = c->width;
+			for (uint8_t v = 0; v < c->nvalues; v++) {
+				if (c->values[v] & ~mask)
+					continue;
+				ret = ls_add_cell(a, c->values[v]);
+				if (ret < 0)
+					return ret;
+			}
+		}
+	}
+	/* "The rest": the smallest masked value not listed, if any. */
+	for (unsigned a = 0; a < LS_MAX_ARGS; a++) {
+		unsigned bits[64], n;
+		uint64_t vals[LS_MAX_CELLS], c = 0;
+
+		if (!args[a].used)
+			continue;
+		n = mask_bits(args[a].mask, bits);
+		if (n > 32)
+			return -ENOTSUP;
+		for (size_t i = 0; i < args[a].ncells; i++)
+			vals[i] = compress(args[a].cell_value[i], bits, n);
+		qsort(vals, args[a].ncells, sizeof(vals[0]), cmp_u64);
+		for (size_t i = 0; i < args[a].ncells && vals[i] == c; i++)
+			c++;
+		if (c <= (1ull << n) - 1) {
+			args[a].cell_value[args[a].ncells++] = deposit(c, bits, n);
+			args[a].has_rest = true;
+		}
+	}
+
+	return ls_split(ctx, nr, r, args, cell, 0);
+}
+
+static uint32_t
+scmp_arch_of(enum scp_arch arch)
+{
+	return arch == SCP_X86_64 ? SCMP_ARCH_X86_64 : SCMP_ARCH_AARCH64;
+}
+
+static int
+read_bpf(int fd, struct bpf_prog *out)
+{
+	struct stat st;
+	ssize_t got;
+	size_t size;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	size = (size_t)st.st_size;
+	if (size == 0 || size % sizeof(struct bpf_sim_insn) != 0)
+		return -EINVAL;
+	out->insns = malloc(size);
+	if (out->insns == NULL)
+		return -ENOMEM;
+	got = pread(fd, out->insns, size, 0);
+	if (got < 0 || (size_t)got != size) {
+		free(out->insns);
+		out->insns = NULL;
+		return got < 0 ? -errno : -EIO;
+	}
+	out->len = size / sizeof(struct bpf_sim_insn);
+	return 0;
+}
+
+int
+bpf_generate_libseccomp(const struct scp_model *m, int optimize,
+			struct bpf_prog *out, size_t *nskipped)
+{
+	scmp_filter_ctx ctx;
+	size_t skipped = 0;
+	int ret, fd = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (m == NULL || (optimize != 1 && optimize != 2))
+		return -EINVAL;
+	ctx = seccomp_init(m->default_action);
+	if (ctx == NULL)
+		return -ENOMEM;
+	ret = seccomp_arch_remove(ctx, SCMP_ARCH_NATIVE);
+	if (ret == 0)
+		ret = seccomp_arch_add(ctx, scmp_arch_of(m->arch));
+	if (ret == 0)
+		ret = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, m->badarch_action);
+	if (ret == 0)
+		ret = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+	if (ret == 0)
+		ret = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, (uint32_t)optimize);
+	if (ret < 0)
+		goto out;
+
+	for (size_t i = 0; i < m->nrules; i++) {
+		/* By name, as a native (or pseudo) number: libseccomp maps it to
+		 * the target arch itself. A number resolved for the target arch
+		 * would be re-mapped as if it were native (the setresuid bug). */
+		int nr = seccomp_syscall_resolve_name(m->rules[i].name);
+
+		if (nr == __NR_SCMP_ERROR) {
+			skipped++;
+			continue;
+		}
+		ret = ls_rule(ctx, nr, &m->rules[i]);
+		if (ret < 0)
+			goto out;
+	}
+
+	fd = memfd_create("heel-bpf", MFD_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	ret = seccomp_export_bpf(ctx, fd);
+	if (ret < 0)
+		goto out;
+	ret = read_bpf(fd, out);
+	if (ret == 0)
+		out->audit_arch = m->audit_arch;
+	if (nskipped != NULL)
+		*nskipped = skipped;
+out:
+	if (fd >= 0)
+		close(fd);
+	seccomp_release(ctx);
+	return ret;
+}
+
+/* ------------------------------------------------------------- measure */
+
+static void
+cost_add(struct bpf_cost *c, uint32_t executed)
+{
+	c->avg += executed;
+	c->count++;
+	if (executed > c->worst)
+		c->worst = executed;
+}
+
+int
+bpf_measure(const struct bpf_prog *prog, const struct scp_model *model,
+	    struct bpf_stats *out)
+{
+	size_t len;
+	const struct scp_syscall *t = scp_table(model->arch, &len);
+	uint32_t *longest;
+
+	memset(out, 0, sizeof(*out));
+	out->insns = prog->len;
+	for (size_t i = 0; i < len; i++) {
+		struct bpf_sim_data d = { .nr = t[i].nr, .arch = model->audit_arch };
+		struct bpf_sim_result r;
+
+		if (bpf_sim_run(prog->insns, prog->len, &d, &r) < 0)
+			return -EINVAL;
+		cost_add(r.action == SCP_ALLOW ? &out->allowed : &out->denied, r.executed);
+	}
+	if (out->allowed.count)
+		out->allowed.avg /= (double)out->allowed.count;
+	if (out->denied.count)
+		out->denied.avg /= (double)out->denied.count;
+
+	/* Longest path: jumps only go forward, so one backward pass. */
+	longest = calloc(prog->len, sizeof(*longest));
+	if (longest == NULL)
+		return -ENOMEM;
+	for (size_t p = prog->len; p-- > 0;) {
+		const struct bpf_sim_insn *in = &prog->insns[p];
+		uint32_t best = 0;
+
+		if (BPF_CLASS(in->code) == BPF_RET) {
+			longest[p] = 1;
+			continue;
+		}
+		if (in->code == (BPF_JMP | BPF_JA)) {
+			if (p + 1 + in->k < prog->len)
+				best = longest[p + 1 + in->k];
+		} else if (is_cond(in->code)) {
+			if (p + 1 + in->jt < prog->len)
+				best = longest[p + 1 + in->jt];
+			if (p + 1 + in->jf < prog->len && longest[p + 1 + in->jf] > best)
+				best = longest[p + 1 + in->jf];
+		} else if (p + 1 < prog->len) {
+			best = longest[p + 1];
+		}
+		longest[p] = best + 1;
+	}
+	out->worst_path = longest[0];
+	free(longest);
+	return 0;
+}

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: MIT
+ * Internals shared by the semantic analysis modules: the loaded files
+ * (load.c), the state statements accumulate while they are evaluated
+ * (sema.c), path and network checks (sema_paths.c, sema_network.c).
+ * Not part of the compiler library's API: only sema.h is. */
+#ifndef HEEL_COMPILER_SEMA_INT_H
+#define HEEL_COMPILER_SEMA_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "ast.h"
+#include "diag.h"
+#include "ir.h"
+#include "sema.h"
+
+/* ------------------------------------------------------------ files */
+
+enum sema_inc_status {
+	SEMA_INC_OK,	    /* target loaded: evaluate it in place */
+	SEMA_INC_DUPLICATE, /* loaded earlier (a diamond): a silent no-op */
+	SEMA_INC_ERROR,	    /* message/hint pushed when evaluation reaches it */
+};
+
+/* The outcome of one `include`, decided while loading and reported when
+ * evaluation reaches the statement, so diagnostics come in source order. */
+struct sema_include {
+	const struct ast_stmt *stmt;
+	enum sema_inc_status status;
+	struct sema_file *target;
+	struct diag_loc loc;
+	char *message;
+	char *hint;
+};
+
+struct sema_file {
+	const struct diag_source *src;
+	struct ast_file *ast; /* NULL when parsing ran out of memory */
+	bool parse_failed;
+	bool embedded;	    /* from presets_find() */
+	uint8_t source;	    /* enum ir_rule_source of its statements */
+	const char *origin; /* interned in the IR's pool */
+	char *dir;	    /* where its "file.heel" includes are opened ("" = cwd) */
+	char *origin_dir;   /* the same relative to the top file's dir ("" = that dir) */
+	bool has_id;	    /* dev/ino known: diamonds and cycles */
+	dev_t dev;
+	ino_t ino;
+	char *preset; /* embedded: its name under policies/ */
+	struct sema_file *includer;
+	struct sema_include *incs;
+	size_t nincs;
+	bool entered; /* evaluation reached it (digest order) */
+};
+
+/* ------------------------------------------------------------ state */
+
+/* Scalars whose re-setting warns ("set again"). */
+enum sema_slot {
+	SEMA_SLOT_ISOLATION,
+	SEMA_SLOT_NETWORK,
+	SEMA_SLOT_AUDIT,
+	SEMA_SLOT_NICE,
+	SEMA_SLOT_IO_PRIORITY,
+	SEMA_SLOT_WORKDIR,
+	SEMA_SLOT_GPU,
+	SEMA_SLOT_PYTHON,
+	SEMA_SLOT_LIMIT0, /* + enum ir_limit */
+	SEMA_SLOT_COUNT = SEMA_SLOT_LIMIT0 + IR_LIMIT_COUNT
+};
+
+struct sema_slot_state {
+	bool set;
+	bool stock; /* set by a base or protection set: overriding it is silent */
+	struct diag_loc loc;
+};
+
+/* How one statement is being evaluated. */
+struct sema_ectx {
+	struct sema_file *file;
+	unsigned mask;	/* platforms its rules apply to */
+	int platform;	/* inside `on P { }`: P; else -1 */
+	uint8_t source; /* enum ir_rule_source */
+	uint8_t set;	/* protection set being evaluated, or IR_SET_NONE */
+};
+
+/* One path on one platform, as the statements so far leave it. */
+struct sema_cell {
+	bool present;
+	uint8_t mode;
+	bool optional;
+	uint8_t set;
+	uint8_t source;
+	struct ir_origin origin;
+	struct diag_loc loc;
+};
+
+struct sema_path {
+	char *path;
+	struct sema_cell cell[IR_PLATFORM_COUNT];
+};
+
+struct sema_pattern {
+	char *host;
+	uint16_t port;
+	uint8_t platforms;
+	size_t seq; /* evaluation order: the first origin wins */
+	struct ir_origin origin;
+};
+
+struct sema_env_cell {
+	bool present;
+	char *value;
+	struct ir_origin origin;
+	struct diag_loc loc;
+};
+
+struct sema_env {
+	char *name;
+	uint8_t pass_mask;
+	struct ir_origin pass_origin;
+	struct sema_env_cell set[IR_PLATFORM_COUNT];
+};
+
+struct sema_seccomp {
+	struct ir_seccomp_rule rule;
+	struct diag_loc loc;
+};
+
+struct sema_named {
+	char *value;
+	struct ir_origin origin;
+	struct diag_loc loc;
+	size_t seq; /* statement order: the first of equal names wins */
+};
+
+struct sema_ipc {
+	struct ir_ipc ipc;
+	struct diag_loc loc;
+};
+
+/* String -> index, open addressing. Keys are borrowed: they must outlive
+ * the map (they point into the entries the index refers to). */
+struct sema_map {
+	const char **keys;
+	size_t *values;
+	size_t cap, n;
+};
+
+struct sema {
+	struct diag_ctx *ctx;
+	const struct sema_options *opts;
+	struct ir_policy *ir;
+	bool oom;
+
+	struct sema_file **files; /* every loaded file, owned */
+	size_t nfiles;
+	struct sema_file **order; /* files in evaluation order (digest) */
+	size_t norder;
+
+	struct sema_slot_state slots[SEMA_SLOT_COUNT][IR_PLATFORM_COUNT];
+	uint8_t protections[IR_PLATFORM_COUNT];
+	struct ir_origin protections_origin[IR_PLATFORM_COUNT];
+	bool unix_sockets_set;
+
+	struct sema_path *paths;
+	size_t npaths, cap_paths;
+	struct sema_map path_index;
+
+	struct sema_pattern *patterns;
+	size_t npatterns, cap_patterns;
+	unsigned bad_patterns; /* platforms where a pattern was refused */
+
+	struct sema_env *env;
+	size_t nenv, cap_env;
+	struct sema_map env_index;
+
+	struct sema_seccomp *seccomp;
+	size_t nseccomp, cap_seccomp;
+	struct sema_map seccomp_index;
+
+	struct sema_ipc *ipc;
+	size_t nipc, cap_ipc;
+
+	struct sema_named *mach, *sbpl, *caps;
+	size_t nmach, cap_mach, nsbpl, cap_sbpl, ncaps, cap_caps;
+};
+
+/* ------------------------------------------------------------ helpers */
+
+/* Grows *arr (elements of `elem` bytes) so index n fits. 0 or -ENOMEM
+ * (then s->oom is set). */
+int sema_grow(struct sema *s, void **arr, size_t *cap, size_t n, size_t elem);
+char *sema_strdup(struct sema *s, const char *str);
+char *sema_strndup(struct sema *s, const char *str, size_t len);
+
+int sema_map_get(const struct sema_map *m, const char *key, size_t *value);
+int sema_map_put(struct sema *s, struct sema_map *m, const char *key, size_t value);
+void sema_map_free(struct sema_map *m);
+
+struct ir_origin sema_origin(const struct sema_ectx *e, const struct diag_loc *loc);
+
+/* Pushes "unknown WHAT `word`" with "did you mean" over `cands`, or a hint
+ * listing them when they are few and none is close. */
+void sema_unknown_word(struct sema *s, const struct diag_loc *loc, const char *what,
+		       const char *word, const char *const *cands);
+
+/* The platforms named in `mask`, e.g. "macos and windows" (static buffer). */
+const char *sema_platform_list(unsigned mask);
+
+/* ------------------------------------------------------------ loading (load.c) */
+
+/* Reads and parses the top file and, recursively, what it includes.
+ * 0, -EIO (top file unreadable, diagnostic pushed), -ENOMEM. */
+int load_top(struct sema *s);
+
+/* Loads the embedded policy `name` (a base or a protection set) as a file
+ * of its own. NULL when heelc was built without it (no diagnostic) or on
+ * out-of-memory (s->oom). */
+struct sema_file *load_embedded(struct sema *s, const char *name, uint8_t source);
+
+/* The language version line of a file: 1 = `heel 1`, 0 = missing,
+ * -1 = another version. */
+int load_version(const struct sema_file *f);
+
+void load_free(struct sema *s);
+
+/* ------------------------------------------------------------ paths (sema_paths.c) */
+
+enum sema_path_use {
+	SEMA_PATH_GRANT,
+	SEMA_PATH_DENY,
+	SEMA_PATH_WORKDIR,
+	SEMA_PATH_AUDIT,
+	SEMA_PATH_VENV,
+	SEMA_PATH_EXEC,
+};
+
+/* Checks a path string against LANGUAGE.md "Precise rules — Paths" and
+ * the platform of its block. On success *mask holds the platforms it
+ * applies to and *norm the form kept in the IR (caller frees). Returns 0,
+ * or -EINVAL after pushing one error pointing at the offending character. */
+int sema_check_path(struct sema *s, const struct ast_arg *a, const struct sema_ectx *e,
+		    enum sema_path_use use, unsigned *mask, char **norm);
+
+/* Parses a grant mode word: IR_MODE_* or -1 after pushing an error. */
+int sema_parse_mode(struct sema *s, const struct ast_arg *a);
+
+/* Adds a grant (mode != 0) or deny of `path` on the platforms of `mask`. */
+void sema_add_path_rule(struct sema *s, const char *path, uint8_t mode, bool optional,
+			unsigned mask, const struct sema_ectx *e, const struct diag_loc *loc);
+
+/* Moves the accumulated rules into the IR, sorted and merged. */
+int sema_build_paths(struct sema *s);
+
+/* ------------------------------------------------------------ network (sema_network.c) */
+
+/* Checks and normalises one allow-list pattern; adds it for `mask`. */
+void sema_add_pattern(struct sema *s, const struct ast_arg *a, const struct sema_ectx *e,
+		      unsigned mask);
+
+/* Sorts and merges the patterns, keeps those of platforms whose final
+ * network kind is the allow-list, and moves them into the IR. */
+int sema_build_patterns(struct sema *s);
+
+#endif

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: MIT
+ * Network allow-list patterns: checked and normalised (lower case, no
+ * trailing dot, IPv6 without brackets) exactly once here, so the proxy
+ * only ever compares normalised strings. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sema_int.h"
+
+static void pat_error(struct sema *s, const struct ast_arg *a, size_t byte, const char *hint,
+		      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void
+pat_error(struct sema *s, const struct ast_arg *a, size_t byte, const char *hint, const char *fmt,
+	  ...)
+{
+	struct diag_loc at = byte < a->len ? ast_string_loc(a, byte) : a->loc;
+	va_list ap;
+
+	/* The list is not empty by intent: no "empty allow-list" on top. */
+	s->bad_patterns |= IR_PLAT_ALL;
+
+	va_start(ap, fmt);
+	diag_vpush(s->ctx, DIAG_ERROR, &at, hint, fmt, ap);
+	va_end(ap);
+}
+
+static bool
+all_digits(const char *t, size_t len)
+{
+	if (!len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (t[i] < '0' || t[i] > '9')
+			return false;
+	return true;
+}
+
+/* Four decimal octets 0..255 without leading zeros: the only IPv4 form a
+ * pattern may use (the proxy canonicalises `127.1`, `0x7f.0.0.1` in
+ * requests; a pattern written that way is a mistake or a trick). */
+static bool
+valid_ipv4(const char *t, size_t len)
+{
+	size_t parts = 0, i = 0;
+
+	while (i <= len) {
+		size_t j = i;
+		unsigned v = 0;
+
+		while (j < len && t[j] != '.')
+			j++;
+		if (j == i || j - i > 3 || (j - i > 1 && t[i] == '0') || !all_digits(t + i, j - i))
+			return false;
+		for (size_t k = i; k < j; k++)
+			v = v * 10 + (unsigned)(t[k] - '0');
+		if (v > 255)
+			return false;
+		parts++;
+		i = j + 1;
+	}
+	return parts == 4;
+}
+
+/* Parses ":PORT" at t[i..len) (i at the colon); 0 after an error. */
+static int
+parse_port(struct sema *s, const struct ast_arg *a, const char *t, size_t i, size_t len,
+	   uint16_t *port)
+{
+	unsigned long v = 0;
+
+	if (i + 1 >= len) {
+		pat_error(s, a, i, "write `host:PORT`, or leave the port out for any port",
+			  "missing port after `:`");
+		return 0;
+	}
+	for (size_t k = i + 1; k < len; k++) {
+		if (t[k] < '0' || t[k] > '9') {
+			pat_error(s, a, k, NULL, "a port is a number from 1 to 65535");
+			return 0;
+		}
+		if (v <= 65535)
+			v = v * 10 + (unsigned long)(t[k] - '0');
+	}
+	if (v < 1 || v > 65535) {
+		pat_error(s, a, i + 1, NULL, "a port is a number from 1 to 65535");
+		return 0;
+	}
+	*port = (uint16_t)v;
+	return 1;
+}
+
+void
+sema_add_pattern(struct sema *s, const struct ast_arg *a, const struct sema_ectx *e, unsigned mask)
+{
+	const char *raw = a->text;
+	size_t len = a->len, hlen, colon = len;
+	char *t, *host = NULL;
+	uint16_t port = 0;
+	struct sema_pattern *p;
+
+	if (!len) {
+		pat_error(s, a, 0, NULL, "a host pattern cannot be empty");
+		return;
+	}
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)raw[i];
+
+		if (c >= 0x80) {
+			pat_error(s, a, i, "write the punycode form (xn--...)",
+				  "a host pattern must be ASCII");
+			return;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			pat_error(s, a, i, NULL, "a host pattern cannot hold a control character");
+			return;
+		}
+	}
+	/* Host names are case-insensitive: normalise once, here. */
+	t = sema_strndup(s, raw, len);
+	if (!t)
+		return;
+	for (size_t i = 0; i < len; i++)
+		if (t[i] >= 'A' && t[i] <= 'Z')
+			t[i] = (char)(t[i] - 'A' + 'a');
+
+	if (t[0] == '[') {
+		char *close = memchr(t, ']', len);
+		char buf[sizeof(struct in6_addr)];
+
+		if (!close) {
+			pat_error(s, a, 0, "write an IPv6 address as `[::1]` or `[::1]:443`",
+				  "unterminated `[` in host pattern");
+			goto out;
+		}
+		hlen = (size_t)(close - t) - 1;
+		host = sema_strndup(s, t + 1, hlen);
+		if (!host)
+			goto out;
+		if (!hlen || inet_pton(AF_INET6, host, buf) != 1) {
+			pat_error(s, a, 1, NULL, "invalid IPv6 address `%s`", host);
+			goto out;
+		}
+		colon = (size_t)(close - t) + 1;
+		if (colon < len && t[colon] != ':') {
+			pat_error(s, a, colon, "write `[ADDRESS]:PORT`",
+				  "unexpected `%c` after `]`", t[colon]);
+			goto out;
+		}
+		if (colon < len && !parse_port(s, a, t, colon, len, &port))
+			goto out;
+	} else {
+		char *c1 = memchr(t, ':', len);
+
+		if (c1 && memchr(c1 + 1, ':', len - (size_t)(c1 - t) - 1)) {
+			pat_error(s, a, 0, "write IPv6 addresses in brackets: `[::1]:443`",
+				  "an IPv6 address must be written in brackets");
+			goto out;
+		}
+		if (c1) {
+			colon = (size_t)(c1 - t);
+			if (!parse_port(s, a, t, colon, len, &port))
+				goto out;
+		}
+		hlen = colon;
+		/* "example.com." is the same name as "example.com". */
+		while (hlen && t[hlen - 1] == '.')
+			hlen--;
+		if (!hlen) {
+			pat_error(s, a, 0, NULL, "a host pattern needs a host name");
+			goto out;
+		}
+		if (hlen == 1 && t[0] == '*') {
+			pat_error(s, a, 0, "write `network allow-all` to allow every host",
+				  "`*` alone is not a host pattern");
+			goto out;
+		}
+		for (size_t i = 0; i < hlen; i++) {
+			/* `*.` only as the whole first label: anything else
+			 * (`*foo.com`) would match names nobody meant. */
+			if (t[i] == '*' && !(i == 0 && hlen > 1 && t[1] == '.')) {
+				pat_error(s, a, i,
+					  "`*.example.com` matches every subdomain of example.com",
+					  "`*` is only allowed as the whole first label");
+				goto out;
+			}
+		}
+		{
+			size_t start = t[0] == '*' ? 2 : 0, last = start;
+
+			if (hlen > 253) {
+				pat_error(s, a, 253, NULL, "a host name is at most 253 characters");
+				goto out;
+			}
+			for (size_t i = start; i <= hlen; i++) {
+				char c = i < hlen ? t[i] : '.';
+
+				if (c == '.') {
+					if (i == last) {
+						pat_error(s, a, i < hlen ? i : last, NULL,
+							  "empty label in host name");
+						goto out;
+					}
+					if (i - last > 63) {
+						pat_error(s, a, last + 63, NULL,
+							  "a label of a host name is at most 63 "
+							  "characters");
+						goto out;
+					}
+					last = i + 1;
+					continue;
+				}
+				if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+				    c == '_')
+					continue;
+				pat_error(s, a, i, NULL, "invalid character `%c` in host name", c);
+				goto out;
+			}
+			/* A name whose last label is numeric would be read
+			 * as an IPv4 address by resolvers: require the plain
+			 * dotted-quad form. */
+			for (last = hlen; last > start && t[last - 1] != '.'; last--)
+				;
+			if (all_digits(t + last, hlen - last)) {
+				if (start) {
+					pat_error(s, a, 0, NULL,
+						  "`*.` cannot precede an IP address");
+					goto out;
+				}
+				if (!valid_ipv4(t, hlen)) {
+					pat_error(s, a, 0,
+						  "write four decimal numbers from 0 to 255, e.g. "
+						  "`192.0.2.1`",
+						  "invalid IPv4 address `%.*s`", (int)hlen, t);
+					goto out;
+				}
+			}
+		}
+		host = sema_strndup(s, t, hlen);
+		if (!host)
+			goto out;
+	}
+	if (!mask || sema_grow(s, (void **)&s->patterns, &s->cap_patterns, s->npatterns,
+			       sizeof(*s->patterns)))
+		goto out;
+	p = &s->patterns[s->npatterns];
+	p->host = host;
+	p->port = port;
+	p->platforms = (uint8_t)mask;
+	p->seq = s->npatterns;
+	p->origin = sema_origin(e, &a->loc);
+	s->npatterns++;
+	host = NULL;
+out:
+	free(host);
+	free(t);
+}
+
+static int
+cmp_pattern(const void *a, const void *b)
+{
+	const struct sema_pattern *x = a, *y = b;
+	int c = strcmp(x->host, y->host);
+
+	if (c)
+		return c;
+	if (x->port != y->port)
+		return (int)x->port - (int)y->port;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+int
+sema_build_patterns(struct sema *s)
+{
+	struct ir_policy *ir = s->ir;
+	unsigned allow = 0;
+	size_t w = 0;
+
+	/* Patterns only mean something where the final kind is the
+	 * allow-list; elsewhere the "set again" warning already said the
+	 * list was replaced. */
+	for (int p = 0; p < IR_PLATFORM_COUNT; p++)
+		if (ir->scalar[p].network.value == IR_NET_ALLOW_LIST)
+			allow |= IR_PLAT_BIT(p);
+	if (!s->npatterns)
+		return 0;
+	qsort(s->patterns, s->npatterns, sizeof(*s->patterns), cmp_pattern);
+	ir->patterns = calloc(s->npatterns, sizeof(*ir->patterns));
+	if (!ir->patterns) {
+		s->oom = true;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < s->npatterns; i++) {
+		struct sema_pattern *p = &s->patterns[i];
+		struct ir_net_pattern *o = w ? &ir->patterns[w - 1] : NULL;
+		uint8_t m = (uint8_t)(p->platforms & allow);
+
+		if (!m)
+			continue;
+		/* Duplicates merge; the first one written keeps its origin. */
+		if (o && strcmp(o->host, p->host) == 0 && o->port == p->port) {
+			o->platforms |= m;
+			continue;
+		}
+		o = &ir->patterns[w++];
+		o->host = p->host;
+		o->port = p->port;
+		o->platforms = m;
+		o->origin = p->origin;
+		p->host = NULL;
+	}
+	ir->npatterns = w;
+	return 0;
+}

@@ -1,0 +1,494 @@
+/* SPDX-License-Identifier: MIT
+ * Paths in policies: the spelling rules of LANGUAGE.md "Precise rules —
+ * Paths" (checked, never normalised away), which platforms a path applies
+ * to, grant modes, and the precedence of grants and denies of one path. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sema_int.h"
+#include "suggest.h"
+
+static void
+path_error(struct sema *s, const struct ast_arg *a, size_t byte, const char *hint, const char *msg)
+{
+	struct diag_loc at = byte < a->len ? ast_string_loc(a, byte) : a->loc;
+
+	diag_push(s->ctx, DIAG_ERROR, &at, hint, "%s", msg);
+}
+
+/* Length of the valid UTF-8 sequence at t[i..len), or 0. Overlong forms,
+ * surrogates and values past U+10FFFF are invalid. */
+static size_t
+utf8_seq(const unsigned char *t, size_t i, size_t len)
+{
+	unsigned char c = t[i];
+	size_t n;
+	uint32_t cp, min;
+
+	if (c < 0x80)
+		return 1;
+	if ((c & 0xE0) == 0xC0) {
+		n = 2;
+		cp = c & 0x1F;
+		min = 0x80;
+	} else if ((c & 0xF0) == 0xE0) {
+		n = 3;
+		cp = c & 0x0F;
+		min = 0x800;
+	} else if ((c & 0xF8) == 0xF0) {
+		n = 4;
+		cp = c & 0x07;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (i + n > len)
+		return 0;
+	for (size_t k = 1; k < n; k++) {
+		if ((t[i + k] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (t[i + k] & 0x3F);
+	}
+	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+static bool
+is_sep(char c, bool win)
+{
+	return c == '/' || (win && c == '\\');
+}
+
+static const char *
+use_name(enum sema_path_use use)
+{
+	switch (use) {
+	case SEMA_PATH_WORKDIR:
+		return "`workdir`";
+	case SEMA_PATH_AUDIT:
+		return "the audit sink";
+	case SEMA_PATH_VENV:
+		return "the venv";
+	case SEMA_PATH_EXEC:
+		return "an ipc program";
+	default:
+		return "a path";
+	}
+}
+
+int
+sema_check_path(struct sema *s, const struct ast_arg *a, const struct sema_ectx *e,
+		enum sema_path_use use, unsigned *mask, char **norm)
+{
+	const unsigned char *t = (const unsigned char *)a->text;
+	size_t len = a->len, i, root_end = 0, begin;
+	bool drive, posix_abs, var, win;
+	unsigned pm;
+	char msg[160];
+	char *out;
+
+	if (!len) {
+		path_error(s, a, 0, NULL, "a path cannot be empty");
+		return -EINVAL;
+	}
+	for (i = 0; i < len;) {
+		size_t n;
+
+		/* NUL would cut the path short at launch; newlines and
+		 * other controls make a path that reads differently in
+		 * review than it acts. */
+		if (t[i] < 0x20 || t[i] == 0x7f) {
+			snprintf(msg, sizeof(msg),
+				 "a path cannot hold a control character (U+%04X)", t[i]);
+			path_error(s, a, i, NULL, msg);
+			return -EINVAL;
+		}
+		n = utf8_seq(t, i, len);
+		if (!n) {
+			path_error(s, a, i, NULL, "a path must be valid UTF-8");
+			return -EINVAL;
+		}
+		i += n;
+	}
+	for (i = 0; i < len; i++) {
+		size_t j;
+
+		/* LANGUAGE.md: `$` not followed by `{` is literal. */
+		if (t[i] != '$' || i + 1 >= len || t[i + 1] != '{')
+			continue;
+		for (j = i + 2; j < len && t[j] != '}'; j++)
+			;
+		if (j >= len) {
+			path_error(s, a, i, "write `${NAME}`, e.g. `${HOME}`",
+				   "unterminated `${` in path");
+			return -EINVAL;
+		}
+		if (j == i + 2) {
+			path_error(s, a, i, "write `${NAME}`, e.g. `${HOME}`",
+				   "empty variable name `${}`");
+			return -EINVAL;
+		}
+		for (size_t k = i + 2; k < j; k++) {
+			unsigned char c = t[k];
+
+			if (c == '_' || (c >= 'A' && c <= 'Z') ||
+			    (k > i + 2 && c >= '0' && c <= '9'))
+				continue;
+			snprintf(msg, sizeof(msg), "invalid variable name `%.*s`", (int)(j + 1 - i),
+				 (const char *)t + i);
+			path_error(s, a, k,
+				   "names are upper-case letters, digits and `_`, not starting "
+				   "with a digit: `${HOME}`",
+				   msg);
+			return -EINVAL;
+		}
+		i = j;
+	}
+
+	drive = len >= 2 && isalpha(t[0]) && t[1] == ':';
+	posix_abs = t[0] == '/' || t[0] == '\\';
+	var = len >= 2 && t[0] == '$' && t[1] == '{';
+	if (drive) {
+		if (e->platform != IR_WINDOWS) {
+			path_error(s, a, 0, "put Windows paths inside `on windows { }`",
+				   "a Windows path is only allowed inside `on windows { }`");
+			return -EINVAL;
+		}
+		if (len < 3 || (t[2] != '\\' && t[2] != '/')) {
+			path_error(s, a, 2, "write `C:\\...`",
+				   "a Windows path needs a separator after the drive letter");
+			return -EINVAL;
+		}
+		pm = IR_PLAT_BIT(IR_WINDOWS);
+	} else if (posix_abs) {
+		/* No drive means "the current drive" on Windows: a path
+		 * whose meaning depends on where heel-exec happens to run. */
+		if (e->platform == IR_WINDOWS) {
+			path_error(
+			    s, a, 0, "write `C:\\...`, or move the path out of `on windows { }`",
+			    "inside `on windows { }` an absolute path starts with a drive letter");
+			return -EINVAL;
+		}
+		if (t[0] == '\\') {
+			path_error(s, a, 0, "write the path with `/`",
+				   "a path cannot start with `\\`");
+			return -EINVAL;
+		}
+		pm = IR_PLAT_BIT(IR_LINUX) | IR_PLAT_BIT(IR_MACOS);
+	} else {
+		pm = IR_PLAT_ALL;
+	}
+	/* A backslash separates components wherever the path can reach
+	 * Windows, so `a\..\b` is refused there like `a/../b`. */
+	win = (pm & IR_PLAT_BIT(IR_WINDOWS)) && (e->platform < 0 || e->platform == IR_WINDOWS);
+
+	if (use == SEMA_PATH_EXEC && !drive && !posix_abs) {
+		path_error(s, a, 0,
+			   "ipc commands run on the host: name the program by its absolute path",
+			   "`exec` must be an absolute path");
+		return -EINVAL;
+	}
+
+	if (var) {
+		root_end = (size_t)((const unsigned char *)memchr(t, '}', len) - t) + 1;
+		if (root_end < len && !is_sep((char)t[root_end], win)) {
+			snprintf(msg, sizeof(msg), "`%.*s` must be followed by `/` or end the path",
+				 (int)root_end, (const char *)t);
+			path_error(s, a, root_end, NULL, msg);
+			return -EINVAL;
+		}
+		if (root_end == strlen("${WORKDIR}") && memcmp(t, "${WORKDIR}", root_end) == 0) {
+			/* LANGUAGE.md: the working directory's rights are
+			 * fixed (writable, never executable). Anything else
+			 * under it is written by the sandbox and removed at
+			 * exit: no place for a sink, a venv or a host program. */
+			if (use == SEMA_PATH_GRANT || use == SEMA_PATH_DENY) {
+				path_error(
+				    s, a, 0,
+				    "the working directory is always writable and never executable",
+				    "`${WORKDIR}` cannot be granted or denied");
+			} else {
+				snprintf(msg, sizeof(msg), "%s cannot be under `${WORKDIR}`",
+					 use_name(use));
+				path_error(s, a, 0,
+					   "the sandbox writes the working directory and it is "
+					   "removed at exit",
+					   msg);
+			}
+			return -EINVAL;
+		}
+		begin = root_end < len ? root_end + 1 : len;
+	} else if (drive) {
+		begin = 3;
+	} else if (posix_abs) {
+		begin = 1;
+	} else if (len >= 2 && t[0] == '.' && is_sep((char)t[1], win)) {
+		begin = 2; /* the one `.` LANGUAGE.md allows: a leading "./" */
+		if (len == 2) {
+			path_error(s, a, 1, "write the path without the trailing `/`",
+				   "a path cannot end with `/`");
+			return -EINVAL;
+		}
+	} else {
+		begin = 0;
+	}
+	if (begin < len || (var && root_end < len)) {
+		/* Root-only paths ("/", "C:\", "${HOME}") have no components. */
+		for (i = begin;;) {
+			size_t j = i;
+
+			while (j < len && !is_sep((char)t[j], win))
+				j++;
+			if (j == i) {
+				if (j == len)
+					path_error(s, a, len - 1,
+						   "write the path without the trailing `/`",
+						   "a path cannot end with `/`");
+				else
+					path_error(s, a, j, "remove the doubled `/`",
+						   "empty path component");
+				return -EINVAL;
+			}
+			if ((j - i == 1 && t[i] == '.') ||
+			    (j - i == 2 && t[i] == '.' && t[i + 1] == '.')) {
+				snprintf(msg, sizeof(msg), "`%.*s` is not allowed in a path",
+					 (int)(j - i), (const char *)t + i);
+				path_error(s, a, i,
+					   "heelc never normalises paths: write it without `.` and "
+					   "`..` components",
+					   msg);
+				return -EINVAL;
+			}
+			if (j == len)
+				break;
+			i = j + 1;
+		}
+	}
+
+	*mask = e->mask & pm;
+	/* Kept as written except what cannot change its meaning: a leading
+	 * "./" goes, so "./x" and "x" are one path for precedence; inside
+	 * `on windows` separators become `\` and the drive letter upper
+	 * case, so `C:/x` and `c:\x` are one path too. */
+	if (!drive && !posix_abs && !var && begin == 2)
+		out = sema_strndup(s, a->text + 2, len - 2);
+	else
+		out = sema_strndup(s, a->text, len);
+	if (!out)
+		return -ENOMEM;
+	if (e->platform == IR_WINDOWS) {
+		for (char *c = out; *c; c++)
+			if (*c == '/')
+				*c = '\\';
+		if (drive)
+			out[0] = (char)toupper((unsigned char)out[0]);
+	}
+	*norm = out;
+	return 0;
+}
+
+int
+sema_parse_mode(struct sema *s, const struct ast_arg *a)
+{
+	static const char *const modes[] = {"r", "rw", "rx", "rwx", NULL};
+	static const uint8_t values[] = {IR_MODE_R, IR_MODE_RW, IR_MODE_RX, IR_MODE_RWX};
+	unsigned bits = 0;
+	bool letters = a->len > 0;
+	char hint[96];
+
+	for (int i = 0; modes[i]; i++)
+		if (strcmp(a->text, modes[i]) == 0)
+			return values[i];
+	/* The same letters in another order, or without the `r` every mode
+	 * implies ("wr", "xr", "w"): name the canonical spelling. */
+	for (size_t i = 0; i < a->len; i++) {
+		unsigned bit = a->text[i] == 'r'   ? IR_READ
+			       : a->text[i] == 'w' ? IR_WRITE
+			       : a->text[i] == 'x' ? IR_EXEC
+						   : 0;
+
+		if (!bit || (bits & bit))
+			letters = false;
+		bits |= bit;
+	}
+	if (letters) {
+		snprintf(hint, sizeof(hint), "did you mean `%s`?", ir_mode_name(bits | IR_READ));
+		diag_push(s->ctx, DIAG_ERROR, &a->loc, hint, "unknown mode `%s`", a->text);
+		return -1;
+	}
+	sema_unknown_word(s, &a->loc, "mode", a->text, modes);
+	return -1;
+}
+
+static struct sema_path *
+path_entry(struct sema *s, const char *path)
+{
+	struct sema_path *p;
+	size_t i;
+
+	if (sema_map_get(&s->path_index, path, &i))
+		return &s->paths[i];
+	if (sema_grow(s, (void **)&s->paths, &s->cap_paths, s->npaths, sizeof(*s->paths)))
+		return NULL;
+	p = &s->paths[s->npaths];
+	p->path = sema_strdup(s, path);
+	if (!p->path || sema_map_put(s, &s->path_index, p->path, s->npaths)) {
+		free(p->path);
+		p->path = NULL;
+		return NULL;
+	}
+	s->npaths++;
+	return p;
+}
+
+/* An explicit deny that a grant of the same path overrides is worth a
+ * warning when someone wrote both (not when a grant beats the base's or a
+ * protection set's default deny: that is what grants are for). */
+static bool
+explicit_deny(uint8_t source)
+{
+	return source == IR_SRC_USER || source == IR_SRC_PRESET;
+}
+
+void
+sema_add_path_rule(struct sema *s, const char *path, uint8_t mode, bool optional, unsigned mask,
+		   const struct sema_ectx *e, const struct diag_loc *loc)
+{
+	struct sema_path *p;
+	bool rwx_error = false, warned = false;
+
+	if (!mask || !(p = path_entry(s, path)))
+		return;
+	for (int pl = 0; pl < IR_PLATFORM_COUNT; pl++) {
+		struct sema_cell *c = &p->cell[pl];
+
+		if (!(mask & IR_PLAT_BIT(pl)))
+			continue;
+		if (!c->present) {
+			c->present = true;
+			c->mode = mode;
+			c->optional = optional;
+			c->set = e->set;
+			c->source = e->source;
+			c->origin = sema_origin(e, loc);
+			c->loc = *loc;
+			continue;
+		}
+		if (mode == IR_MODE_DENY) {
+			/* LANGUAGE.md: between a grant and a deny of one
+			 * path the grant wins; a second deny adds nothing. */
+			if (c->mode != IR_MODE_DENY && explicit_deny(e->source) && !warned) {
+				diag_push(s->ctx, DIAG_WARNING, loc,
+					  "an explicit grant beats a deny of the same path",
+					  "this `deny` has no effect: the same path is granted");
+				diag_push(s->ctx, DIAG_NOTE, &c->loc, NULL, "granted here");
+				warned = true;
+			}
+			continue;
+		}
+		if (c->mode == IR_MODE_DENY) {
+			if (explicit_deny(c->source) && !warned) {
+				diag_push(
+				    s->ctx, DIAG_WARNING, loc,
+				    "an explicit grant beats a deny of the same path",
+				    "this `grant` overrides the earlier `deny` of the same path");
+				diag_push(s->ctx, DIAG_NOTE, &c->loc, NULL, "denied here");
+				warned = true;
+			}
+			c->mode = mode;
+			c->optional = optional;
+			c->set = e->set;
+			c->source = e->source;
+			c->origin = sema_origin(e, loc);
+			c->loc = *loc;
+			continue;
+		}
+		/* LANGUAGE.md: two grants keep the union of their modes, but
+		 * a union never makes a path writable and executable unless
+		 * someone wrote `rwx`. */
+		if ((c->mode | mode) == IR_MODE_RWX && c->mode != IR_MODE_RWX &&
+		    mode != IR_MODE_RWX) {
+			if (!rwx_error) {
+				diag_push(s->ctx, DIAG_ERROR, loc, "write `rwx` if you mean it",
+					  "`%s` and `%s` on the same path would make it writable "
+					  "and executable",
+					  ir_mode_name(c->mode), ir_mode_name(mode));
+				diag_push(s->ctx, DIAG_NOTE, &c->loc, NULL, "`%s` granted here",
+					  ir_mode_name(c->mode));
+				rwx_error = true;
+			}
+			continue;
+		}
+		c->mode |= mode;
+		/* Optional only when every grant says so: one grant that
+		 * needs the path makes its absence an error at launch. */
+		c->optional = c->optional && optional;
+	}
+}
+
+static int
+cmp_rule(const void *a, const void *b)
+{
+	const struct ir_path_rule *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	return c ? c : (int)x->platforms - (int)y->platforms;
+}
+
+static bool
+same_cell(const struct sema_cell *a, const struct sema_cell *b)
+{
+	return a->mode == b->mode && a->optional == b->optional && a->set == b->set &&
+	       a->source == b->source && a->origin.file == b->origin.file &&
+	       a->origin.line == b->origin.line && a->origin.col == b->origin.col;
+}
+
+int
+sema_build_paths(struct sema *s)
+{
+	struct ir_policy *ir = s->ir;
+	size_t n = 0;
+
+	if (!s->npaths)
+		return 0;
+	ir->paths = calloc(s->npaths * IR_PLATFORM_COUNT, sizeof(*ir->paths));
+	if (!ir->paths) {
+		s->oom = true;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < s->npaths; i++) {
+		struct sema_path *p = &s->paths[i];
+		bool done[IR_PLATFORM_COUNT] = {false};
+
+		/* One rule per distinct state of the path; platforms that
+		 * agree share it. */
+		for (int pl = 0; pl < IR_PLATFORM_COUNT; pl++) {
+			struct ir_path_rule *r;
+
+			if (!p->cell[pl].present || done[pl])
+				continue;
+			r = &ir->paths[n];
+			r->path = sema_strdup(s, p->path);
+			if (!r->path)
+				return -ENOMEM;
+			r->mode = p->cell[pl].mode;
+			r->optional = p->cell[pl].optional;
+			r->set = p->cell[pl].set;
+			r->source = p->cell[pl].source;
+			r->origin = p->cell[pl].origin;
+			for (int q = pl; q < IR_PLATFORM_COUNT; q++)
+				if (p->cell[q].present && !done[q] &&
+				    same_cell(&p->cell[q], &p->cell[pl])) {
+					r->platforms |= (uint8_t)IR_PLAT_BIT(q);
+					done[q] = true;
+				}
+			n++;
+			ir->npaths = n;
+		}
+	}
+	qsort(ir->paths, ir->npaths, sizeof(*ir->paths), cmp_rule);
+	return 0;
+}

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT
+ * heel-exec: runs a command under a compiled heel policy (.hpol). Reads
+ * and checks the artifact, makes sure this kernel can enforce it, makes
+ * the working directory and the environment, and hands over to the
+ * platform launch; everything it creates is gone when it exits. The man
+ * page (docs/heel-exec.1) is the specification. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "artifact_read.h"
+#include "env.h"
+#include "linux.h"
+#include "rlimits.h"
+#include "workdir.h"
+
+/* heel-exec's own failures: the command's statuses are its own. */
+#define EXIT_HEEL 125
+
+extern char **environ;
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	fprintf(stderr,
+		"usage: heel-exec [--workdir DIR] [--best-effort] [-v] POLICY.hpol -- CMD [ARG...]\n"
+		"       heel-exec check POLICY.hpol\n");
+	exit(EXIT_HEEL);
+}
+
+static void
+note(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("heel-exec: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("heel-exec: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_HEEL);
+}
+
+/* With 0, 1 or 2 closed, the artifact or a pipe could land there and the
+ * command would read or write it as stdin or stdout. */
+static void
+ensure_std_fds(void)
+{
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 &&
+		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
+			exit(EXIT_HEEL);
+}
+
+/* Reads and validates the artifact; exits 125 at the first failure. */
+static void
+load_policy(const char *path, uint8_t **buf, struct art_view *view)
+{
+	char err[256];
+	size_t len;
+	int r;
+
+	r = art_read_file(path, buf, &len, err, sizeof(err));
+	if (r < 0)
+		fail("%s", err);
+	r = art_validate(*buf, len, view, err, sizeof(err));
+	if (r < 0)
+		fail("%s: %s", path, err);
+	if (!art_platform_enabled(view, ART_LINUX))
+		fail("%s: the policy was not compiled for linux", path);
+}
+
+static int
+check_main(int argc, char *argv[])
+{
+	struct linux_probe p;
+	struct art_view view;
+	uint8_t *buf;
+
+	if (argc != 3)
+		usage();
+	load_policy(argv[2], &buf, &view);
+	linux_probe(&p, true);
+	if (p.landlock_abi > 0)
+		printf("landlock: ABI %d\n", p.landlock_abi);
+	else
+		printf("landlock: not available (%s)\n", strerror(-p.landlock_abi));
+	if (p.seccomp < 0)
+		printf("seccomp: not available (%s)\n", strerror(-p.seccomp));
+	else
+		printf("seccomp: available%s\n",
+		       p.seccomp_mode == 2 ? " (already filtered: filters stack)" : "");
+	if (p.userns == 0)
+		printf("user namespaces: available\n");
+	else
+		printf("user namespaces: not available (%s)\n", strerror(-p.userns));
+	free(buf);
+	return 0;
+}
+
+/* Notes each limit the policy asked above what we may set. */
+static void
+note_capped(const struct lim_plan *plan)
+{
+	for (int i = 0; i < ART_LIMIT_COUNT; i++)
+		if (plan->rl[i].set && plan->rl[i].capped)
+			note("limit %s: the policy asks %llu, above the hard limit; kept at %llu",
+			     lim_step_name(i), (unsigned long long)plan->rl[i].asked,
+			     (unsigned long long)plan->rl[i].value);
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "workdir", required_argument, NULL, 'w' },
+		{ "best-effort", no_argument, NULL, 'b' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct linux_launch l = { .namespaces = true, .note = note };
+	const char *policy, *workdir_arg = NULL;
+	char cwd[PATH_MAX], path[PATH_MAX], file[PATH_MAX], err[512], msg[512];
+	struct linux_probe probe;
+	struct art_scalar s;
+	struct art_view view;
+	struct lim_plan plan;
+	struct envb env;
+	struct wd wd;
+	uint8_t *buf;
+	int ch, r, status;
+
+	ensure_std_fds();
+	if (argc >= 2 && strcmp(argv[1], "check") == 0)
+		return check_main(argc, argv);
+
+	while ((ch = getopt_long(argc, argv, "+v", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'w':
+			workdir_arg = optarg;
+			break;
+		case 'b':
+			l.best_effort = true;
+			break;
+		case 'v':
+			l.verbose = true;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 3 || strcmp(argv[1], "--") != 0)
+		usage();
+	policy = argv[0];
+	l.argv = argv + 2;
+#ifdef HEEL_TEST_NO_ENFORCE
+	/* Test build only: exercise the fallback without namespaces. */
+	if (getenv("HEEL_TEST_NO_NAMESPACES"))
+		l.namespaces = false;
+#endif
+
+	linux_block_signals(&l);
+
+	/* 1. The artifact, and whether this kernel can enforce it. Nothing
+	 * has been created yet, so a refusal leaves nothing behind. */
+	load_policy(policy, &buf, &view);
+	l.view = &view;
+	linux_probe(&probe, false);
+	l.probe = &probe;
+	l.host_env = environ;
+	if (!getcwd(cwd, sizeof(cwd)))
+		fail("getcwd: %s", strerror(errno));
+	l.launch_dir = cwd;
+	/* The command runs in the working directory, but "./build.sh" on
+	 * our command line means the one beside the user. */
+	l.file = l.argv[0];
+	if (strchr(l.argv[0], '/') && l.argv[0][0] != '/') {
+		if (snprintf(file, sizeof(file), "%s/%s", cwd, l.argv[0]) >= (int)sizeof(file))
+			fail("%s: path too long", l.argv[0]);
+		l.file = file;
+	}
+	if ((r = lim_plan(&plan, &view, ART_LINUX)) < 0)
+		fail("%s: limits: %s", policy, strerror(-r));
+	l.limits = &plan;
+	if (l.verbose)
+		note_capped(&plan);
+	if (linux_check_landlock(&l, err, sizeof(err)) < 0 ||
+	    linux_check_seccomp(&l, err, sizeof(err)) < 0)
+		fail("%s", err);
+
+	/* 2. The working directory: --workdir, the policy's, or a fresh one
+	 * that is removed at exit. */
+	if (!workdir_arg && art_scalar(&view, ART_LINUX, ART_SC_WORKDIR, &s) == 0 &&
+	    s.set && s.str) {
+		if (wd_expand(s.str, environ, cwd, path, sizeof(path), err, sizeof(err)) < 0)
+			fail("workdir %s", err);
+		workdir_arg = path;
+	}
+	r = workdir_arg ? wd_use(&wd, workdir_arg, err, sizeof(err))
+			: wd_create(&wd, environ, err, sizeof(err));
+	if (r < 0)
+		fail("working directory: %s", err);
+	if (l.verbose)
+		note("working directory %s (%s)", wd.path, wd.remove ? "removed at exit" : "kept");
+	l.workdir = wd.path;
+	l.tmpdir = wd.tmp;
+
+	/* The environment, from scratch. */
+	envb_init(&env);
+	if ((r = envb_build(&env, environ, &view, ART_LINUX, wd.tmp)) < 0) {
+		snprintf(msg, sizeof(msg), "environment: %s", strerror(-r));
+		status = EXIT_HEEL;
+		goto out;
+	}
+	l.envp = env.vars;
+
+	/* 3.-5. Fork, set up, exec, wait, kill what is left. */
+	status = linux_run(&l, msg, sizeof(msg));
+out:
+	if (msg[0])
+		note("%s", msg);
+	if ((r = wd_remove(&wd)) < 0)
+		note("could not remove the working directory %s: %s", wd.path, strerror(-r));
+	envb_free(&env);
+	free(buf);
+	return status;
+}

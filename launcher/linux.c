@@ -1,0 +1,528 @@
+/* SPDX-License-Identifier: MIT
+ * heel-exec on Linux: the launch and the life of the process tree; see
+ * linux.h. The parent stays outside the sandbox and outlives everything
+ * in it; the child sets itself up in the order DESIGN.md gives and
+ * execs. */
+#include "linux.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "execpath.h"
+#include "proctree.h"
+
+#ifndef CLOSE_RANGE_CLOEXEC
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+#ifndef LANDLOCK_CREATE_RULESET_VERSION
+#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
+#endif
+
+/* ---------------------------------------------------------------- probe */
+
+/* Makes the namespaces a launch would make, in a throw-away child. */
+static int
+try_namespaces(void)
+{
+	int status, flags = CLONE_NEWPID | CLONE_NEWNS;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		flags |= CLONE_NEWUSER;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0)
+		_exit(unshare(flags) < 0 ? (errno & 0xff) : 0);
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	if (!WIFEXITED(status))
+		return -ECHILD;
+	return -WEXITSTATUS(status);
+}
+
+void
+linux_probe(struct linux_probe *p, bool try_ns)
+{
+	long r;
+
+	r = syscall(SYS_landlock_create_ruleset, NULL, 0,
+		    LANDLOCK_CREATE_RULESET_VERSION);
+	p->landlock_abi = r > 0 ? (int)r : -errno;
+	r = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
+	p->seccomp = r < 0 ? -errno : 0;
+	p->seccomp_mode = r < 0 ? 0 : (int)r;
+	p->userns = try_ns ? try_namespaces() : 1;
+}
+
+/* ---------------------------------------------------- enforcement hooks
+ * Stubs until the Landlock and seccomp backends land: fail closed.
+ * HEEL_TEST_NO_ENFORCE exists only for tests/launcher (the binary
+ * build/tests/heel-exec-noenforce), which exercise the process life cycle
+ * without the kernel's enforcement; the Makefile never passes it to
+ * build/bin/heel-exec. */
+
+#ifdef HEEL_TEST_NO_ENFORCE
+#warning "HEEL_TEST_NO_ENFORCE: this heel-exec enforces NO Landlock and NO seccomp"
+
+int
+linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
+{
+	l->note("TEST BUILD: Landlock and seccomp are NOT enforced");
+	return 0;
+}
+
+int
+linux_apply_landlock(struct linux_launch *l, char *err, size_t errlen)
+{
+	return 0;
+}
+
+int
+linux_check_seccomp(struct linux_launch *l, char *err, size_t errlen)
+{
+	return 0;
+}
+
+int
+linux_apply_seccomp(struct linux_launch *l, char *err, size_t errlen)
+{
+	return 0;
+}
+
+#else
+
+int
+linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "Landlock backend not built: refusing to run unsandboxed");
+	return -ENOSYS;
+}
+
+int
+linux_apply_landlock(struct linux_launch *l, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "Landlock backend not built");
+	return -ENOSYS;
+}
+
+int
+linux_check_seccomp(struct linux_launch *l, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "seccomp backend not built: refusing to run unsandboxed");
+	return -ENOSYS;
+}
+
+int
+linux_apply_seccomp(struct linux_launch *l, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "seccomp backend not built");
+	return -ENOSYS;
+}
+
+#endif
+
+/* -------------------------------------------------------------- reports
+ * The child tells the parent how it ended through a close-on-exec pipe:
+ * nothing arrives when execve succeeded, a record when a setup step or
+ * the exec failed, and the PID-namespace init adds the command's wait
+ * status. Each record is one write() below PIPE_BUF, so records never
+ * interleave. */
+
+enum report_kind { REP_SETUP = 1, REP_EXEC, REP_STATUS, REP_NOTE };
+
+struct report {
+	int kind;
+	int err;    /* errno, for REP_SETUP and REP_EXEC */
+	int status; /* REP_STATUS: the command's wait status */
+	char msg[244];
+};
+
+static void
+report(int fd, int kind, int err, int status, const char *fmt, ...)
+{
+	struct report r = { .kind = kind, .err = err, .status = status };
+	va_list ap;
+
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(r.msg, sizeof(r.msg), fmt, ap);
+		va_end(ap);
+	}
+	(void)!write(fd, &r, sizeof(r));
+}
+
+/* Exit status for a wait status, as a shell reports it. */
+static int
+exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 125;
+}
+
+/* ---------------------------------------------------------------- child */
+
+/* Marks every descriptor above 2 close-on-exec rather than closing it,
+ * so the report pipe still works if execve fails; execve then closes
+ * them all at once (peers.md 4.36: nothing opened before the sandbox
+ * reaches the command). */
+static int
+close_inherited(int max_fd)
+{
+	if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+		return 0;
+	/* Before 5.11, or a seccomp filter that refuses close_range. */
+	for (int fd = 3; fd < max_fd; fd++)
+		if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 && errno != EBADF)
+			return -errno;
+	return 0;
+}
+
+/* The command's side: from the launcher's process to the sandboxed one.
+ * Never returns. */
+static void __attribute__((noreturn))
+command_main(struct linux_launch *l, int rep, int max_fd)
+{
+	char err[sizeof(((struct report *)0)->msg)] = "";
+	const char *path;
+	int r, step = 0;
+
+	/* Only the launcher and the init wait for signals; the command gets
+	 * the mask heel-exec was started with. */
+	sigprocmask(SIG_SETMASK, &l->old_mask, NULL);
+
+	if ((r = lim_apply(l->limits, &step)) < 0) {
+		report(rep, REP_SETUP, -r, 0, "%s %s: %s",
+		       step < ART_LIMIT_COUNT ? "limit" : "set", lim_step_name(step),
+		       strerror(-r));
+		_exit(125);
+	}
+	if (chdir(l->workdir) < 0) {
+		report(rep, REP_SETUP, errno, 0, "chdir %s: %s", l->workdir, strerror(errno));
+		_exit(125);
+	}
+	if ((r = linux_apply_landlock(l, err, sizeof(err))) < 0) {
+		report(rep, REP_SETUP, -r, 0, "Landlock: %s", err[0] ? err : strerror(-r));
+		_exit(125);
+	}
+	/* Required by seccomp for an unprivileged caller, and what keeps a
+	 * setuid binary from running with more rights than we had. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+		report(rep, REP_SETUP, errno, 0, "no_new_privs: %s", strerror(errno));
+		_exit(125);
+	}
+	if ((r = linux_apply_seccomp(l, err, sizeof(err))) < 0) {
+		report(rep, REP_SETUP, -r, 0, "seccomp: %s", err[0] ? err : strerror(-r));
+		_exit(125);
+	}
+	if ((r = close_inherited(max_fd)) < 0) {
+		report(rep, REP_SETUP, -r, 0, "closing inherited descriptors: %s", strerror(-r));
+		_exit(125);
+	}
+	/* The sandbox's PATH, not ours: the command is looked up as the
+	 * sandbox sees the file system. */
+	path = envb_lookup(l->envp, "PATH");
+	r = execpath_exec(l->file, l->argv, l->envp, path);
+	report(rep, REP_EXEC, -r, 0, NULL);
+	_exit(execpath_status(r));
+}
+
+/* PID 1 of the new PID namespace: starts the command, forwards signals to
+ * it, reaps orphans, and exits with the command's status; its exit makes
+ * the kernel SIGKILL everything left in the namespace. Never returns. */
+static void __attribute__((noreturn))
+init_main(struct linux_launch *l, int rep, int max_fd, bool newns)
+{
+	int status;
+	pid_t cmd;
+
+	/* Our memory is the launcher's: keep same-uid processes, the
+	 * command included, out of /proc/1/{mem,environ}. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	if (newns) {
+		/* Nothing we mount may propagate back to the host. */
+		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+			report(rep, REP_SETUP, errno, 0, "making mounts private: %s",
+			       strerror(errno));
+			_exit(125);
+		}
+		/* A /proc of this PID namespace: the host's processes, the
+		 * launcher's environ among them, drop out of sight. Defence in
+		 * depth only, so a refusal (a container that masks parts of
+		 * /proc) is a note, not an error. */
+		if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+			report(rep, REP_NOTE, errno, 0, "no private /proc: %s", strerror(errno));
+	}
+	cmd = fork();
+	if (cmd < 0) {
+		report(rep, REP_SETUP, errno, 0, "fork: %s", strerror(errno));
+		_exit(125);
+	}
+	if (cmd == 0)
+		command_main(l, rep, max_fd);
+	status = pt_init_wait(cmd, &l->fwd);
+	report(rep, REP_STATUS, 0, status, NULL);
+	_exit(exit_code(status));
+}
+
+/* fork() into new namespaces: with CLONE_NEWPID the child is PID 1 of the
+ * new namespace at once, where unshare() would need one more process.
+ * Raw clone with no stack behaves as fork (glibc >= 2.34 asks the kernel
+ * for the thread id in raise(), so the stale cached tid is harmless; the
+ * launcher has one thread and no atfork handlers). */
+static pid_t
+clone_fork(int flags)
+{
+	if (!flags)
+		return fork();
+	return (pid_t)syscall(SYS_clone, (unsigned long)flags | SIGCHLD, NULL, NULL,
+			      NULL, NULL);
+}
+
+/* The first child, in both modes: its own process group, dies with the
+ * launcher, waits for the launcher's go. Never returns. */
+static void __attribute__((noreturn))
+child_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep,
+	   int max_fd)
+{
+	char c;
+
+	setpgid(0, 0);
+	/* In a new PID namespace getppid() is 0 whoever the parent is: the
+	 * go byte below is what proves the launcher was alive after the
+	 * request (a dead launcher closes the pipe without writing). */
+	if (pt_die_with_parent(flags & CLONE_NEWPID ? 0 : parent) < 0)
+		_exit(125);
+	if (read(go, &c, 1) != 1)
+		_exit(125);
+	close(go);
+	if (flags & CLONE_NEWPID)
+		init_main(l, rep, max_fd, flags & CLONE_NEWNS);
+	command_main(l, rep, max_fd);
+}
+
+/* ---------------------------------------------------------------- parent */
+
+static int
+write_file(pid_t pid, const char *name, const char *text)
+{
+	char path[64];
+	ssize_t n, len = (ssize_t)strlen(text);
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, (size_t)len);
+	n = n == len ? 0 : n < 0 ? -errno : -EIO;
+	close(fd);
+	return (int)n;
+}
+
+/* Maps our own uid and gid to themselves in the child's user namespace:
+ * the command sees the ids it would see outside, and (not being uid 0
+ * there) loses every capability the namespace gave it at execve. */
+static int
+write_id_maps(pid_t pid, char *msg, size_t msglen)
+{
+	char map[64];
+	int r;
+
+	/* Required before gid_map for an unprivileged writer; it also stops
+	 * dropping a supplementary group to get past a deny-by-group. */
+	if ((r = write_file(pid, "setgroups", "deny")) < 0 && r != -ENOENT)
+		goto fail;
+	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)geteuid(), (unsigned)geteuid());
+	if ((r = write_file(pid, "uid_map", map)) < 0)
+		goto fail;
+	snprintf(map, sizeof(map), "%u %u 1\n", (unsigned)getegid(), (unsigned)getegid());
+	if ((r = write_file(pid, "gid_map", map)) < 0)
+		goto fail;
+	return 0;
+fail:
+	snprintf(msg, msglen, "user namespace id maps: %s", strerror(-r));
+	return r;
+}
+
+/* Runs tcsetpgrp from what may be a background process group, which
+ * would otherwise stop us with SIGTTOU. */
+static void
+set_foreground(int fd, pid_t pgrp)
+{
+	sigset_t ttou, old;
+
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &ttou, &old);
+	tcsetpgrp(fd, pgrp);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+void
+linux_block_signals(struct linux_launch *l)
+{
+	sigset_t set;
+
+	pt_forward_set(&l->fwd);
+	set = l->fwd;
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, &l->old_mask);
+}
+
+/* Reads every record the children left and turns them into heel-exec's
+ * exit status; `status` is the first child's own wait status. */
+static int
+collect(struct linux_launch *l, int rep, int status, char *msg, size_t msglen)
+{
+	struct report r, setup = { 0 }, exec = { 0 };
+	int cmd_status = status;
+
+	while (read(rep, &r, sizeof(r)) == (ssize_t)sizeof(r)) {
+		r.msg[sizeof(r.msg) - 1] = '\0';
+		if (r.kind == REP_SETUP && !setup.kind)
+			setup = r;
+		else if (r.kind == REP_EXEC && !exec.kind)
+			exec = r;
+		else if (r.kind == REP_STATUS)
+			cmd_status = r.status; /* the init's, more precise than its exit */
+		else if (r.kind == REP_NOTE && l->verbose)
+			l->note("%s", r.msg);
+	}
+	if (setup.kind) {
+		snprintf(msg, msglen, "%s", setup.msg);
+		return 125;
+	}
+	if (exec.kind) {
+		if (exec.err == ENOENT && !strchr(l->argv[0], '/'))
+			snprintf(msg, msglen, "%s: command not found", l->argv[0]);
+		else
+			snprintf(msg, msglen, "%s: %s", l->argv[0], strerror(exec.err));
+		return execpath_status(exec.err);
+	}
+	if (l->verbose) {
+		if (WIFSIGNALED(cmd_status))
+			l->note("%s: killed by signal %d (%s)", l->argv[0],
+				WTERMSIG(cmd_status), strsignal(WTERMSIG(cmd_status)));
+		else if (WIFEXITED(cmd_status))
+			l->note("%s: exited with %d", l->argv[0], WEXITSTATUS(cmd_status));
+	}
+	return exit_code(cmd_status);
+}
+
+int
+linux_run(struct linux_launch *l, char *msg, size_t msglen)
+{
+	int go[2], rep[2], flags = 0, status, first_sig, ret, max_fd;
+	pid_t parent = getpid(), child, fg = -1;
+	bool tty = false;
+	struct rlimit nofile;
+
+	msg[0] = '\0';
+	if (getrlimit(RLIMIT_NOFILE, &nofile) < 0 || nofile.rlim_cur > (1 << 20))
+		max_fd = 1 << 20;
+	else
+		max_fd = (int)nofile.rlim_cur;
+
+	/* Orphans of the tree (double-forked daemons) become our children,
+	 * not the system init's, so the sweep at the end finds them. */
+	if (pt_become_subreaper() < 0) {
+		snprintf(msg, msglen, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
+		return 125;
+	}
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(rep, O_CLOEXEC) < 0) {
+		snprintf(msg, msglen, "pipe: %s", strerror(errno));
+		return 125;
+	}
+
+	if (l->namespaces) {
+		/* As root a PID and mount namespace need no user namespace,
+		 * and one would cost root its rights over unmapped files. */
+		flags = CLONE_NEWPID | CLONE_NEWNS | (geteuid() != 0 ? CLONE_NEWUSER : 0);
+		child = clone_fork(flags);
+		if (child < 0) {
+			if (l->verbose)
+				l->note("no user/PID/mount namespaces (%s): process group "
+					"and subreaper only; if heel-exec is SIGKILLed, "
+					"processes that left the group may survive",
+					strerror(errno));
+			flags = 0;
+		}
+	}
+	if (!flags)
+		child = fork();
+	if (child < 0) {
+		snprintf(msg, msglen, "fork: %s", strerror(errno));
+		return 125;
+	}
+	if (child == 0) {
+		close(go[1]);
+		close(rep[0]);
+		child_main(l, flags, parent, go[0], rep[1], max_fd);
+	}
+	close(go[0]);
+	close(rep[1]);
+	if (l->verbose && flags)
+		l->note("namespaces: %sPID, mount", flags & CLONE_NEWUSER ? "user, " : "");
+
+	/* Both sides set the group, so neither order of running races. */
+	setpgid(child, child);
+	if (flags & CLONE_NEWUSER) {
+		ret = write_id_maps(child, msg, msglen);
+		if (ret < 0) {
+			close(go[1]);
+			pt_kill_tree(child);
+			close(rep[0]);
+			return 125;
+		}
+	}
+	/* Our environment may hold secrets the sandbox must not read through
+	 * /proc/<pid>/environ; after the id maps, which need us dumpable. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+
+	/* Ctrl-C and job control reach the command, not us, when it holds
+	 * the terminal we were started in the foreground of. */
+	if (isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp()) {
+		fg = getpgrp();
+		tty = true;
+		set_foreground(STDIN_FILENO, child);
+	}
+
+	if (write(go[1], "g", 1) != 1) {
+		snprintf(msg, msglen, "starting the child: %s", strerror(errno));
+		close(go[1]);
+		pt_kill_tree(child);
+		ret = 125;
+		goto out;
+	}
+	close(go[1]);
+
+	status = pt_wait_child(child, child, &l->fwd, &first_sig);
+	/* Whatever is left, in the group or re-parented to us. */
+	pt_kill_tree(child);
+	if (first_sig && l->verbose)
+		l->note("forwarded %s to the command", strsignal(first_sig));
+
+	fcntl(rep[0], F_SETFL, O_NONBLOCK);
+	ret = collect(l, rep[0], status, msg, msglen);
+out:
+	if (tty)
+		set_foreground(STDIN_FILENO, fg);
+	close(rep[0]);
+	return ret;
+}

@@ -1,0 +1,1092 @@
+/* SPDX-License-Identifier: MIT
+ * The .hpol reader: art_read_file() gets the bytes without trusting the
+ * file system more than needed, art_validate() proves that every offset,
+ * count and enumeration in them is sound before anything is used, and the
+ * accessors then decode records with no further checks. This is the code
+ * that parses untrusted input in heel-exec, so it is written to be read:
+ * one check, one message, in the order docs/artifact.md lists them. */
+#if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, O_NOFOLLOW under plain -std=c17 */
+#endif
+#include "artifact_read.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "crc32c.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ART_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define ART_PRINTF(a, b)
+#endif
+
+static int ART_PRINTF(4, 5) fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------ the file */
+
+int
+art_read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	uint8_t *data = NULL;
+	size_t size, got = 0;
+	int fd, rc;
+
+	*buf = NULL;
+	*len = 0;
+	/* O_NOFOLLOW: a link planted in place of the policy must not pick
+	 * another file. O_NONBLOCK: opening a FIFO put there would otherwise
+	 * hang before fstat() could refuse it; it is a no-op on a regular
+	 * file. O_NOCTTY: a terminal device must not become ours. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		rc = -errno;
+#ifdef EMLINK
+		/* FreeBSD says EMLINK where Linux and macOS say ELOOP. */
+		if (errno == EMLINK)
+			rc = -ELOOP;
+#endif
+		if (rc == -ELOOP)
+			return fail(err, errlen, rc,
+				    "%s: is a symbolic link (refused: links are not followed)",
+				    path);
+		return fail(err, errlen, rc, "%s: cannot open: %s", path, strerror(-rc));
+	}
+	if (fstat(fd, &st) < 0) {
+		rc = -errno;
+		fail(err, errlen, rc, "%s: cannot stat: %s", path, strerror(-rc));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = fail(err, errlen, -EINVAL, "%s: not a regular file", path);
+		goto out;
+	}
+	if (st.st_size < ART_MIN_FILE_SIZE) {
+		rc = fail(err, errlen, -EINVAL,
+			  "%s: too small to be an artifact (%lld bytes, at least %d)", path,
+			  (long long)st.st_size, ART_MIN_FILE_SIZE);
+		goto out;
+	}
+	if (st.st_size > (off_t)ART_MAX_FILE_SIZE) {
+		rc = fail(err, errlen, -EFBIG,
+			  "%s: too large to be an artifact (%lld bytes, at most %u)", path,
+			  (long long)st.st_size, ART_MAX_FILE_SIZE);
+		goto out;
+	}
+	/* Authenticity: the checksums only catch accidents, so whoever can
+	 * write the file decides the sandbox. Only root and the user who
+	 * runs the launcher may. */
+	if (st.st_uid != 0 && st.st_uid != getuid()) {
+		rc = fail(err, errlen, -EPERM,
+			  "%s: owned by uid %lu, neither root nor the invoking user", path,
+			  (unsigned long)st.st_uid);
+		goto out;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		rc = fail(err, errlen, -EPERM,
+			  "%s: writable by group or others (mode %04o); chmod go-w it", path,
+			  (unsigned)(st.st_mode & 07777));
+		goto out;
+	}
+	size = (size_t)st.st_size;
+	data = malloc(size);
+	if (!data) {
+		rc = fail(err, errlen, -ENOMEM, "%s: out of memory", path);
+		goto out;
+	}
+	while (got < size) {
+		ssize_t n = read(fd, data + got, size - got);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			fail(err, errlen, rc, "%s: read failed: %s", path, strerror(-rc));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got != size) {
+		rc = fail(err, errlen, -EIO, "%s: changed size while being read", path);
+		goto out;
+	}
+	*buf = data;
+	*len = size;
+	data = NULL;
+	rc = 0;
+out:
+	free(data);
+	close(fd);
+	return rc;
+}
+
+/* ------------------------------------------------------------ validation */
+
+struct vctx {
+	const uint8_t *buf;
+	size_t len;
+	char *err;
+	size_t errlen;
+	const uint8_t *strtab;
+	size_t strtab_size;
+};
+
+static const char *const section_names[ART_SEC_KNOWN_MAX + 1] = {
+    [ART_SEC_STRTAB] = "STRTAB", [ART_SEC_SCALARS] = "SCALARS", [ART_SEC_PATHS] = "PATHS",
+    [ART_SEC_ENV] = "ENV",	 [ART_SEC_NETWORK] = "NETWORK", [ART_SEC_IPC] = "IPC",
+    [ART_SEC_PYTHON] = "PYTHON", [ART_SEC_EXTRAS] = "EXTRAS",	[ART_SEC_META] = "META",
+};
+
+const char *
+art_section_name(uint32_t type)
+{
+	return type >= 1 && type <= ART_SEC_KNOWN_MAX ? section_names[type] : NULL;
+}
+
+/* Every known section is critical but META: dropping any of them would
+ * silently change what the sandbox allows. */
+static bool
+section_is_critical(uint32_t type)
+{
+	return type != ART_SEC_META;
+}
+
+static const char *
+type_label(uint32_t type, char tmp[24])
+{
+	const char *name = art_section_name(type);
+
+	if (name)
+		return name;
+	snprintf(tmp, 24, "type %lu", (unsigned long)type);
+	return tmp;
+}
+
+#define VFAIL(c, ...) fail((c)->err, (c)->errlen, -EINVAL, __VA_ARGS__)
+
+static int
+check_str(struct vctx *c, const char *sec, size_t rec, const char *field, uint32_t off,
+	  bool required)
+{
+	if (off == ART_STR_NONE) {
+		if (required)
+			return VFAIL(c, "%s record %zu: %s string is missing", sec, rec, field);
+		return 0;
+	}
+	if (off >= c->strtab_size)
+		return VFAIL(
+		    c,
+		    "%s record %zu: %s string offset %lu is outside the string table (%zu bytes)",
+		    sec, rec, field, (unsigned long)off, c->strtab_size);
+	/* Pointing into the middle of a string would alias a suffix of it:
+	 * harmless for memory safety, but no writer does it, so it is
+	 * corruption or a crafted file. */
+	if (off > 0 && c->strtab[off - 1] != 0)
+		return VFAIL(c, "%s record %zu: %s string offset %lu is not on a string start", sec,
+			     rec, field, (unsigned long)off);
+	return 0;
+}
+
+static int
+check_origin(struct vctx *c, const char *sec, size_t rec, const uint8_t *o)
+{
+	return check_str(c, sec, rec, "origin file",
+			 art_get32(o + offsetof(struct art_rec_origin, file)), false);
+}
+
+static int
+check_platforms(struct vctx *c, const char *sec, size_t rec, unsigned mask)
+{
+	if (mask == 0 || (mask & ~ART_PLAT_ALL))
+		return VFAIL(c, "%s record %zu: invalid platform mask 0x%x", sec, rec, mask);
+	return 0;
+}
+
+static bool
+all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* Reads a table header and proves that count records of record_size bytes
+ * and nitems items of ART_ITEM_SIZE bytes fill the payload exactly. With
+ * item_size 0 there are no trailing items (nitems means something else or
+ * must be 0, as the caller says). */
+static int
+check_table(struct vctx *c, uint32_t type, struct art_span *sp, size_t min_record, bool has_items)
+{
+	const char *name = section_names[type];
+	size_t body, rest, items;
+
+	if (sp->size < sizeof(struct art_rec_table))
+		return VFAIL(c, "%s: shorter than its %zu-byte table header", name,
+			     sizeof(struct art_rec_table));
+	sp->count = art_get32(sp->data + offsetof(struct art_rec_table, count));
+	sp->record_size = art_get32(sp->data + offsetof(struct art_rec_table, record_size));
+	sp->nitems = art_get32(sp->data + offsetof(struct art_rec_table, nitems));
+	if (art_get32(sp->data + offsetof(struct art_rec_table, reserved)))
+		return VFAIL(c, "%s: reserved table field is not zero", name);
+	if (sp->record_size < min_record)
+		return VFAIL(c, "%s: record size %lu is smaller than %zu", name,
+			     (unsigned long)sp->record_size, min_record);
+	body = sp->size - sizeof(struct art_rec_table);
+	items = has_items ? sp->nitems : 0;
+	/* Division first: count * record_size may not fit in a size_t on a
+	 * 32-bit launcher. */
+	if (sp->count > body / sp->record_size)
+		goto mismatch;
+	rest = body - (size_t)sp->count * sp->record_size;
+	if (items > rest / ART_ITEM_SIZE || rest != items * ART_ITEM_SIZE)
+		goto mismatch;
+	sp->items = sp->data + sizeof(struct art_rec_table) + (size_t)sp->count * sp->record_size;
+	return 0;
+mismatch:
+	return VFAIL(c, "%s: size %zu does not match %lu records of %lu bytes and %lu items", name,
+		     sp->size, (unsigned long)sp->count, (unsigned long)sp->record_size,
+		     (unsigned long)items);
+}
+
+static const uint8_t *
+record(const struct art_span *sp, size_t i)
+{
+	return sp->data + sizeof(struct art_rec_table) + i * sp->record_size;
+}
+
+static int
+check_items(struct vctx *c, const char *name, const struct art_span *sp)
+{
+	for (size_t j = 0; j < sp->nitems; j++) {
+		int rc =
+		    check_str(c, name, j, "item", art_get32(sp->items + j * ART_ITEM_SIZE), true);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+check_strtab(struct vctx *c, const struct art_span *sp)
+{
+	if (sp->size == 0)
+		return VFAIL(c, "STRTAB: empty");
+	/* The last byte NUL bounds every string, so no strlen() can run off
+	 * the table whatever offset a record holds. */
+	if (sp->data[sp->size - 1] != 0)
+		return VFAIL(c, "STRTAB: last string is not NUL-terminated");
+	c->strtab = sp->data;
+	c->strtab_size = sp->size;
+	return 0;
+}
+
+/* The largest value each numeric scalar may hold when set. */
+static uint64_t
+scalar_max(unsigned id)
+{
+	switch (id) {
+	case ART_SC_ISOLATION:
+	case ART_SC_NETWORK:
+	case ART_SC_AUDIT_KIND:
+	case ART_SC_IO_PRIORITY:
+		return 2;
+	case ART_SC_ALLOW_PRIVATE:
+	case ART_SC_GPU:
+	case ART_SC_UNIX_SOCKETS:
+		return 1;
+	case ART_SC_NICE:
+		return 19;
+	case ART_SC_PROTECTIONS:
+		return (1u << ART_SET_COUNT) - 1;
+	default:
+		return UINT64_MAX; /* limits */
+	}
+}
+
+static const char *const scalar_names[ART_SC_COUNT] = {
+    [ART_SC_ISOLATION] = "isolation",
+    [ART_SC_NETWORK] = "network",
+    [ART_SC_ALLOW_PRIVATE] = "allow-private",
+    [ART_SC_AUDIT_KIND] = "audit",
+    [ART_SC_AUDIT_PATH] = "audit-path",
+    [ART_SC_LIMIT_MEMORY] = "memory",
+    [ART_SC_LIMIT_CPU] = "cpu",
+    [ART_SC_LIMIT_PROCESSES] = "processes",
+    [ART_SC_LIMIT_OPEN_FILES] = "open-files",
+    [ART_SC_LIMIT_FILE_SIZE] = "file-size",
+    [ART_SC_LIMIT_STACK] = "stack",
+    [ART_SC_LIMIT_CORE] = "core",
+    [ART_SC_NICE] = "nice",
+    [ART_SC_IO_PRIORITY] = "io-priority",
+    [ART_SC_GPU] = "gpu",
+    [ART_SC_WORKDIR] = "workdir",
+    [ART_SC_PROTECTIONS] = "protections",
+    [ART_SC_UNIX_SOCKETS] = "unix-sockets",
+};
+
+static bool
+scalar_is_string(unsigned id)
+{
+	return id == ART_SC_AUDIT_PATH || id == ART_SC_WORKDIR;
+}
+
+static int
+check_scalars(struct vctx *c, struct art_span *sp, struct art_view *view)
+{
+	const size_t item = sizeof(struct art_rec_scalar);
+	int rc;
+
+	rc = check_table(c, ART_SEC_SCALARS, sp, sizeof(struct art_rec_scalars), false);
+	if (rc)
+		return rc;
+	/* nitems is the scalar items per record here: a later minor may add
+	 * scalars at the end, which this reader ignores. */
+	if (sp->nitems < ART_SC_COUNT ||
+	    sp->record_size != sizeof(struct art_rec_scalars) + (uint64_t)sp->nitems * item)
+		return VFAIL(c, "SCALARS: %lu items do not fit a %lu-byte record (at least %d)",
+			     (unsigned long)sp->nitems, (unsigned long)sp->record_size,
+			     ART_SC_COUNT);
+	if (sp->count != ART_PLATFORM_COUNT)
+		return VFAIL(c, "SCALARS: %lu platform records, expected %d",
+			     (unsigned long)sp->count, ART_PLATFORM_COUNT);
+	for (size_t i = 0; i < sp->count; i++) {
+		const uint8_t *r = record(sp, i);
+		uint32_t plat = art_get32(r + offsetof(struct art_rec_scalars, platform));
+		uint32_t enabled = art_get32(r + offsetof(struct art_rec_scalars, enabled));
+
+		if (plat >= ART_PLATFORM_COUNT)
+			return VFAIL(c, "SCALARS record %zu: unknown platform %lu", i,
+				     (unsigned long)plat);
+		if (view->scalars[plat])
+			return VFAIL(c, "SCALARS record %zu: platform %lu given twice", i,
+				     (unsigned long)plat);
+		if (enabled > 1)
+			return VFAIL(c, "SCALARS record %zu: invalid enabled flag", i);
+		view->scalars[plat] = r;
+		for (unsigned id = 0; id < ART_SC_COUNT; id++) {
+			const uint8_t *s = r + sizeof(struct art_rec_scalars) + id * item;
+			uint64_t value = art_get64(s + offsetof(struct art_rec_scalar, value));
+			uint32_t str = art_get32(s + offsetof(struct art_rec_scalar, str));
+			uint32_t set = art_get32(s + offsetof(struct art_rec_scalar, set));
+
+			if (set > 1 || art_get32(s + offsetof(struct art_rec_scalar, reserved)))
+				return VFAIL(c,
+					     "SCALARS record %zu: scalar %u (%s) has invalid flags",
+					     i, id, scalar_names[id]);
+			if (scalar_is_string(id)) {
+				if (value != 0 || set != (str != ART_STR_NONE))
+					return VFAIL(c,
+						     "SCALARS record %zu: string scalar %u (%s) is "
+						     "inconsistent",
+						     i, id, scalar_names[id]);
+				rc = check_str(c, "SCALARS", i, "scalar", str, false);
+				if (rc)
+					return rc;
+			} else {
+				if (str != ART_STR_NONE)
+					return VFAIL(c,
+						     "SCALARS record %zu: numeric scalar %u (%s) "
+						     "has a string",
+						     i, id, scalar_names[id]);
+				if (set && value > scalar_max(id))
+					return VFAIL(c,
+						     "SCALARS record %zu: scalar %u (%s) value "
+						     "%llu out of range",
+						     i, id, scalar_names[id],
+						     (unsigned long long)value);
+			}
+			rc = check_origin(c, "SCALARS", i,
+					  s + offsetof(struct art_rec_scalar, origin));
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int
+check_paths(struct vctx *c, struct art_span *sp)
+{
+	int rc = check_table(c, ART_SEC_PATHS, sp, sizeof(struct art_rec_path), false);
+
+	if (rc)
+		return rc;
+	if (sp->nitems)
+		return VFAIL(c, "PATHS: unexpected trailing items");
+	for (size_t i = 0; i < sp->count; i++) {
+		const uint8_t *r = record(sp, i);
+		unsigned mode = r[offsetof(struct art_rec_path, mode)];
+		unsigned set = r[offsetof(struct art_rec_path, set)];
+
+		rc = check_str(c, "PATHS", i, "path",
+			       art_get32(r + offsetof(struct art_rec_path, path)), true);
+		if (rc)
+			return rc;
+		/* write and exec imply read: 2, 4 and 6 cannot be written. */
+		if (mode != 0 && mode != ART_READ && mode != (ART_READ | ART_WRITE) &&
+		    mode != (ART_READ | ART_EXEC) && mode != (ART_READ | ART_WRITE | ART_EXEC))
+			return VFAIL(c, "PATHS record %zu: invalid mode %u", i, mode);
+		rc = check_platforms(c, "PATHS", i, r[offsetof(struct art_rec_path, platforms)]);
+		if (rc)
+			return rc;
+		if (r[offsetof(struct art_rec_path, optional)] > 1)
+			return VFAIL(c, "PATHS record %zu: invalid optional flag", i);
+		if (set >= ART_SET_COUNT && set != ART_SET_NONE)
+			return VFAIL(c, "PATHS record %zu: invalid protection set %u", i, set);
+		if (r[offsetof(struct art_rec_path, source)] > ART_SRC_USER)
+			return VFAIL(c, "PATHS record %zu: invalid rule source %u", i,
+				     r[offsetof(struct art_rec_path, source)]);
+		if (!all_zero(r + offsetof(struct art_rec_path, reserved), 3))
+			return VFAIL(c, "PATHS record %zu: reserved field is not zero", i);
+		rc = check_origin(c, "PATHS", i, r + offsetof(struct art_rec_path, origin));
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+check_env(struct vctx *c, struct art_span *sp)
+{
+	int rc = check_table(c, ART_SEC_ENV, sp, sizeof(struct art_rec_env), false);
+
+	if (rc)
+		return rc;
+	if (sp->nitems)
+		return VFAIL(c, "ENV: unexpected trailing items");
+	for (size_t i = 0; i < sp->count; i++) {
+		const uint8_t *r = record(sp, i);
+		unsigned kind = r[offsetof(struct art_rec_env, kind)];
+		uint32_t value = art_get32(r + offsetof(struct art_rec_env, value));
+
+		rc = check_str(c, "ENV", i, "name",
+			       art_get32(r + offsetof(struct art_rec_env, name)), true);
+		if (rc)
+			return rc;
+		if (kind != ART_ENV_PASS && kind != ART_ENV_SET)
+			return VFAIL(c, "ENV record %zu: invalid kind %u", i, kind);
+		if (kind == ART_ENV_PASS && value != ART_STR_NONE)
+			return VFAIL(c, "ENV record %zu: env pass carries a value", i);
+		rc = check_str(c, "ENV", i, "value", value, kind == ART_ENV_SET);
+		if (rc)
+			return rc;
+		rc = check_platforms(c, "ENV", i, r[offsetof(struct art_rec_env, platforms)]);
+		if (rc)
+			return rc;
+		if (art_get16(r + offsetof(struct art_rec_env, reserved)))
+			return VFAIL(c, "ENV record %zu: reserved field is not zero", i);
+		rc = check_origin(c, "ENV", i, r + offsetof(struct art_rec_env, origin));
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+check_network(struct vctx *c, struct art_span *sp)
+{
+	int rc = check_table(c, ART_SEC_NETWORK, sp, sizeof(struct art_rec_net), false);
+
+	if (rc)
+		return rc;
+	if (sp->nitems)
+		return VFAIL(c, "NETWORK: unexpected trailing items");
+	for (size_t i = 0; i < sp->count; i++) {
+		const uint8_t *r = record(sp, i);
+
+		rc = check_str(c, "NETWORK", i, "host",
+			       art_get32(r + offsetof(struct art_rec_net, host)), true);
+		if (rc)
+			return rc;
+		rc = check_platforms(c, "NETWORK", i, r[offsetof(struct art_rec_net, platforms)]);
+		if (rc)
+			return rc;
+		if (r[offsetof(struct art_rec_net, reserved)])
+			return VFAIL(c, "NETWORK record %zu: reserved field is not zero", i);
+		rc = check_origin(c, "NETWORK", i, r + offsetof(struct art_rec_net, origin));
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+check_ipc(struct vctx *c, struct art_span *sp)
+{
+	uint32_t next = 0;
+	int rc = check_table(c, ART_SEC_IPC, sp, sizeof(struct art_rec_ipc), true);
+
+	if (rc)
+		return rc;
+	rc = check_items(c, "IPC", sp);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < sp->count; i++) {
+		const uint8_t *r = record(sp, i);
+		uint32_t first = art_get32(r + offsetof(struct art_rec_ipc, first_arg));
+		uint32_t n = art_get32(r + offsetof(struct art_rec_ipc, nargs));
+
+		rc = check_str(c, "IPC", i, "name",
+			       art_get32(r + offsetof(struct art_rec_ipc, name)), true);
+		if (!rc)
+			rc = check_str(c, "IPC", i, "exec",
+				       art_get32(r + offsetof(struct art_rec_ipc, exec)), false);
+		if (rc)
+			return rc;
+		/* Positionals are owned back to back, so no two commands can
+		 * share or skip one. */
+		if (first != next || n > sp->nitems - next)
+			return VFAIL(
+			    c,
+			    "IPC record %zu: positionals [%lu, +%lu) out of order or out of range",
+			    i, (unsigned long)first, (unsigned long)n);
+		next += n;
+		rc = check_platforms(c, "IPC", i, r[offsetof(struct art_rec_ipc, platforms)]);
+		if (rc)
+			return rc;
+		if (!all_zero(r + offsetof(struct art_rec_ipc, reserved), 3))
+			return VFAIL(c, "IPC record %zu: reserved field is not zero", i);
+		rc = check_origin(c, "IPC", i, r + offsetof(struct art_rec_ipc, origin));
+		if (rc)
+			return rc;
+	}
+	if (next != sp->nitems)
+		return VFAIL(c, "IPC: %lu positionals stored, %lu used", (unsigned long)sp->nitems,
+			     (unsigned long)next);
+	return 0;
+}
+
+static int
+check_python(struct vctx *c, struct art_span *sp, struct art_view *view)
+{
+	uint32_t next = 0;
+	int rc = check_table(c, ART_SEC_PYTHON, sp, sizeof(struct art_rec_python), true);
+
+	if (rc)
+		return rc;
+	rc = check_items(c, "PYTHON", sp);
+	if (rc)
+		return rc;
+	if (sp->count != ART_PLATFORM_COUNT)
+		return VFAIL(c, "PYTHON: %lu platform records, expected %d",
+			     (unsigned long)sp->count, ART_PLATFORM_COUNT);
+	for (size_t i = 0; i < sp->count; i++) {
+		const uint8_t *r = record(sp, i);
+		uint32_t plat = art_get32(r + offsetof(struct art_rec_python, platform));
+		uint32_t first = art_get32(r + offsetof(struct art_rec_python, first_package));
+		uint32_t n = art_get32(r + offsetof(struct art_rec_python, npackages));
+
+		if (plat >= ART_PLATFORM_COUNT)
+			return VFAIL(c, "PYTHON record %zu: unknown platform %lu", i,
+				     (unsigned long)plat);
+		if (view->python[plat])
+			return VFAIL(c, "PYTHON record %zu: platform %lu given twice", i,
+				     (unsigned long)plat);
+		view->python[plat] = r;
+		if (art_get32(r + offsetof(struct art_rec_python, set)) > 1 ||
+		    art_get32(r + offsetof(struct art_rec_python, allow_pip_install)) > 1)
+			return VFAIL(c, "PYTHON record %zu: invalid flags", i);
+		rc = check_str(c, "PYTHON", i, "venv",
+			       art_get32(r + offsetof(struct art_rec_python, venv)), false);
+		if (rc)
+			return rc;
+		if (first != next || n > sp->nitems - next)
+			return VFAIL(
+			    c,
+			    "PYTHON record %zu: packages [%lu, +%lu) out of order or out of range",
+			    i, (unsigned long)first, (unsigned long)n);
+		next += n;
+		if (art_get32(r + offsetof(struct art_rec_python, reserved)))
+			return VFAIL(c, "PYTHON record %zu: reserved field is not zero", i);
+		rc = check_origin(c, "PYTHON", i, r + offsetof(struct art_rec_python, origin));
+		if (rc)
+			return rc;
+	}
+	if (next != sp->nitems)
+		return VFAIL(c, "PYTHON: %lu packages stored, %lu used", (unsigned long)sp->nitems,
+			     (unsigned long)next);
+	return 0;
+}
+
+static int
+check_extras(struct vctx *c, struct art_span *sp)
+{
+	/* The one platform each kind belongs to; EXCLUDED may name any. */
+	static const uint8_t kind_platform[ART_EXTRA_KIND_MAX + 1] = {
+	    [ART_EXTRA_SECCOMP] = ART_PLAT_BIT(ART_LINUX),
+	    [ART_EXTRA_MACH_LOOKUP] = ART_PLAT_BIT(ART_MACOS),
+	    [ART_EXTRA_SBPL] = ART_PLAT_BIT(ART_MACOS),
+	    [ART_EXTRA_CAPABILITY] = ART_PLAT_BIT(ART_WINDOWS),
+	};
+	unsigned excluded = 0;
+	int rc = check_table(c, ART_SEC_EXTRAS, sp, sizeof(struct art_rec_extra), false);
+
+	if (rc)
+		return rc;
+	if (sp->nitems)
+		return VFAIL(c, "EXTRAS: unexpected trailing items");
+	for (size_t i = 0; i < sp->count; i++) {
+		const uint8_t *r = record(sp, i);
+		uint32_t kind = art_get32(r + offsetof(struct art_rec_extra, kind));
+		unsigned plat = r[offsetof(struct art_rec_extra, platforms)];
+		unsigned action = r[offsetof(struct art_rec_extra, action)];
+		unsigned errno_value = art_get16(r + offsetof(struct art_rec_extra, errno_value));
+
+		if (kind < 1 || kind > ART_EXTRA_KIND_MAX)
+			return VFAIL(c, "EXTRAS record %zu: invalid kind %lu", i,
+				     (unsigned long)kind);
+		rc = check_str(c, "EXTRAS", i, "value",
+			       art_get32(r + offsetof(struct art_rec_extra, value)), true);
+		if (rc)
+			return rc;
+		if (kind == ART_EXTRA_EXCLUDED) {
+			if (plat == 0 || (plat & (plat - 1)) || (plat & ~ART_PLAT_ALL))
+				return VFAIL(c, "EXTRAS record %zu: invalid platform mask 0x%x", i,
+					     plat);
+			if (excluded & plat)
+				return VFAIL(c, "EXTRAS record %zu: platform excluded twice", i);
+			excluded |= plat;
+		} else if (plat != kind_platform[kind]) {
+			return VFAIL(c, "EXTRAS record %zu: invalid platform mask 0x%x", i, plat);
+		}
+		if (kind == ART_EXTRA_SECCOMP ? action > ART_SECCOMP_ALLOW
+					      : (action || errno_value))
+			return VFAIL(c, "EXTRAS record %zu: invalid action", i);
+		rc = check_origin(c, "EXTRAS", i, r + offsetof(struct art_rec_extra, origin));
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+check_meta(struct vctx *c, const struct art_span *sp)
+{
+	if (sp->size < sizeof(struct art_rec_meta))
+		return VFAIL(c, "META: %zu bytes, shorter than %zu", sp->size,
+			     sizeof(struct art_rec_meta));
+	if (art_get32(sp->data + offsetof(struct art_rec_meta, reserved)))
+		return VFAIL(c, "META: reserved field is not zero");
+	return check_str(c, "META", 0, "compiler version",
+			 art_get32(sp->data + offsetof(struct art_rec_meta, compiler_version)),
+			 true);
+}
+
+static bool
+overlaps(uint64_t a_off, uint64_t a_size, uint64_t b_off, uint64_t b_size)
+{
+	/* Half-open ranges already known to lie inside the buffer, so the
+	 * sums cannot overflow. An empty section overlaps nothing. */
+	return a_size && b_size && a_off < b_off + b_size && b_off < a_off + a_size;
+}
+
+static uint32_t
+header_crc(const uint8_t *buf, size_t header_size)
+{
+	static const uint8_t zero[4];
+	const size_t at = offsetof(struct art_file_header, header_crc);
+	uint32_t crc;
+
+	crc = crc32c_update(0, buf, at);
+	crc = crc32c_update(crc, zero, sizeof(zero));
+	return crc32c_update(crc, buf + at + 4, header_size - at - 4);
+}
+
+uint32_t
+art_header_crc(const uint8_t *buf, size_t header_size)
+{
+	return header_crc(buf, header_size);
+}
+
+int
+art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, size_t errlen)
+{
+	struct vctx ctx = {.buf = buf, .len = len, .err = err, .errlen = errlen};
+	struct vctx *c = &ctx;
+	const uint8_t *h = buf;
+	const uint8_t *tab;
+	uint64_t file_size, toff;
+	unsigned major, minor, hsize, nsec;
+	char t1[24], t2[24];
+	int rc;
+
+	memset(view, 0, sizeof(*view));
+	if (!buf)
+		len = 0;
+	if (len < ART_HEADER_SIZE)
+		return VFAIL(c, "artifact too short: %zu bytes, the header alone is %d", len,
+			     ART_HEADER_SIZE);
+	if (memcmp(h, ART_MAGIC, ART_MAGIC_LEN) != 0)
+		return VFAIL(c, "wrong magic: not a heel policy artifact (.hpol)");
+	major = art_get16(h + offsetof(struct art_file_header, fmt_major));
+	minor = art_get16(h + offsetof(struct art_file_header, fmt_minor));
+	if (major != ART_FMT_MAJOR)
+		return VFAIL(c, "unsupported format version %u.%u (this reader understands %d.x)",
+			     major, minor, ART_FMT_MAJOR);
+	hsize = art_get16(h + offsetof(struct art_file_header, header_size));
+	if (hsize < ART_HEADER_SIZE || hsize % ART_ALIGN || hsize > len)
+		return VFAIL(c,
+			     "bad header size %u (at least %d, a multiple of %d, inside the file)",
+			     hsize, ART_HEADER_SIZE, ART_ALIGN);
+	file_size = art_get64(h + offsetof(struct art_file_header, file_size));
+	if (file_size != len)
+		return VFAIL(c,
+			     "file size mismatch: the header says %llu bytes, there are %zu "
+			     "(truncated or extended)",
+			     (unsigned long long)file_size, len);
+	if (header_crc(h, hsize) != art_get32(h + offsetof(struct art_file_header, header_crc)))
+		return VFAIL(c, "header checksum mismatch: the header is corrupt");
+	if (crc32c_buf(buf + hsize, len - hsize) !=
+	    art_get32(h + offsetof(struct art_file_header, body_crc)))
+		return VFAIL(c, "body checksum mismatch: the artifact is corrupt");
+	view->platform = art_get32(h + offsetof(struct art_file_header, platform));
+	if (view->platform > ART_FILE_PLATFORM_WINDOWS)
+		return VFAIL(c, "unknown target platform %lu", (unsigned long)view->platform);
+	if (art_get32(h + offsetof(struct art_file_header, flags)) & ~ART_HDR_FLAGS_KNOWN)
+		return VFAIL(c, "unknown header flags 0x%lx",
+			     (unsigned long)art_get32(h + offsetof(struct art_file_header, flags)));
+	if (art_get64(h + offsetof(struct art_file_header, reserved)))
+		return VFAIL(c, "reserved header field is not zero");
+
+	nsec = art_get16(h + offsetof(struct art_file_header, section_count));
+	if (nsec > ART_MAX_SECTIONS)
+		return VFAIL(c, "too many sections: %u (at most %d)", nsec, ART_MAX_SECTIONS);
+	toff = art_get64(h + offsetof(struct art_file_header, section_table_off));
+	if (toff % ART_ALIGN)
+		return VFAIL(c, "section table offset %llu is not %d-aligned",
+			     (unsigned long long)toff, ART_ALIGN);
+	if (toff < hsize || toff > len || (uint64_t)nsec * ART_SECTION_ENTRY_SIZE > len - toff)
+		return VFAIL(c, "section table out of range (offset %llu, %u entries, %zu bytes)",
+			     (unsigned long long)toff, nsec, len);
+	tab = buf + toff;
+
+#define ENTRY(i, field)                                                                            \
+	(tab + (size_t)(i)*ART_SECTION_ENTRY_SIZE + offsetof(struct art_file_section, field))
+	for (unsigned i = 0; i < nsec; i++) {
+		uint32_t type = art_get32(ENTRY(i, type));
+		uint64_t off = art_get64(ENTRY(i, offset));
+		uint64_t size = art_get64(ENTRY(i, size));
+
+		if (off % ART_ALIGN)
+			return VFAIL(c, "section %u (%s): offset %llu is not %d-aligned", i,
+				     type_label(type, t1), (unsigned long long)off, ART_ALIGN);
+		/* Written so that nothing can wrap: off + size may not fit. */
+		if (off > len || size > len - off)
+			return VFAIL(
+			    c,
+			    "section %u (%s) out of range (offset %llu, size %llu, file %zu bytes)",
+			    i, type_label(type, t1), (unsigned long long)off,
+			    (unsigned long long)size, len);
+		if (overlaps(off, size, 0, hsize) ||
+		    overlaps(off, size, toff, (uint64_t)nsec * ART_SECTION_ENTRY_SIZE))
+			return VFAIL(c, "section %u (%s) overlaps the header or the section table",
+				     i, type_label(type, t1));
+		if (art_get32(ENTRY(i, reserved)))
+			return VFAIL(c, "section %u (%s): reserved field is not zero", i,
+				     type_label(type, t1));
+	}
+	for (unsigned i = 0; i < nsec; i++)
+		for (unsigned j = i + 1; j < nsec; j++)
+			if (overlaps(art_get64(ENTRY(i, offset)), art_get64(ENTRY(i, size)),
+				     art_get64(ENTRY(j, offset)), art_get64(ENTRY(j, size))))
+				return VFAIL(c, "sections %u (%s) and %u (%s) overlap", i,
+					     type_label(art_get32(ENTRY(i, type)), t1), j,
+					     type_label(art_get32(ENTRY(j, type)), t2));
+	for (unsigned i = 0; i < nsec; i++) {
+		uint64_t off = art_get64(ENTRY(i, offset));
+		uint64_t size = art_get64(ENTRY(i, size));
+
+		if (crc32c_buf(buf + off, (size_t)size) != art_get32(ENTRY(i, crc)))
+			return VFAIL(c, "section %u (%s): checksum mismatch", i,
+				     type_label(art_get32(ENTRY(i, type)), t1));
+	}
+	for (unsigned i = 0; i < nsec; i++) {
+		uint32_t type = art_get32(ENTRY(i, type));
+		uint32_t flags = art_get32(ENTRY(i, flags));
+		struct art_span *sp;
+
+		if (!art_section_name(type)) {
+			if (flags & ART_SECF_CRITICAL)
+				return VFAIL(c,
+					     "unknown critical section type %lu (written by a "
+					     "newer heelc?): refusing",
+					     (unsigned long)type);
+			view->nskipped++;
+			continue;
+		}
+		sp = &view->sec[type];
+		if (sp->data)
+			return VFAIL(c, "duplicate section %s", section_names[type]);
+		if (!(flags & ART_SECF_CRITICAL) != !section_is_critical(type) ||
+		    (flags & ~ART_SECF_CRITICAL))
+			return VFAIL(c, "section %u (%s): wrong flags 0x%lx", i,
+				     section_names[type], (unsigned long)flags);
+		sp->data = buf + art_get64(ENTRY(i, offset));
+		sp->size = (size_t)art_get64(ENTRY(i, size));
+	}
+#undef ENTRY
+	for (uint32_t t = 1; t <= ART_SEC_KNOWN_MAX; t++)
+		if (section_is_critical(t) && !view->sec[t].data)
+			return VFAIL(c, "missing section %s", section_names[t]);
+
+	if ((rc = check_strtab(c, &view->sec[ART_SEC_STRTAB])) ||
+	    (rc = check_scalars(c, &view->sec[ART_SEC_SCALARS], view)) ||
+	    (rc = check_paths(c, &view->sec[ART_SEC_PATHS])) ||
+	    (rc = check_env(c, &view->sec[ART_SEC_ENV])) ||
+	    (rc = check_network(c, &view->sec[ART_SEC_NETWORK])) ||
+	    (rc = check_ipc(c, &view->sec[ART_SEC_IPC])) ||
+	    (rc = check_python(c, &view->sec[ART_SEC_PYTHON], view)) ||
+	    (rc = check_extras(c, &view->sec[ART_SEC_EXTRAS])))
+		goto bad;
+	if (view->sec[ART_SEC_META].data && (rc = check_meta(c, &view->sec[ART_SEC_META])))
+		goto bad;
+
+	view->buf = buf;
+	view->len = len;
+	view->fmt_major = (uint16_t)major;
+	view->fmt_minor = (uint16_t)minor;
+	view->nsections = nsec;
+	return 0;
+bad:
+	/* A half-filled view must not be mistaken for a valid one. */
+	memset(view, 0, sizeof(*view));
+	return rc;
+}
+
+/* ------------------------------------------------------------ accessors */
+
+static const char *
+str_at(const struct art_view *view, uint32_t off)
+{
+	if (off == ART_STR_NONE)
+		return NULL;
+	return (const char *)view->sec[ART_SEC_STRTAB].data + off;
+}
+
+static struct art_origin
+origin_at(const struct art_view *view, const uint8_t *o)
+{
+	struct art_origin origin = {
+	    .file = str_at(view, art_get32(o + offsetof(struct art_rec_origin, file))),
+	    .line = art_get32(o + offsetof(struct art_rec_origin, line)),
+	    .col = art_get32(o + offsetof(struct art_rec_origin, col)),
+	};
+
+	return origin;
+}
+
+bool
+art_platform_enabled(const struct art_view *view, unsigned platform)
+{
+	if (platform >= ART_PLATFORM_COUNT || !view->scalars[platform])
+		return false;
+	return art_get32(view->scalars[platform] + offsetof(struct art_rec_scalars, enabled)) != 0;
+}
+
+int
+art_scalar(const struct art_view *view, unsigned platform, unsigned id, struct art_scalar *out)
+{
+	const uint8_t *s;
+
+	if (platform >= ART_PLATFORM_COUNT || id >= ART_SC_COUNT || !view->scalars[platform])
+		return -ERANGE;
+	s = view->scalars[platform] + sizeof(struct art_rec_scalars) +
+	    id * sizeof(struct art_rec_scalar);
+	out->set = art_get32(s + offsetof(struct art_rec_scalar, set)) != 0;
+	out->value = art_get64(s + offsetof(struct art_rec_scalar, value));
+	out->str = str_at(view, art_get32(s + offsetof(struct art_rec_scalar, str)));
+	out->origin = origin_at(view, s + offsetof(struct art_rec_scalar, origin));
+	return 0;
+}
+
+size_t
+art_path_count(const struct art_view *view)
+{
+	return view->sec[ART_SEC_PATHS].count;
+}
+
+int
+art_path_at(const struct art_view *view, size_t i, struct art_path *out)
+{
+	const struct art_span *sp = &view->sec[ART_SEC_PATHS];
+	const uint8_t *r;
+
+	if (i >= sp->count)
+		return -ERANGE;
+	r = record(sp, i);
+	out->path = str_at(view, art_get32(r + offsetof(struct art_rec_path, path)));
+	out->mode = r[offsetof(struct art_rec_path, mode)];
+	out->platforms = r[offsetof(struct art_rec_path, platforms)];
+	out->optional = r[offsetof(struct art_rec_path, optional)] != 0;
+	out->set = r[offsetof(struct art_rec_path, set)];
+	out->source = r[offsetof(struct art_rec_path, source)];
+	out->origin = origin_at(view, r + offsetof(struct art_rec_path, origin));
+	return 0;
+}
+
+size_t
+art_env_count(const struct art_view *view)
+{
+	return view->sec[ART_SEC_ENV].count;
+}
+
+int
+art_env_at(const struct art_view *view, size_t i, struct art_env *out)
+{
+	const struct art_span *sp = &view->sec[ART_SEC_ENV];
+	const uint8_t *r;
+
+	if (i >= sp->count)
+		return -ERANGE;
+	r = record(sp, i);
+	out->kind = r[offsetof(struct art_rec_env, kind)];
+	out->platforms = r[offsetof(struct art_rec_env, platforms)];
+	out->name = str_at(view, art_get32(r + offsetof(struct art_rec_env, name)));
+	out->value = str_at(view, art_get32(r + offsetof(struct art_rec_env, value)));
+	out->origin = origin_at(view, r + offsetof(struct art_rec_env, origin));
+	return 0;
+}
+
+size_t
+art_net_count(const struct art_view *view)
+{
+	return view->sec[ART_SEC_NETWORK].count;
+}
+
+int
+art_net_at(const struct art_view *view, size_t i, struct art_net *out)
+{
+	const struct art_span *sp = &view->sec[ART_SEC_NETWORK];
+	const uint8_t *r;
+
+	if (i >= sp->count)
+		return -ERANGE;
+	r = record(sp, i);
+	out->host = str_at(view, art_get32(r + offsetof(struct art_rec_net, host)));
+	out->port = art_get16(r + offsetof(struct art_rec_net, port));
+	out->platforms = r[offsetof(struct art_rec_net, platforms)];
+	out->origin = origin_at(view, r + offsetof(struct art_rec_net, origin));
+	return 0;
+}
+
+size_t
+art_ipc_count(const struct art_view *view)
+{
+	return view->sec[ART_SEC_IPC].count;
+}
+
+int
+art_ipc_at(const struct art_view *view, size_t i, struct art_ipc *out)
+{
+	const struct art_span *sp = &view->sec[ART_SEC_IPC];
+	const uint8_t *r;
+
+	if (i >= sp->count)
+		return -ERANGE;
+	r = record(sp, i);
+	out->name = str_at(view, art_get32(r + offsetof(struct art_rec_ipc, name)));
+	out->exec = str_at(view, art_get32(r + offsetof(struct art_rec_ipc, exec)));
+	out->first_arg = art_get32(r + offsetof(struct art_rec_ipc, first_arg));
+	out->nargs = art_get32(r + offsetof(struct art_rec_ipc, nargs));
+	out->timeout_ms = art_get64(r + offsetof(struct art_rec_ipc, timeout_ms));
+	out->platforms = r[offsetof(struct art_rec_ipc, platforms)];
+	out->origin = origin_at(view, r + offsetof(struct art_rec_ipc, origin));
+	return 0;
+}
+
+/* Item j of a [first, first + n) run that validation proved in range. */
+static const char *
+item_at(const struct art_view *view, const struct art_span *sp, uint32_t first, uint32_t n,
+	size_t j)
+{
+	if (j >= n || (size_t)first + j >= sp->nitems)
+		return NULL;
+	return str_at(view, art_get32(sp->items + ((size_t)first + j) * ART_ITEM_SIZE));
+}
+
+const char *
+art_ipc_arg(const struct art_view *view, const struct art_ipc *ipc, size_t j)
+{
+	return item_at(view, &view->sec[ART_SEC_IPC], ipc->first_arg, ipc->nargs, j);
+}
+
+int
+art_python(const struct art_view *view, unsigned platform, struct art_python *out)
+{
+	const uint8_t *r;
+
+	if (platform >= ART_PLATFORM_COUNT || !view->python[platform])
+		return -ERANGE;
+	r = view->python[platform];
+	out->set = art_get32(r + offsetof(struct art_rec_python, set)) != 0;
+	out->venv = str_at(view, art_get32(r + offsetof(struct art_rec_python, venv)));
+	out->allow_pip_install =
+	    art_get32(r + offsetof(struct art_rec_python, allow_pip_install)) != 0;
+	out->first_package = art_get32(r + offsetof(struct art_rec_python, first_package));
+	out->npackages = art_get32(r + offsetof(struct art_rec_python, npackages));
+	out->origin = origin_at(view, r + offsetof(struct art_rec_python, origin));
+	return 0;
+}
+
+const char *
+art_python_package(const struct art_view *view, const struct art_python *py, size_t j)
+{
+	return item_at(view, &view->sec[ART_SEC_PYTHON], py->first_package, py->npackages, j);
+}
+
+size_t
+art_extra_count(const struct art_view *view)
+{
+	return view->sec[ART_SEC_EXTRAS].count;
+}
+
+int
+art_extra_at(const struct art_view *view, size_t i, struct art_extra *out)
+{
+	const struct art_span *sp = &view->sec[ART_SEC_EXTRAS];
+	const uint8_t *r;
+
+	if (i >= sp->count)
+		return -ERANGE;
+	r = record(sp, i);
+	out->kind = art_get32(r + offsetof(struct art_rec_extra, kind));
+	out->value = str_at(view, art_get32(r + offsetof(struct art_rec_extra, value)));
+	out->platforms = r[offsetof(struct art_rec_extra, platforms)];
+	out->action = r[offsetof(struct art_rec_extra, action)];
+	out->errno_value = art_get16(r + offsetof(struct art_rec_extra, errno_value));
+	out->origin = origin_at(view, r + offsetof(struct art_rec_extra, origin));
+	return 0;
+}
+
+bool
+art_meta(const struct art_view *view, struct art_meta *out)
+{
+	const struct art_span *sp = &view->sec[ART_SEC_META];
+
+	if (!sp->data)
+		return false;
+	out->compiler_version =
+	    str_at(view, art_get32(sp->data + offsetof(struct art_rec_meta, compiler_version)));
+	out->source_digest = sp->data + offsetof(struct art_rec_meta, source_digest);
+	return true;
+}

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT
+ * Verifier for seccomp programs read from an artifact: the kernel's checks
+ * with a message per failure, then heel's prologue shape. See bpf_verify.h. */
+#include "bpf_verify.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#define X32_SYSCALL_BIT 0x40000000u
+
+static int
+fail(char *msg, size_t msgsize, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int
+fail(char *msg, size_t msgsize, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (msg != NULL && msgsize > 0) {
+		va_start(ap, fmt);
+		vsnprintf(msg, msgsize, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+/* The opcodes seccomp_check_filter() lets through (after bpf_check_classic
+ * accepted them); LD W ABS is checked further by the caller. */
+static int
+opcode_allowed(uint16_t code)
+{
+	switch (code) {
+	case BPF_LD | BPF_W | BPF_ABS:
+	case BPF_LD | BPF_W | BPF_LEN:
+	case BPF_LDX | BPF_W | BPF_LEN:
+	case BPF_RET | BPF_K:
+	case BPF_RET | BPF_A:
+	case BPF_ALU | BPF_ADD | BPF_K:
+	case BPF_ALU | BPF_ADD | BPF_X:
+	case BPF_ALU | BPF_SUB | BPF_K:
+	case BPF_ALU | BPF_SUB | BPF_X:
+	case BPF_ALU | BPF_MUL | BPF_K:
+	case BPF_ALU | BPF_MUL | BPF_X:
+	case BPF_ALU | BPF_DIV | BPF_K:
+	case BPF_ALU | BPF_DIV | BPF_X:
+	case BPF_ALU | BPF_AND | BPF_K:
+	case BPF_ALU | BPF_AND | BPF_X:
+	case BPF_ALU | BPF_OR | BPF_K:
+	case BPF_ALU | BPF_OR | BPF_X:
+	case BPF_ALU | BPF_XOR | BPF_K:
+	case BPF_ALU | BPF_XOR | BPF_X:
+	case BPF_ALU | BPF_LSH | BPF_K:
+	case BPF_ALU | BPF_LSH | BPF_X:
+	case BPF_ALU | BPF_RSH | BPF_K:
+	case BPF_ALU | BPF_RSH | BPF_X:
+	case BPF_ALU | BPF_NEG:
+	case BPF_LD | BPF_IMM:
+	case BPF_LDX | BPF_IMM:
+	case BPF_MISC | BPF_TAX:
+	case BPF_MISC | BPF_TXA:
+	case BPF_LD | BPF_MEM:
+	case BPF_LDX | BPF_MEM:
+	case BPF_ST:
+	case BPF_STX:
+	case BPF_JMP | BPF_JA:
+	case BPF_JMP | BPF_JEQ | BPF_K:
+	case BPF_JMP | BPF_JEQ | BPF_X:
+	case BPF_JMP | BPF_JGE | BPF_K:
+	case BPF_JMP | BPF_JGE | BPF_X:
+	case BPF_JMP | BPF_JGT | BPF_K:
+	case BPF_JMP | BPF_JGT | BPF_X:
+	case BPF_JMP | BPF_JSET | BPF_K:
+	case BPF_JMP | BPF_JSET | BPF_X:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int
+is_cond_jump(uint16_t code)
+{
+	return BPF_CLASS(code) == BPF_JMP && BPF_OP(code) != BPF_JA;
+}
+
+/* The kernel's check_load_and_stores(): a bit per scratch slot, cleared at
+ * a jump target unless every jump into it carried the slot as written.
+ * Like the kernel, it is conservative after a RET. */
+static int
+check_scratch(const struct bpf_sim_insn *prog, size_t len, char *msg,
+	      size_t msgsize)
+{
+	uint16_t masks[BPF_SIM_MAXINSNS];
+	uint16_t valid = 0;
+	size_t pc;
+
+	for (pc = 0; pc < len; pc++)
+		masks[pc] = 0xffff;
+	for (pc = 0; pc < len; pc++) {
+		const struct bpf_sim_insn *in = &prog[pc];
+
+		valid &= masks[pc];
+		switch (in->code) {
+		case BPF_ST:
+		case BPF_STX:
+			valid |= (uint16_t)(1u << in->k);
+			break;
+		case BPF_LD | BPF_MEM:
+		case BPF_LDX | BPF_MEM:
+			if (!(valid & (1u << in->k)))
+				return fail(msg, msgsize,
+					    "instruction %zu: reads M[%u] before it is written on every path",
+					    pc, (unsigned)in->k);
+			break;
+		case BPF_JMP | BPF_JA:
+			masks[pc + 1 + in->k] &= valid;
+			valid = 0xffff;
+			break;
+		default:
+			if (is_cond_jump(in->code)) {
+				masks[pc + 1 + in->jt] &= valid;
+				masks[pc + 1 + in->jf] &= valid;
+				valid = 0xffff;
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
+int
+bpf_verify_kernel(const struct bpf_sim_insn *prog, size_t len, char *msg,
+		  size_t msgsize)
+{
+	size_t pc;
+
+	if (msg != NULL && msgsize > 0)
+		msg[0] = '\0';
+	if (prog == NULL || len == 0)
+		return fail(msg, msgsize, "empty seccomp program");
+	if (len > BPF_SIM_MAXINSNS)
+		return fail(msg, msgsize,
+			    "%zu instructions, more than the kernel's limit of %u",
+			    len, BPF_SIM_MAXINSNS);
+
+	for (pc = 0; pc < len; pc++) {
+		const struct bpf_sim_insn *in = &prog[pc];
+
+		if (!opcode_allowed(in->code))
+			return fail(msg, msgsize,
+				    "instruction %zu: opcode 0x%04x is not allowed in a seccomp filter",
+				    pc, (unsigned)in->code);
+		switch (in->code) {
+		case BPF_LD | BPF_W | BPF_ABS:
+			if (in->k & 3u)
+				return fail(msg, msgsize,
+					    "instruction %zu: load offset %u is not 4-byte aligned",
+					    pc, (unsigned)in->k);
+			if (in->k >= sizeof(struct bpf_sim_data))
+				return fail(msg, msgsize,
+					    "instruction %zu: load offset %u is outside seccomp_data (%zu bytes)",
+					    pc, (unsigned)in->k, sizeof(struct bpf_sim_data));
+			break;
+		case BPF_ALU | BPF_DIV | BPF_K:
+			if (in->k == 0)
+				return fail(msg, msgsize,
+					    "instruction %zu: division by constant zero", pc);
+			break;
+		case BPF_ALU | BPF_LSH | BPF_K:
+		case BPF_ALU | BPF_RSH | BPF_K:
+			if (in->k >= 32)
+				return fail(msg, msgsize,
+					    "instruction %zu: shift by %u (32 or more)",
+					    pc, (unsigned)in->k);
+			break;
+		case BPF_LD | BPF_MEM:
+		case BPF_LDX | BPF_MEM:
+		case BPF_ST:
+		case BPF_STX:
+			if (in->k >= BPF_SIM_MEMWORDS)
+				return fail(msg, msgsize,
+					    "instruction %zu: scratch slot M[%u] out of range (0-%u)",
+					    pc, (unsigned)in->k, BPF_SIM_MEMWORDS - 1);
+			break;
+		case BPF_JMP | BPF_JA:
+			/* k is 32 bits: compare without forming pc + 1 + k. */
+			if (in->k >= len - pc - 1)
+				return fail(msg, msgsize,
+					    "instruction %zu: jump by %u goes past the end of the %zu-instruction program",
+					    pc, (unsigned)in->k, len);
+			break;
+		default:
+			if (is_cond_jump(in->code) &&
+			    (pc + 1 + in->jt >= len || pc + 1 + in->jf >= len))
+				return fail(msg, msgsize,
+					    "instruction %zu: jump to %zu goes past the end of the %zu-instruction program",
+					    pc, pc + 1 + (in->jt > in->jf ? in->jt : in->jf), len);
+			break;
+		}
+	}
+	if (BPF_CLASS(prog[len - 1].code) != BPF_RET)
+		return fail(msg, msgsize,
+			    "the last instruction (%zu) is not a RET", len - 1);
+	return check_scratch(prog, len, msg, msgsize);
+}
+
+static int
+is_kill(const struct bpf_sim_insn *prog, size_t at)
+{
+	return prog[at].code == (BPF_RET | BPF_K) &&
+	       prog[at].k == SECCOMP_RET_KILL_PROCESS;
+}
+
+int
+bpf_verify(const struct bpf_sim_insn *prog, size_t len, uint32_t audit_arch,
+	   char *msg, size_t msgsize)
+{
+	const struct bpf_sim_insn *in;
+	size_t need;
+	int ret;
+
+	ret = bpf_verify_kernel(prog, len, msg, msgsize);
+	if (ret < 0)
+		return ret;
+	if (audit_arch != BPF_SIM_AUDIT_ARCH_X86_64 &&
+	    audit_arch != BPF_SIM_AUDIT_ARCH_AARCH64)
+		return fail(msg, msgsize,
+			    "seccomp program for unsupported architecture 0x%08x",
+			    (unsigned)audit_arch);
+	need = audit_arch == BPF_SIM_AUDIT_ARCH_X86_64 ? 6 : 4;
+	if (len < need)
+		return fail(msg, msgsize,
+			    "program too short (%zu instructions) to hold heel's architecture check",
+			    len);
+
+	if (prog[0].code != (BPF_LD | BPF_W | BPF_ABS) ||
+	    prog[0].k != BPF_SIM_DATA_ARCH)
+		return fail(msg, msgsize,
+			    "instruction 0: the program does not start by loading seccomp_data.arch");
+	in = &prog[1];
+	if (in->code != (BPF_JMP | BPF_JEQ | BPF_K) || in->k != audit_arch ||
+	    in->jt != 0 || !is_kill(prog, 2 + (size_t)in->jf))
+		return fail(msg, msgsize,
+			    "instruction 1: not the architecture check (jeq #0x%08x, next, kill-process)",
+			    (unsigned)audit_arch);
+	if (prog[2].code != (BPF_LD | BPF_W | BPF_ABS) ||
+	    prog[2].k != BPF_SIM_DATA_NR)
+		return fail(msg, msgsize,
+			    "instruction 2: the syscall number is not loaded after the architecture check");
+	if (audit_arch != BPF_SIM_AUDIT_ARCH_X86_64)
+		return 0;
+
+	/* x32 calls carry AUDIT_ARCH_X86_64 and nr | 0x40000000: without
+	 * this guard every deny rule could be sidestepped by the x32 twin. */
+	in = &prog[3];
+	if (in->code != (BPF_JMP | BPF_JGE | BPF_K) || in->k != X32_SYSCALL_BIT ||
+	    in->jt != 0)
+		return fail(msg, msgsize,
+			    "instruction 3: the x32 guard (jge #0x40000000) is missing");
+	in = &prog[4];
+	if (in->code != (BPF_JMP | BPF_JEQ | BPF_K) || in->k != 0xffffffffu ||
+	    !is_kill(prog, 5 + (size_t)in->jf))
+		return fail(msg, msgsize,
+			    "instruction 4: x32 syscall numbers do not end in kill-process");
+	return 0;
+}

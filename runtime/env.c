@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT
+ * Building the sandbox's environment from scratch; see env.h. */
+#include "env.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Passed from the launcher's environment without being asked for: what a
+ * program needs to find tools, its home and its locale, and nothing that
+ * usually carries a credential. */
+static const char *const safe_names[] = {
+	"PATH", "HOME", "USER", "LANG", "TERM", "TZ", "SHELL",
+};
+
+void
+envb_init(struct envb *b)
+{
+	b->vars = NULL;
+	b->n = 0;
+	b->cap = 0;
+}
+
+void
+envb_free(struct envb *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		free(b->vars[i]);
+	free(b->vars);
+	envb_init(b);
+}
+
+/* Length of the name in "NAME=value", or of the whole string. */
+static size_t
+name_len(const char *var)
+{
+	const char *eq = strchr(var, '=');
+
+	return eq ? (size_t)(eq - var) : strlen(var);
+}
+
+static int
+find(const struct envb *b, const char *name, size_t len)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (name_len(b->vars[i]) == len &&
+		    memcmp(b->vars[i], name, len) == 0)
+			return (int)i;
+	return -1;
+}
+
+int
+envb_set(struct envb *b, const char *name, const char *value)
+{
+	size_t nlen = strlen(name), vlen = strlen(value);
+	char *var;
+	int i;
+
+	if (nlen == 0 || strchr(name, '='))
+		return -EINVAL;
+	var = malloc(nlen + 1 + vlen + 1);
+	if (!var)
+		return -ENOMEM;
+	memcpy(var, name, nlen);
+	var[nlen] = '=';
+	memcpy(var + nlen + 1, value, vlen + 1);
+
+	i = find(b, name, nlen);
+	if (i >= 0) {
+		free(b->vars[i]);
+		b->vars[i] = var;
+		return 0;
+	}
+	if (b->n + 2 > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 32;
+		char **v = realloc(b->vars, cap * sizeof(*v));
+
+		if (!v) {
+			free(var);
+			return -ENOMEM;
+		}
+		b->vars = v;
+		b->cap = cap;
+	}
+	b->vars[b->n++] = var;
+	b->vars[b->n] = NULL;
+	return 0;
+}
+
+const char *
+envb_get(const struct envb *b, const char *name)
+{
+	int i = find(b, name, strlen(name));
+
+	return i >= 0 ? b->vars[i] + strlen(name) + 1 : NULL;
+}
+
+const char *
+envb_lookup(char *const *env, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (; env && *env; env++)
+		if (strncmp(*env, name, len) == 0 && (*env)[len] == '=')
+			return *env + len + 1;
+	return NULL;
+}
+
+/* Copies NAME from host when host has it. */
+static int
+pass(struct envb *b, char *const *host, const char *name)
+{
+	const char *v = envb_lookup(host, name);
+
+	return v ? envb_set(b, name, v) : 0;
+}
+
+/* Copies every LC_* variable (LC_ALL, LC_CTYPE, ...) from host. */
+static int
+pass_locale(struct envb *b, char *const *host)
+{
+	char name[256];
+	int r;
+
+	for (; host && *host; host++) {
+		size_t len = name_len(*host);
+
+		if (strncmp(*host, "LC_", 3) != 0 || (*host)[len] != '=' ||
+		    len >= sizeof(name))
+			continue;
+		memcpy(name, *host, len);
+		name[len] = '\0';
+		/* The first occurrence wins, as getenv() would see it. */
+		if (envb_get(b, name))
+			continue;
+		r = envb_set(b, name, *host + len + 1);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int
+envb_build(struct envb *b, char *const *host, const struct art_view *view,
+	   unsigned platform, const char *tmpdir)
+{
+	static const char *const tmp_names[] = { "TMPDIR", "TMP", "TEMP" };
+	struct art_env e;
+	int r;
+
+	for (size_t i = 0; i < sizeof(safe_names) / sizeof(safe_names[0]); i++)
+		if ((r = pass(b, host, safe_names[i])) < 0)
+			return r;
+	if ((r = pass_locale(b, host)) < 0)
+		return r;
+	if (!envb_get(b, "PATH") &&
+	    (r = envb_set(b, "PATH", ENVB_DEFAULT_PATH)) < 0)
+		return r;
+
+	/* The artifact lists passes before sets; two loops keep "set wins
+	 * over pass" true even if that ever changes. */
+	for (size_t i = 0; i < art_env_count(view); i++) {
+		if (art_env_at(view, i, &e) < 0)
+			return -EINVAL;
+		if (e.kind != ART_ENV_PASS || !(e.platforms & ART_PLAT_BIT(platform)))
+			continue;
+		if ((r = pass(b, host, e.name)) < 0)
+			return r;
+	}
+	for (size_t i = 0; i < art_env_count(view); i++) {
+		if (art_env_at(view, i, &e) < 0)
+			return -EINVAL;
+		if (e.kind != ART_ENV_SET || !(e.platforms & ART_PLAT_BIT(platform)))
+			continue;
+		if ((r = envb_set(b, e.name, e.value ? e.value : "")) < 0)
+			return r;
+	}
+
+	/* Last, so neither the launcher's environment nor the policy can
+	 * point temporary files outside the working directory. */
+	for (size_t i = 0; i < 3; i++)
+		if ((r = envb_set(b, tmp_names[i], tmpdir)) < 0)
+			return r;
+	return 0;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT
+ * The sandbox's environment, built from scratch: a small safe set copied
+ * from the launcher's environment, then the policy's `env pass` and
+ * `env set`, then TMPDIR/TMP/TEMP, which nothing may override. Whatever
+ * else the launcher holds (tokens, keys) never reaches the command.
+ * Portable C17; never prints. */
+#ifndef HEEL_RUNTIME_ENV_H
+#define HEEL_RUNTIME_ENV_H
+
+#include <stddef.h>
+
+#include "artifact_read.h"
+
+#define ENVB_DEFAULT_PATH "/usr/local/bin:/usr/bin:/bin"
+
+/* An environment under construction: "NAME=value" strings, each name at
+ * most once. envb_free() frees the strings and the vector. */
+struct envb {
+	char **vars; /* NULL-terminated once anything was added */
+	size_t n;
+	size_t cap;
+};
+
+void envb_init(struct envb *b);
+void envb_free(struct envb *b);
+
+/* Sets NAME to value, replacing an earlier NAME. 0, -EINVAL for a name
+ * that is empty or holds '=', or -ENOMEM. */
+int envb_set(struct envb *b, const char *name, const char *value);
+
+/* The value of NAME in b, or NULL. */
+const char *envb_get(const struct envb *b, const char *name);
+
+/* The value of NAME in a "NAME=value" vector (first occurrence, as
+ * getenv), or NULL. */
+const char *envb_lookup(char *const *env, const char *name);
+
+/* Builds the sandbox environment for `platform` (enum art_platform) from
+ * the launcher's environment `host` and the policy: PATH, HOME, USER,
+ * LANG, LC_*, TERM, TZ, SHELL when host has them (PATH defaults to
+ * ENVB_DEFAULT_PATH), the policy's `env pass` names that host has, its
+ * `env set` pairs, and last TMPDIR, TMP and TEMP = tmpdir. 0 or -errno;
+ * on failure b holds what was built so far (free it). */
+int envb_build(struct envb *b, char *const *host, const struct art_view *view,
+	       unsigned platform, const char *tmpdir);
+
+#endif

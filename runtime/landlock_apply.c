@@ -1,0 +1,1219 @@
+/* SPDX-License-Identifier: MIT
+ * Landlock at launch (see landlock_apply.h, docs/landlock.md): ABI probe,
+ * pure downgrade, the plan (expansion, link-free opening, carve-outs) and
+ * its enforcement. libc only, so heel-exec links statically; the kernel
+ * calls go through syscall(2) because glibc has no wrappers for them. */
+#include "landlock_apply.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "landlock_abi.h"
+
+/* Rights a directory grant loses when it becomes a spine: everything
+ * that creates, removes or renames an entry in it, or writes beneath it. */
+#define WRITE_RIGHTS (LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE | \
+		      LL_FS_MAKE_CHAR | LL_FS_MAKE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_SOCK | \
+		      LL_FS_MAKE_FIFO | LL_FS_MAKE_BLOCK | LL_FS_MAKE_SYM | LL_FS_REFER | \
+		      LL_FS_TRUNCATE)
+
+/* The working directory: read and write, never execute (LANGUAGE.md). */
+#define WORKDIR_RIGHTS (LL_FS_READ_FILE | LL_FS_READ_DIR | LL_FS_WRITE_FILE | \
+			LL_FS_REMOVE_FILE | LL_FS_REMOVE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_DIR | \
+			LL_FS_MAKE_SYM | LL_FS_MAKE_FIFO | LL_FS_MAKE_SOCK | LL_FS_TRUNCATE | \
+			LL_FS_REFER)
+
+static int
+fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+/* ------------------------------------------------------------ probe */
+
+int
+ll_probe_abi(void)
+{
+	long abi = syscall(__NR_landlock_create_ruleset, NULL, 0, LL_CREATE_RULESET_VERSION);
+
+	if (abi < 0)
+		return -errno;
+	return abi > INT_MAX ? INT_MAX : (int)abi;
+}
+
+const char *
+ll_probe_message(int rc)
+{
+	/* The two cases the kernel's sandboxer.c tells apart: they need
+	 * different fixes, and a user cannot guess which one applies. */
+	switch (rc) {
+	case -ENOSYS:
+		return "Landlock is not supported by the running kernel "
+		       "(hint: it needs Linux 5.13 or later built with CONFIG_SECURITY_LANDLOCK=y)";
+	case -EOPNOTSUPP:
+		return "Landlock is built into the kernel but disabled at boot "
+		       "(hint: add `landlock` to the lsm= boot parameter, "
+		       "e.g. lsm=landlock,lockdown,yama,integrity,apparmor)";
+	}
+	return "Landlock could not be probed";
+}
+
+/* ------------------------------------------------------------ downgrade */
+
+void
+ll_downgrade(const struct ll_masks *req, int abi, struct ll_downgrade *out)
+{
+	uint64_t lost_fs, lost_net, lost_scope;
+
+	if (abi < 0)
+		abi = 0;
+	if (abi > LL_ABI_MAX)
+		abi = LL_ABI_MAX;
+	out->eff.fs = req->fs & ll_abi_fs_mask(abi);
+	out->eff.net = req->net & ll_abi_net_mask(abi);
+	out->eff.scoped = req->scoped & ll_abi_scope_mask(abi);
+	out->weakenings = 0;
+	out->notes = 0;
+	lost_fs = req->fs & ~out->eff.fs;
+	lost_net = req->net & ~out->eff.net;
+	lost_scope = req->scoped & ~out->eff.scoped;
+	if (abi == 0) {
+		if (req->fs || req->net || req->scoped)
+			out->weakenings = LL_WEAK_NO_LANDLOCK;
+		return;
+	}
+	/* REFER missing (ABI 1) is not a weakening: when it is not handled
+	 * the kernel refuses every rename/link that changes a file's parent
+	 * directory (EXDEV), which is stricter than what was asked. */
+	if (lost_fs & LL_FS_REFER)
+		out->notes |= LL_NOTE_NO_REFER;
+	/* TRUNCATE missing (ABI < 3) is: truncate(2) is then checked by
+	 * nobody, so a readable, DAC-writable file can be emptied. */
+	if (lost_fs & LL_FS_TRUNCATE)
+		out->weakenings |= LL_WEAK_TRUNCATE;
+	if (lost_fs & LL_FS_IOCTL_DEV)
+		out->weakenings |= LL_WEAK_IOCTL_DEV;
+	if (lost_fs & LL_FS_RESOLVE_UNIX)
+		out->weakenings |= LL_WEAK_RESOLVE_UNIX;
+	if (lost_net)
+		out->weakenings |= LL_WEAK_NET_TCP;
+	if (lost_scope & LL_SCOPE_ABSTRACT_UNIX_SOCKET)
+		out->weakenings |= LL_WEAK_SCOPE_UNIX;
+	if (lost_scope & LL_SCOPE_SIGNAL)
+		out->weakenings |= LL_WEAK_SCOPE_SIGNAL;
+}
+
+const char *
+ll_weakening_text(uint32_t bit)
+{
+	switch (bit) {
+	case LL_WEAK_NO_LANDLOCK:
+		return "Landlock is unavailable: no filesystem, TCP or scope restriction at all";
+	case LL_WEAK_TRUNCATE:
+		return "truncating files is not controlled (needs Landlock ABI 3, Linux 6.2)";
+	case LL_WEAK_NET_TCP:
+		return "TCP bind and connect are not controlled by Landlock (needs ABI 4, Linux 6.7)";
+	case LL_WEAK_IOCTL_DEV:
+		return "ioctl on devices is not controlled by Landlock (needs ABI 5, Linux 6.10)";
+	case LL_WEAK_SCOPE_UNIX:
+		return "abstract unix sockets outside the sandbox are reachable (needs ABI 6, Linux 6.12)";
+	case LL_WEAK_SCOPE_SIGNAL:
+		return "processes outside the sandbox can be signalled (needs ABI 6, Linux 6.12)";
+	case LL_WEAK_RESOLVE_UNIX:
+		return "pathname unix sockets are not controlled by Landlock (needs ABI 9)";
+	case LL_WEAK_MOUNTNS:
+		return "a deny inside a writable grant is enforced without a mount namespace: "
+		       "entries cannot be created, removed or renamed in the directories above it";
+	}
+	return "unknown weakening";
+}
+
+const char *
+ll_note_text(uint32_t bit)
+{
+	if (bit == LL_NOTE_NO_REFER)
+		return "Landlock ABI 1: renaming or linking a file into another directory fails (EXDEV)";
+	return "unknown note";
+}
+
+/* ------------------------------------------------------------ report */
+
+void
+ll_report_free(struct ll_report *rep)
+{
+	if (!rep)
+		return;
+	for (size_t i = 0; i < rep->nlines; i++)
+		free(rep->lines[i].text);
+	free(rep->lines);
+	rep->lines = NULL;
+	rep->nlines = 0;
+}
+
+__attribute__((format(printf, 3, 4))) static int
+report(struct ll_report *rep, enum ll_line_kind kind, const char *fmt, ...)
+{
+	struct ll_report_line *grown;
+	va_list ap;
+	char *text;
+	int n;
+
+	if (!rep)
+		return 0;
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	grown = realloc(rep->lines, (rep->nlines + 1) * sizeof(*grown));
+	if (!grown) {
+		free(text);
+		return -ENOMEM;
+	}
+	rep->lines = grown;
+	rep->lines[rep->nlines].kind = kind;
+	rep->lines[rep->nlines].text = text;
+	rep->nlines++;
+	return 0;
+}
+
+/* ------------------------------------------------------------ paths */
+
+/* Orders paths so that a directory's subtree follows it contiguously:
+ * '/' sorts before every other byte ("/a", "/a/b", "/a-b"). */
+static int
+path_cmp(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		int x = *a == '/' ? 1 : *a ? (unsigned char)*a + 1 : 0;
+		int y = *b == '/' ? 1 : *b ? (unsigned char)*b + 1 : 0;
+
+		if (x != y || !x)
+			return x - y;
+	}
+}
+
+/* Is `child` strictly beneath `parent` (both absolute, normalised)? */
+static bool
+beneath(const char *child, const char *parent)
+{
+	size_t n = strlen(parent);
+
+	if (n == 1)
+		return child[0] == '/' && child[1] != '\0';
+	return strncmp(child, parent, n) == 0 && child[n] == '/';
+}
+
+static const char *
+lookup(const char *name, const struct ll_launch *l)
+{
+	const char *v;
+
+	if (strcmp(name, "CWD") == 0)
+		v = l->cwd;
+	else if (strcmp(name, "WORKDIR") == 0)
+		v = l->workdir;
+	else
+		v = l->getenv ? l->getenv(name, l->getenv_ctx) : NULL;
+	/* An empty value counts as unset: "${PROJECT}/build" with PROJECT=""
+	 * would otherwise quietly become "/build". */
+	return v && *v ? v : NULL;
+}
+
+/* Expands `tmpl` into `out` (PATH_MAX): ${NAME}, relative paths against
+ * the launch directory, repeated and trailing '/' folded. Returns 0,
+ * -ENOENT with the name in `name` (an unset variable), -EINVAL (not
+ * absolute, or a "." / ".." component) or -ENAMETOOLONG. */
+static int
+expand(const char *tmpl, const struct ll_launch *l, char *out, char *name, size_t namelen)
+{
+	char raw[PATH_MAX];
+	size_t n = 0, w = 0;
+	const char *s = tmpl;
+
+#define APPEND(str, len)                                              \
+	do {                                                          \
+		if (n + (len) >= sizeof(raw))                         \
+			return -ENAMETOOLONG;                         \
+		memcpy(raw + n, (str), (len));                        \
+		n += (len);                                           \
+	} while (0)
+
+	name[0] = '\0';
+	if (tmpl[0] != '/' && !(tmpl[0] == '$' && tmpl[1] == '{')) {
+		if (!l->cwd || l->cwd[0] != '/') {
+			snprintf(name, namelen, "CWD");
+			return -ENOENT;
+		}
+		APPEND(l->cwd, strlen(l->cwd));
+		APPEND("/", 1);
+		if (s[0] == '.' && s[1] == '/')
+			s += 2;
+	}
+	while (*s) {
+		if (s[0] == '$' && s[1] == '{') {
+			const char *end = strchr(s + 2, '}');
+			char var[128];
+			const char *v;
+			size_t vlen;
+
+			if (!end || (size_t)(end - s - 2) >= sizeof(var))
+				return -EINVAL;
+			memcpy(var, s + 2, (size_t)(end - s - 2));
+			var[end - s - 2] = '\0';
+			v = lookup(var, l);
+			if (!v) {
+				snprintf(name, namelen, "%s", var);
+				return -ENOENT;
+			}
+			vlen = strlen(v);
+			APPEND(v, vlen);
+			s = end + 1;
+		} else {
+			APPEND(s, 1);
+			s++;
+		}
+	}
+	raw[n] = '\0';
+#undef APPEND
+	if (raw[0] != '/')
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		if (raw[i] == '/' && w && out[w - 1] == '/')
+			continue;
+		out[w++] = raw[i];
+	}
+	if (w > 1 && out[w - 1] == '/')
+		w--;
+	out[w] = '\0';
+	for (const char *c = out; *c;) {
+		const char *e;
+		size_t len;
+
+		c++;
+		e = strchr(c, '/');
+		len = e ? (size_t)(e - c) : strlen(c);
+		if ((len == 1 && c[0] == '.') || (len == 2 && c[0] == '.' && c[1] == '.'))
+			return -EINVAL;
+		c += len;
+	}
+	return 0;
+}
+
+/* openat2 is 5.6, older than Landlock (5.13), so where Landlock runs it
+ * exists. RESOLVE_NO_SYMLINKS refuses a link in any component, which is
+ * the guarantee: a grant that became a link is refused, not followed. */
+static int
+open2(int dirfd, const char *path, uint64_t flags, uint64_t resolve)
+{
+	struct open_how how;
+	long fd;
+
+	memset(&how, 0, sizeof(how));
+	how.flags = flags | O_CLOEXEC;
+	how.resolve = resolve;
+	fd = syscall(__NR_openat2, dirfd, path, &how, sizeof(how));
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* Resolves a deny, following links: a deny only ever removes access, so
+ * following is safe, and the thing to protect is what the name leads
+ * to. A missing tail is kept as written under its longest existing
+ * prefix, so a grant above it still forbids creating it. */
+static int
+resolve_deny(const char *path, char *out, bool *exists, bool *is_dir)
+{
+	char prefix[PATH_MAX], real[PATH_MAX];
+	size_t len = strlen(path);
+	struct stat st;
+
+	if (len >= sizeof(prefix))
+		return -ENAMETOOLONG;
+	memcpy(prefix, path, len + 1);
+	for (;;) {
+		char *slash;
+
+		if (realpath(prefix, real))
+			break;
+		if (errno != ENOENT && errno != ENOTDIR)
+			return -errno;
+		slash = strrchr(prefix, '/');
+		if (!slash || slash == prefix) {
+			strcpy(real, "/");
+			prefix[1] = '\0';
+			break;
+		}
+		*slash = '\0';
+	}
+	*exists = strlen(prefix) == len;
+	if (snprintf(out, PATH_MAX, "%s%s", strcmp(real, "/") == 0 ? "" : real,
+		     path + (strcmp(prefix, "/") == 0 ? 0 : strlen(prefix))) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	if (!out[0])
+		strcpy(out, "/");
+	*is_dir = true;
+	if (*exists && stat(out, &st) == 0)
+		*is_dir = S_ISDIR(st.st_mode);
+	return 0;
+}
+
+/* ------------------------------------------------------------ plan building */
+
+/* One path rule after expansion: a table rule, the working directory or
+ * a launcher extra. access 0 is a deny. */
+struct ent {
+	char *path;
+	int fd;                  /* grants: O_PATH; denies: -1 */
+	uint64_t access;
+	bool is_dir;
+	bool exists;
+	bool covered;            /* deny hidden by a mount request */
+	bool split;              /* grant expanded around its targets */
+	enum ll_plan_kind pk;
+	int32_t tidx;            /* table rule, or -1 */
+	const char *why;         /* workdir / extra */
+};
+
+struct builder {
+	const struct ll_table_view *t;
+	const struct ll_launch *l;
+	struct ll_plan *plan;
+	struct ll_report *rep;
+	char *err;
+	size_t errlen;
+	struct ent *e;
+	size_t ne;
+	size_t ecap;
+	size_t pcap;
+};
+
+/* "grant \"${HOME}/x\" (policy.heel:3)" for messages. */
+static const char *
+label(const struct builder *b, const struct ent *e, char *buf, size_t len)
+{
+	struct ll_rule_view r;
+
+	if (e->tidx < 0) {
+		snprintf(buf, len, "%s", e->why ? e->why : e->path);
+		return buf;
+	}
+	ll_table_rule(b->t, (uint32_t)e->tidx, &r);
+	if (r.origin)
+		snprintf(buf, len, "%s \"%s\" (%s:%u)", r.kind == LL_KIND_GRANT ? "grant" : "deny",
+			 r.path, r.origin, r.origin_line);
+	else
+		snprintf(buf, len, "%s \"%s\"", r.kind == LL_KIND_GRANT ? "grant" : "deny", r.path);
+	return buf;
+}
+
+static int
+push_ent(struct builder *b, const struct ent *e)
+{
+	if (b->ne == b->ecap) {
+		size_t cap = b->ecap ? b->ecap * 2 : 32;
+		struct ent *g = realloc(b->e, cap * sizeof(*g));
+
+		if (!g)
+			return -ENOMEM;
+		b->e = g;
+		b->ecap = cap;
+	}
+	b->e[b->ne++] = *e;
+	return 0;
+}
+
+static int
+plan_push(struct builder *b, const char *path, int fd, uint64_t access, enum ll_plan_kind pk,
+	  bool is_dir)
+{
+	struct ll_plan *p = b->plan;
+	char *copy = strdup(path);
+
+	if (!copy)
+		return -ENOMEM;
+	if (p->nrules == b->pcap) {
+		size_t cap = b->pcap ? b->pcap * 2 : 32;
+		struct ll_plan_rule *g = realloc(p->rules, cap * sizeof(*g));
+
+		if (!g) {
+			free(copy);
+			return -ENOMEM;
+		}
+		p->rules = g;
+		b->pcap = cap;
+	}
+	p->rules[p->nrules].path = copy;
+	p->rules[p->nrules].fd = fd;
+	p->rules[p->nrules].access = access;
+	p->rules[p->nrules].kind = pk;
+	p->rules[p->nrules].is_dir = is_dir;
+	p->nrules++;
+	return 0;
+}
+
+/* Opens a grant's path and adds it to the entries; an optional one that
+ * is missing or a link is skipped with a report line, a required one is
+ * refused naming it. */
+static int
+add_grant(struct builder *b, const char *path, uint64_t access, bool optional,
+	  enum ll_plan_kind pk, int32_t tidx, const char *why)
+{
+	struct ent e = { .fd = -1, .pk = pk, .tidx = tidx, .why = why, .exists = true };
+	char lab[PATH_MAX + 64];
+	struct stat st;
+	int fd, rc;
+
+	e.path = (char *)path;
+	label(b, &e, lab, sizeof(lab));
+	fd = open2(AT_FDCWD, path, O_PATH, RESOLVE_NO_SYMLINKS);
+	if (fd < 0) {
+		const char *what = fd == -ELOOP ? "is or passes through a symbolic link" :
+				   (fd == -ENOENT || fd == -ENOTDIR) ? "does not exist" :
+				   strerror(-fd);
+
+		/* An optional grant that is a link is skipped, not refused:
+		 * merged-/usr systems make /bin, /lib, /lib64, /sbin links,
+		 * the stock bases grant them optionally, and their targets
+		 * have grants of their own. Skipping only ever removes
+		 * access; following would let a link choose the target. */
+		if (optional)
+			return report(b->rep, LL_LINE_SKIPPED, "%s: %s %s, skipped (optional)", lab,
+				      path, what);
+		if (fd == -ELOOP)
+			return fail(b->err, b->errlen, -ELOOP,
+				    "%s: %s is or passes through a symbolic link; heel does not "
+				    "follow links in grants (grant the link's target instead)", lab, path);
+		return fail(b->err, b->errlen, fd, "%s: %s %s", lab, path, what);
+	}
+	if (fstat(fd, &st) < 0) {
+		rc = -errno;
+		close(fd);
+		return fail(b->err, b->errlen, rc, "%s: %s: %s", lab, path, strerror(-rc));
+	}
+	e.is_dir = S_ISDIR(st.st_mode);
+	/* The kernel refuses directory rights on a file (EINVAL). */
+	e.access = access & b->plan->dg.eff.fs & (e.is_dir ? ~0ull : LL_FS_FILE_RIGHTS);
+	if (!e.access) {
+		close(fd);
+		return report(b->rep, LL_LINE_SKIPPED, "%s: no right left on this kernel, skipped", lab);
+	}
+	e.path = strdup(path);
+	if (!e.path) {
+		close(fd);
+		return -ENOMEM;
+	}
+	e.fd = fd;
+	rc = push_ent(b, &e);
+	if (rc) {
+		free(e.path);
+		close(fd);
+	}
+	return rc;
+}
+
+static int
+add_deny(struct builder *b, const char *path, int32_t tidx)
+{
+	struct ent e = { .fd = -1, .pk = LL_PK_GRANT, .tidx = tidx };
+	char real[PATH_MAX], lab[PATH_MAX + 64];
+	int rc;
+
+	e.path = (char *)path;
+	rc = resolve_deny(path, real, &e.exists, &e.is_dir);
+	if (rc) {
+		/* Unreachable for the launcher (EACCES, a link loop): the
+		 * sandbox, with the same credentials, cannot reach it either. */
+		return report(b->rep, LL_LINE_SKIPPED, "%s: %s: %s, skipped", label(b, &e, lab,
+			      sizeof(lab)), path, strerror(-rc));
+	}
+	e.path = strdup(real);
+	if (!e.path)
+		return -ENOMEM;
+	rc = push_ent(b, &e);
+	if (rc)
+		free(e.path);
+	return rc;
+}
+
+static int
+cmp_ent(const void *a, const void *b)
+{
+	const struct ent *x = a, *y = b;
+	int c = path_cmp(x->path, y->path);
+
+	if (c)
+		return c;
+	/* Grants before denies on one path: the grant wins the tie. */
+	return (x->access == 0) - (y->access == 0);
+}
+
+/* Sorts the entries and folds those that name one path: grants keep the
+ * union, a grant beats a deny. */
+static void
+merge_ents(struct builder *b)
+{
+	size_t w = 0;
+
+	qsort(b->e, b->ne, sizeof(*b->e), cmp_ent);
+	for (size_t i = 0; i < b->ne; i++) {
+		struct ent *d = w ? &b->e[w - 1] : NULL;
+
+		if (d && strcmp(d->path, b->e[i].path) == 0) {
+			d->access |= b->e[i].access;
+			if (b->e[i].fd >= 0)
+				close(b->e[i].fd);
+			free(b->e[i].path);
+			continue;
+		}
+		b->e[w++] = b->e[i];
+	}
+	b->ne = w;
+}
+
+/* Does rule `in` (beneath grant `g`) narrow it? A deny always does; a
+ * grant does when it lacks a right of g that means something on it. */
+static bool
+narrows(const struct ent *in, const struct ent *g)
+{
+	uint64_t relevant = in->is_dir ? ~0ull : LL_FS_FILE_RIGHTS;
+
+	return (g->access & ~in->access & relevant) != 0;
+}
+
+enum rel { REL_NONE, REL_TARGET, REL_ANCESTOR };
+
+static enum rel
+relation(const char *path, struct ent *const *targets, size_t nt)
+{
+	enum rel r = REL_NONE;
+
+	for (size_t i = 0; i < nt; i++) {
+		if (strcmp(targets[i]->path, path) == 0)
+			return REL_TARGET;
+		if (beneath(targets[i]->path, path))
+			r = REL_ANCESTOR;
+	}
+	return r;
+}
+
+/* Grants each entry of `dir` that is not (an ancestor of) a target with
+ * `access`, and descends into the ancestors. Links are never followed:
+ * the directory is opened relative to its parent's descriptor, and every
+ * entry relative to the listed directory, with RESOLVE_NO_SYMLINKS, so
+ * a rename racing the walk cannot redirect it. A link entry gets no
+ * rule: whoever follows it is checked against its target's own rules. */
+static int
+walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t access,
+     struct ent *const *targets, size_t nt)
+{
+	char buf[8192] __attribute__((aligned(8)));
+	char child[PATH_MAX];
+	int dfd, rc = 0;
+
+	dfd = open2(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW,
+		    RESOLVE_NO_SYMLINKS | (parent == AT_FDCWD ? 0 : RESOLVE_BENEATH));
+	if (dfd < 0)
+		return fail(b->err, b->errlen, dfd, "cannot list %s to carve out a deny beneath it: %s",
+			    dir, strerror(-dfd));
+	for (;;) {
+		ssize_t n = getdents64(dfd, buf, sizeof(buf));
+
+		if (n < 0) {
+			rc = fail(b->err, b->errlen, -errno, "cannot list %s: %s", dir, strerror(errno));
+			break;
+		}
+		if (n == 0)
+			break;
+		for (ssize_t off = 0; off < n && !rc;) {
+			struct dirent64 *d = (struct dirent64 *)(buf + off);
+			const char *ent = d->d_name;
+			struct stat st;
+			enum rel r;
+			uint64_t a;
+			int fd;
+
+			off += d->d_reclen;
+			if (strcmp(ent, ".") == 0 || strcmp(ent, "..") == 0)
+				continue;
+			if (snprintf(child, sizeof(child), "%s/%s", strcmp(dir, "/") ? dir : "",
+				     ent) >= (int)sizeof(child)) {
+				rc = fail(b->err, b->errlen, -ENAMETOOLONG, "%s/%s: name too long", dir,
+					  ent);
+				break;
+			}
+			r = relation(child, targets, nt);
+			if (r == REL_TARGET)
+				continue;
+			fd = open2(dfd, ent, O_PATH | O_NOFOLLOW, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS);
+			if (fd == -ENOENT)
+				continue;  /* removed since listed */
+			if (fd < 0) {
+				rc = fail(b->err, b->errlen, fd, "%s: %s", child, strerror(-fd));
+				break;
+			}
+			if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode)) {
+				close(fd);
+				continue;
+			}
+			if (r == REL_ANCESTOR && S_ISDIR(st.st_mode)) {
+				close(fd);
+				rc = walk(b, dfd, ent, child, access, targets, nt);
+				continue;
+			}
+			/* Not a directory: nothing can lie beneath it, so even an
+			 * "ancestor" (of a deny that cannot exist) is a sibling. */
+			a = access & (S_ISDIR(st.st_mode) ? ~0ull : LL_FS_FILE_RIGHTS);
+			if (!a) {
+				close(fd);
+				continue;
+			}
+			rc = plan_push(b, child, fd, a, LL_PK_SIBLING, S_ISDIR(st.st_mode));
+			if (rc)
+				close(fd);
+		}
+		if (rc)
+			break;
+	}
+	close(dfd);
+	return rc;
+}
+
+static bool
+writable(uint64_t access)
+{
+	return (access & (WRITE_RIGHTS & ~(LL_FS_WRITE_FILE | LL_FS_TRUNCATE))) != 0;
+}
+
+/* A pair: deny/narrowing rule d is a target of grant g (d is beneath g,
+ * narrows it, and nothing between them narrows g already). */
+struct pair {
+	size_t g, d;
+};
+
+static int
+add_mount_request(struct builder *b, struct ent *d, struct ent *g)
+{
+	struct ll_plan *p = b->plan;
+	struct ll_mount_request *m, *grown;
+	size_t glen = strlen(g->path);
+
+	grown = realloc(p->mounts, (p->nmounts + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	p->mounts = grown;
+	m = &p->mounts[p->nmounts];
+	memset(m, 0, sizeof(*m));
+	p->nmounts++;
+	m->deny = strdup(d->path);
+	m->grant = strdup(g->path);
+	m->is_dir = d->is_dir;
+	if (!m->deny || !m->grant)
+		return -ENOMEM;
+	/* Directories strictly between g and d: one per '/' after g. */
+	for (size_t i = (glen == 1 ? 1 : glen + 1); d->path[i]; i++) {
+		char **k;
+
+		if (d->path[i] != '/')
+			continue;
+		k = realloc(m->keep, (m->nkeep + 1) * sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		m->keep = k;
+		m->keep[m->nkeep] = strndup(d->path, i);
+		if (!m->keep[m->nkeep])
+			return -ENOMEM;
+		m->nkeep++;
+	}
+	return 0;
+}
+
+static int
+cmp_plan_rule(const void *a, const void *b)
+{
+	return path_cmp(((const struct ll_plan_rule *)a)->path,
+			((const struct ll_plan_rule *)b)->path);
+}
+
+/* Decides, for every deny that lies inside a writable grant, between a
+ * mount request (namespace available and usable), the Landlock-only
+ * carve-out (best effort) and refusal. */
+static int
+decide_writable(struct builder *b, struct pair *pairs, size_t np, bool best_effort)
+{
+	char lab_d[PATH_MAX + 64], lab_g[PATH_MAX + 64];
+	int rc;
+
+	for (size_t i = 0; i < np; i++) {
+		struct ent *d = &b->e[pairs[i].d], *g = &b->e[pairs[i].g], *outer = g;
+		bool coverable, first = true;
+
+		if (d->access || !writable(g->access) || d->covered)
+			continue;
+		for (size_t j = 0; j < i; j++)
+			if (pairs[j].d == pairs[i].d && writable(b->e[pairs[j].g].access))
+				first = false;
+		if (!first)
+			continue;
+		for (size_t j = i + 1; j < np; j++)
+			if (pairs[j].d == pairs[i].d && writable(b->e[pairs[j].g].access) &&
+			    strlen(b->e[pairs[j].g].path) < strlen(outer->path))
+				outer = &b->e[pairs[j].g];
+		/* A bind mount hides what is beneath the deny, so it can stand
+		 * in only when the deny exists and nothing beneath it is
+		 * granted again. */
+		coverable = b->l->cover && d->exists &&
+			    !(pairs[i].d + 1 < b->ne && beneath(b->e[pairs[i].d + 1].path, d->path));
+		label(b, d, lab_d, sizeof(lab_d));
+		label(b, outer, lab_g, sizeof(lab_g));
+		if (coverable) {
+			d->covered = true;
+			rc = add_mount_request(b, d, outer);
+			if (rc)
+				return rc;
+			rc = report(b->rep, LL_LINE_NOTE,
+				    "%s inside writable %s: hidden by a read-only mount", lab_d, lab_g);
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (!best_effort)
+			return fail(b->err, b->errlen, -EPERM,
+				    "%s lies inside writable %s: without a private mount namespace "
+				    "Landlock can protect it only by forbidding to create, remove or "
+				    "rename entries in the directories from %s down to it; "
+				    "run with --best-effort to accept that", lab_d, lab_g, outer->path);
+		b->plan->dg.weakenings |= LL_WEAK_MOUNTNS;
+		rc = report(b->rep, LL_LINE_WEAKENING,
+			    "%s inside writable %s: no mount namespace, so no entry can be "
+			    "created, removed or renamed in %s or the directories down to %s",
+			    lab_d, lab_g, outer->path, d->path);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+find_pairs(struct builder *b, struct pair **out, size_t *nout)
+{
+	struct pair *pairs = NULL;
+	size_t np = 0, cap = 0;
+
+	for (size_t i = 0; i < b->ne; i++) {
+		const struct ent *g = &b->e[i];
+		const char *last = NULL;
+
+		/* A deny can only be beneath a directory; a grant with no
+		 * right left to narrow needs nothing. */
+		if (!g->access || !g->is_dir)
+			continue;
+		for (size_t j = i + 1; j < b->ne && beneath(b->e[j].path, g->path); j++) {
+			if (last && beneath(b->e[j].path, last))
+				continue;  /* inside a target already: covered by it */
+			if (!narrows(&b->e[j], g))
+				continue;
+			if (np == cap) {
+				struct pair *p;
+
+				cap = cap ? cap * 2 : 16;
+				p = realloc(pairs, cap * sizeof(*p));
+				if (!p) {
+					free(pairs);
+					return -ENOMEM;
+				}
+				pairs = p;
+			}
+			pairs[np].g = i;
+			pairs[np].d = j;
+			np++;
+			last = b->e[j].path;
+		}
+	}
+	*out = pairs;
+	*nout = np;
+	return 0;
+}
+
+static int
+split_grants(struct builder *b, const struct pair *pairs, size_t np)
+{
+	struct ent **targets;
+	char lab[PATH_MAX + 64];
+	int rc = 0;
+
+	targets = malloc((np ? np : 1) * sizeof(*targets));
+	if (!targets)
+		return -ENOMEM;
+	for (size_t i = 0; i < np && !rc;) {
+		size_t gi = pairs[i].g, nt = 0;
+		struct ent *g = &b->e[gi];
+
+		for (; i < np && pairs[i].g == gi; i++)
+			if (!b->e[pairs[i].d].covered)
+				targets[nt++] = &b->e[pairs[i].d];
+		if (!nt)
+			continue;
+		g->split = true;
+		/* The grant itself keeps READ_DIR (names may be listed, which
+		 * READ_DIR then allows everywhere beneath, the carved-out
+		 * directories included: names, never contents). */
+		if (g->access & LL_FS_READ_DIR) {
+			rc = plan_push(b, g->path, g->fd, g->access & LL_FS_READ_DIR, LL_PK_SPINE, true);
+			if (rc)
+				break;
+			g->fd = -1;  /* owned by the plan now */
+		}
+		rc = walk(b, AT_FDCWD, g->path, g->path, g->access, targets, nt);
+		for (size_t k = 0; k < nt && !rc; k++)
+			if (targets[k]->access)
+				rc = report(b->rep, LL_LINE_NOTE,
+					    "%s narrows %s: expanded around it", label(b, targets[k],
+					    lab, sizeof(lab)), g->path);
+	}
+	free(targets);
+	return rc;
+}
+
+/* Folds plan rules that name one path (a sibling of two expanded
+ * grants): one rule with the union. */
+static void
+merge_plan(struct ll_plan *p)
+{
+	size_t w = 0;
+
+	qsort(p->rules, p->nrules, sizeof(*p->rules), cmp_plan_rule);
+	for (size_t i = 0; i < p->nrules; i++) {
+		if (w && strcmp(p->rules[w - 1].path, p->rules[i].path) == 0) {
+			p->rules[w - 1].access |= p->rules[i].access;
+			if (p->rules[i].fd >= 0)
+				close(p->rules[i].fd);
+			free(p->rules[i].path);
+			continue;
+		}
+		p->rules[w++] = p->rules[i];
+	}
+	p->nrules = w;
+}
+
+static const char *
+plan_kind_name(enum ll_plan_kind k)
+{
+	switch (k) {
+	case LL_PK_GRANT: return "grant";
+	case LL_PK_SPINE: return "spine";
+	case LL_PK_SIBLING: return "sibling";
+	case LL_PK_WORKDIR: return "workdir";
+	case LL_PK_EXTRA: return "extra";
+	}
+	return "?";
+}
+
+static int
+expand_table(struct builder *b)
+{
+	char path[PATH_MAX], name[128], lab[PATH_MAX + 64];
+	int rc;
+
+	for (uint32_t i = 0; i < b->t->rule_count; i++) {
+		struct ll_rule_view r;
+		struct ent tmp = { .tidx = (int32_t)i };
+		bool optional;
+
+		ll_table_rule(b->t, i, &r);
+		optional = (r.flags & LL_RF_OPTIONAL) || r.kind != LL_KIND_GRANT;
+		label(b, &tmp, lab, sizeof(lab));
+		rc = expand(r.path, b->l, path, name, sizeof(name));
+		if (rc) {
+			const char *why = rc == -ENOENT ? "is not set" : rc == -ENAMETOOLONG ?
+					  "makes the path too long" :
+					  "must expand to an absolute path without . or ..";
+
+			if (rc != -ENOENT)
+				snprintf(name, sizeof(name), "the expansion");
+			if (optional) {
+				rc = report(b->rep, LL_LINE_SKIPPED, "%s: %s%s%s %s, skipped", lab,
+					    rc == -ENOENT ? "${" : "", name,
+					    rc == -ENOENT ? "}" : "", why);
+				if (rc)
+					return rc;
+				continue;
+			}
+			return fail(b->err, b->errlen, rc == -ENOENT ? -ENOENT : -EINVAL,
+				    "%s: %s%s%s %s", lab, rc == -ENOENT ? "${" : "", name,
+				    rc == -ENOENT ? "}" : "", why);
+		}
+		if (r.kind == LL_KIND_GRANT)
+			rc = add_grant(b, path, r.access, optional, LL_PK_GRANT, (int32_t)i, NULL);
+		else
+			rc = add_deny(b, path, (int32_t)i);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+void
+ll_plan_free(struct ll_plan *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nrules; i++) {
+		if (p->rules[i].fd >= 0)
+			close(p->rules[i].fd);
+		free(p->rules[i].path);
+	}
+	free(p->rules);
+	for (size_t i = 0; i < p->nmounts; i++) {
+		free(p->mounts[i].deny);
+		free(p->mounts[i].grant);
+		for (size_t k = 0; k < p->mounts[i].nkeep; k++)
+			free(p->mounts[i].keep[k]);
+		free(p->mounts[i].keep);
+	}
+	free(p->mounts);
+	memset(p, 0, sizeof(*p));
+}
+
+static int
+check_abi(const struct ll_table_view *t, int abi, bool best_effort, struct ll_plan *p,
+	  struct ll_report *rep, char *err, size_t errlen)
+{
+	char lost[1024] = "";
+	size_t n = 0;
+	int rc;
+
+	for (uint32_t bit = 1; bit && bit <= LL_WEAK_RESOLVE_UNIX; bit <<= 1) {
+		if (!(p->dg.weakenings & bit))
+			continue;
+		if (n < sizeof(lost))
+			n += (size_t)snprintf(lost + n, sizeof(lost) - n, "%s%s", n ? "; " : "",
+					      ll_weakening_text(bit));
+		rc = report(rep, LL_LINE_WEAKENING, "%s", ll_weakening_text(bit));
+		if (rc)
+			return rc;
+	}
+	if (p->dg.notes & LL_NOTE_NO_REFER) {
+		rc = report(rep, LL_LINE_NOTE, "%s", ll_note_text(LL_NOTE_NO_REFER));
+		if (rc)
+			return rc;
+	}
+	if (abi < (int)t->min_abi && !best_effort) {
+		if (abi <= 0)
+			return fail(err, errlen, -EPERM,
+				    "Landlock is unavailable and the policy needs ABI %u; "
+				    "run with --best-effort to run without it", t->min_abi);
+		return fail(err, errlen, -EPERM,
+			    "this kernel has Landlock ABI %d and the policy needs %u: %s; "
+			    "run with --best-effort to accept", abi, t->min_abi,
+			    n ? lost : "the policy's minimum is not met");
+	}
+	return 0;
+}
+
+int
+ll_plan_build(const struct ll_table_view *t, const struct ll_launch *l, int abi,
+	      bool best_effort, struct ll_plan *plan, struct ll_report *rep, char *err,
+	      size_t errlen)
+{
+	struct builder b = { .t = t, .l = l, .plan = plan, .rep = rep, .err = err,
+			     .errlen = errlen };
+	struct ll_masks req = { t->handled_fs, t->handled_net, t->scoped };
+	struct pair *pairs = NULL;
+	size_t np = 0;
+	char tmp[512];
+	int rc;
+
+	memset(plan, 0, sizeof(*plan));
+	if (err && errlen)
+		err[0] = '\0';
+	plan->abi = abi < 0 ? 0 : abi;
+	ll_downgrade(&req, abi, &plan->dg);
+	if (rep) {
+		rep->abi = plan->abi;
+		rep->requested = req;
+		rep->effective = plan->dg.eff;
+	}
+	rc = check_abi(t, abi, best_effort, plan, rep, err, errlen);
+	if (rc)
+		goto out;
+	if ((t->flags & LL_TF_NET_PROXY) && !l->proxy_port) {
+		rc = fail(err, errlen, -EINVAL, "the policy's network goes through heel-proxy, "
+			  "but no proxy port was given");
+		goto out;
+	}
+	if (!(t->flags & LL_TF_NET_PROXY) && l->proxy_port) {
+		rc = fail(err, errlen, -EINVAL, "the policy's network is deny, "
+			  "yet a proxy port was given");
+		goto out;
+	}
+	if (plan->abi == 0)
+		goto out;  /* best effort without Landlock: nothing to plan */
+	if (plan->dg.eff.net & LL_NET_CONNECT_TCP)
+		plan->proxy_port = l->proxy_port;
+
+	rc = expand_table(&b);
+	if (rc)
+		goto out;
+	if (l->workdir) {
+		rc = add_grant(&b, l->workdir, WORKDIR_RIGHTS, false, LL_PK_WORKDIR, -1,
+			       "the working directory");
+		if (rc)
+			goto out;
+	}
+	for (size_t i = 0; i < l->nextra; i++) {
+		rc = add_grant(&b, l->extra[i].path, l->extra[i].access, l->extra[i].optional,
+			       LL_PK_EXTRA, -1, l->extra[i].why);
+		if (rc)
+			goto out;
+	}
+	merge_ents(&b);
+	rc = find_pairs(&b, &pairs, &np);
+	if (rc)
+		goto out;
+	rc = decide_writable(&b, pairs, np, best_effort);
+	if (rc)
+		goto out;
+	rc = split_grants(&b, pairs, np);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < b.ne; i++) {
+		struct ent *e = &b.e[i];
+
+		if (!e->access || e->split)
+			continue;
+		rc = plan_push(&b, e->path, e->fd, e->access, e->pk, e->is_dir);
+		if (rc)
+			goto out;
+		e->fd = -1;
+	}
+	merge_plan(plan);
+	for (size_t i = 0; i < plan->nrules; i++) {
+		ll_format_mask('f', plan->rules[i].access, tmp, sizeof(tmp));
+		rc = report(rep, LL_LINE_APPLIED, "%s %s: %s", plan_kind_name(plan->rules[i].kind),
+			    plan->rules[i].path, tmp);
+		if (rc)
+			goto out;
+	}
+	if (plan->proxy_port) {
+		rc = report(rep, LL_LINE_APPLIED, "tcp connect to port %u (heel-proxy)",
+			    plan->proxy_port);
+		if (rc)
+			goto out;
+	}
+	if (rep) {
+		rep->nrules = plan->nrules;
+		rep->weakenings = plan->dg.weakenings;
+		rep->notes = plan->dg.notes;
+	}
+out:
+	for (size_t i = 0; i < b.ne; i++) {
+		if (b.e[i].fd >= 0)
+			close(b.e[i].fd);
+		free(b.e[i].path);
+	}
+	free(b.e);
+	free(pairs);
+	if (rc == -ENOMEM && err && errlen && !err[0])
+		snprintf(err, errlen, "out of memory while planning the Landlock ruleset");
+	if (rc)
+		ll_plan_free(plan);
+	return rc;
+}
+
+/* ------------------------------------------------------------ enforce */
+
+int
+ll_plan_enforce(const struct ll_plan *p, char *err, size_t errlen)
+{
+	struct ll_ruleset_attr attr;
+	int rfd, rc = 0;
+
+	if (p->abi <= 0)
+		return 0;
+	/* The full 24-byte struct even on older ABIs: the kernel accepts a
+	 * larger struct when the bytes it does not know are zero, and the
+	 * downgrade zeroed them. */
+	memset(&attr, 0, sizeof(attr));
+	attr.handled_access_fs = p->dg.eff.fs;
+	attr.handled_access_net = p->dg.eff.net;
+	attr.scoped = p->dg.eff.scoped;
+	rfd = (int)syscall(__NR_landlock_create_ruleset, &attr, sizeof(attr), 0);
+	if (rfd < 0)
+		return fail(err, errlen, -errno, "landlock_create_ruleset: %s", strerror(errno));
+	for (size_t i = 0; i < p->nrules; i++) {
+		struct ll_path_beneath_attr pb = {
+			.allowed_access = p->rules[i].access,
+			.parent_fd = p->rules[i].fd,
+		};
+
+		if (syscall(__NR_landlock_add_rule, rfd, LL_RULE_PATH_BENEATH, &pb, 0) < 0) {
+			rc = fail(err, errlen, -errno, "landlock_add_rule %s: %s", p->rules[i].path,
+				  strerror(errno));
+			goto out;
+		}
+	}
+	if (p->proxy_port) {
+		struct ll_net_port_attr np = {
+			.allowed_access = LL_NET_CONNECT_TCP,
+			.port = p->proxy_port,
+		};
+
+		if (syscall(__NR_landlock_add_rule, rfd, LL_RULE_NET_PORT, &np, 0) < 0) {
+			rc = fail(err, errlen, -errno, "landlock_add_rule port %u: %s", p->proxy_port,
+				  strerror(errno));
+			goto out;
+		}
+	}
+	if (syscall(__NR_landlock_restrict_self, rfd, 0) < 0) {
+		rc = -errno;
+		fail(err, errlen, rc, "landlock_restrict_self: %s%s", strerror(-rc),
+		     rc == -EPERM ? " (hint: set PR_SET_NO_NEW_PRIVS first)" : "");
+	}
+out:
+	close(rfd);
+	return rc;
+}
+
+int
+ll_apply(const struct ll_table_view *t, const struct ll_launch *l, bool best_effort,
+	 struct ll_report *rep, char *err, size_t errlen)
+{
+	struct ll_plan plan;
+	int abi, rc;
+
+	abi = ll_probe_abi();
+	if (abi < 0) {
+		if (!best_effort)
+			return fail(err, errlen, abi, "%s", ll_probe_message(abi));
+		rc = report(rep, LL_LINE_WEAKENING, "%s", ll_probe_message(abi));
+		if (rc)
+			return rc;
+		abi = 0;
+	}
+	rc = ll_plan_build(t, l, abi, best_effort, &plan, rep, err, errlen);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < plan.nmounts && !rc; i++)
+		rc = l->cover(&plan.mounts[i], l->cover_ctx, err, errlen);
+	if (!rc)
+		rc = ll_plan_enforce(&plan, err, errlen);
+	ll_plan_free(&plan);
+	return rc;
+}

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT
+ * Process tree: subreaper, PID 1, signal forwarding, tree kill; see
+ * proctree.h. */
+#include "proctree.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+int
+pt_become_subreaper(void)
+{
+	return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0 ? -errno : 0;
+}
+
+int
+pt_die_with_parent(pid_t parent)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+		return -errno;
+	/* The parent may have died between fork and prctl: the signal is
+	 * only sent for a death after the request. */
+	if (parent && getppid() != parent)
+		return -ESRCH;
+	return 0;
+}
+
+void
+pt_forward_set(sigset_t *set)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa;
+
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
+			sigaddset(set, sigs[i]);
+}
+
+static long long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int
+pt_wait_child(pid_t child, pid_t pgid, const sigset_t *fwd, int *first_signal)
+{
+	sigset_t set = *fwd;
+	long long deadline = -1;
+	siginfo_t info;
+	int status = 0, sig;
+	pid_t pid;
+
+	*first_signal = 0;
+	sigaddset(&set, SIGCHLD);
+	for (;;) {
+		/* SIGCHLD may have been merged with another: reap all. */
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+			if (pid == child)
+				return status;
+		if (pid < 0 && errno == ECHILD)
+			return status;
+
+		if (deadline < 0) {
+			sig = sigwaitinfo(&set, &info);
+		} else {
+			long long left = deadline - now_ms();
+			struct timespec ts;
+
+			if (left <= 0) {
+				/* Only kill here: the caller still wants the
+				 * child's status, and sweeps the rest with
+				 * pt_kill_tree() once it has it. */
+				if (pgid > 0)
+					kill(-pgid, SIGKILL);
+				kill(child, SIGKILL);
+				deadline = -1;
+				continue;
+			}
+			ts.tv_sec = left / 1000;
+			ts.tv_nsec = (left % 1000) * 1000000;
+			sig = sigtimedwait(&set, &info, &ts);
+		}
+		if (sig < 0 || sig == SIGCHLD)
+			continue;
+		kill(child, sig);
+		if (!*first_signal) {
+			*first_signal = sig;
+			deadline = now_ms() + PT_GRACE_MS;
+		}
+	}
+}
+
+int
+pt_init_wait(pid_t cmd, const sigset_t *fwd)
+{
+	sigset_t set = *fwd;
+	siginfo_t info;
+	int status, cmd_status = 0;
+	bool done = false;
+	pid_t pid;
+	int sig;
+
+	sigaddset(&set, SIGCHLD);
+	for (;;) {
+		/* Orphans of the namespace are re-parented to us: reap them
+		 * too, or they stay zombies until the namespace ends. */
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+			if (pid == cmd) {
+				cmd_status = status;
+				done = true;
+			}
+		if (done || (pid < 0 && errno == ECHILD))
+			return cmd_status;
+		sig = sigwaitinfo(&set, &info);
+		if (sig < 0 || sig == SIGCHLD)
+			continue;
+		/* SI_KERNEL: the terminal sent it to the foreground process
+		 * group, which the command is in: it has it already. */
+		if (info.si_code == SI_KERNEL)
+			continue;
+		kill(cmd, sig);
+	}
+}
+
+/* Lists the caller's children into pids (up to max); returns how many. The
+ * kernel keeps the list per thread; the launcher has one thread. Without
+ * CONFIG_PROC_CHILDREN, scans /proc for processes whose parent we are. */
+static size_t
+list_children(pid_t *pids, size_t max)
+{
+	char path[64], buf[4096];
+	size_t n = 0;
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)getpid());
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len >= 0) {
+			char *p = buf, *end;
+
+			buf[len] = '\0';
+			while (n < max) {
+				long v = strtol(p, &end, 10);
+
+				if (end == p)
+					break;
+				if (v > 0)
+					pids[n++] = (pid_t)v;
+				p = end;
+			}
+			return n;
+		}
+	}
+
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	if (!d)
+		return 0;
+	while (n < max && (e = readdir(d))) {
+		char *end, *rp;
+		long v = strtol(e->d_name, &end, 10);
+		int ppid;
+
+		if (*end || v <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", v);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		/* "pid (comm) state ppid ...": comm may hold anything, so
+		 * parse from its last ')'. */
+		rp = strrchr(buf, ')');
+		if (rp && sscanf(rp + 1, " %*c %d", &ppid) == 1 && ppid == getpid())
+			pids[n++] = (pid_t)v;
+	}
+	closedir(d);
+	return n;
+}
+
+void
+pt_kill_tree(pid_t pgid)
+{
+	pid_t pids[256];
+	size_t n;
+
+	if (pgid > 0)
+		kill(-pgid, SIGKILL);
+	/* A killed process's own children are re-parented to us, the
+	 * subreaper, when it dies: so kill our children, reap one, and
+	 * look again, until there is no child left. A process with
+	 * SIGKILL pending cannot fork, so this ends. */
+	for (;;) {
+		n = list_children(pids, sizeof(pids) / sizeof(pids[0]));
+		for (size_t i = 0; i < n; i++)
+			kill(pids[i], SIGKILL);
+		if (waitpid(-1, NULL, 0) < 0 && errno == ECHILD)
+			break;
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+	}
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT
+ * The sandboxed process tree and its end: nothing the command starts may
+ * outlive the launcher. The launcher is a child subreaper (orphans of the
+ * tree are re-parented to it, not to the system's init), the command has
+ * its own process group, and at the end the group and then every
+ * remaining descendant is killed and reaped. Where a PID namespace is
+ * available, a minimal init of our own is its PID 1 (the command never
+ * is: PID 1 ignores every signal it has no handler for and must reap
+ * orphans), and its exit makes the kernel kill the whole namespace.
+ * Linux; never prints. */
+#ifndef HEEL_RUNTIME_PROCTREE_H
+#define HEEL_RUNTIME_PROCTREE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Grace between forwarding a signal to the command and killing the tree. */
+#define PT_GRACE_MS 2000
+
+/* Makes the caller a child subreaper. 0 or -errno. */
+int pt_become_subreaper(void);
+
+/* Asks for SIGKILL when the parent dies, then checks that the parent has
+ * not died already (before the request, when it would never come): 0, or
+ * -ESRCH when getppid() is no longer parent. In a new PID namespace
+ * getppid() is 0 whatever happens, so pass parent = 0 there and make sure
+ * of the parent another way (a pipe it writes to after this call). */
+int pt_die_with_parent(pid_t parent);
+
+/* The signals a launcher forwards to its command: SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT, less those ignored when we started (nohup, a shell's
+ * background job): the command inherits those ignored, as it should. */
+void pt_forward_set(sigset_t *set);
+
+/* Parent side. With fwd and SIGCHLD blocked by the caller: waits until
+ * `child` ends, forwarding each signal of fwd to it; PT_GRACE_MS after
+ * the first, SIGKILLs child and group pgid. Other children (orphans
+ * re-parented to a subreaper) are reaped on the way. Returns child's wait
+ * status; *first_signal is the first signal forwarded, or 0. */
+int pt_wait_child(pid_t child, pid_t pgid, const sigset_t *fwd,
+		  int *first_signal);
+
+/* PID 1 side. With fwd and SIGCHLD blocked by the caller: reaps every
+ * process of the namespace until `cmd` ends, forwarding each signal of
+ * fwd that was sent with kill() to cmd (those the terminal sent went to
+ * the whole foreground process group, cmd included, already). Returns
+ * cmd's wait status. */
+int pt_init_wait(pid_t cmd, const sigset_t *fwd);
+
+/* Kills process group pgid (0: none) and then every descendant of the
+ * caller, which must be a subreaper, repeating until it has no child left;
+ * everything is reaped (so get the status you want first). */
+void pt_kill_tree(pid_t pgid);
+
+#endif

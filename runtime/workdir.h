@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT
+ * The sandbox's working directory: a fresh private one (mode 0700, under
+ * $XDG_RUNTIME_DIR, $TMPDIR or /tmp) that is removed at exit, or one the
+ * user names, which is created if missing and kept. Removal never follows
+ * a link and never leaves the tree, whatever the sandbox planted in it.
+ * TMPDIR for the sandbox is its subdirectory "tmp". Linux/POSIX; never
+ * prints: failures come back as -errno with a one-line message. */
+#ifndef HEEL_RUNTIME_WORKDIR_H
+#define HEEL_RUNTIME_WORKDIR_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct wd {
+	char path[PATH_MAX]; /* absolute, without symbolic links */
+	char tmp[PATH_MAX];  /* path + "/tmp" */
+	bool remove;         /* fresh: wd_remove() deletes it */
+	dev_t dev;           /* identity of what we created, so removal */
+	ino_t ino;           /* refuses a directory put in its place */
+};
+
+/* Expands a policy path template: ${NAME} from env, ${CWD} = cwd, and a
+ * relative path (optionally "./x") is taken relative to cwd. -ENOENT for
+ * an unset name, -EINVAL for ${WORKDIR} or a malformed reference,
+ * -ENAMETOOLONG; each with a message in err. */
+int wd_expand(const char *tmpl, char *const *env, const char *cwd, char *out,
+	      size_t outlen, char *err, size_t errlen);
+
+/* Creates a fresh working directory named heel-XXXXXXXX (8 random
+ * characters) under the first usable of: $XDG_RUNTIME_DIR (absolute, a
+ * directory owned by us with no group/other access), $TMPDIR (absolute
+ * directory), /tmp; env is the launcher's environment. Mode 0700, with
+ * its "tmp" subdirectory. Sets wd->remove. */
+int wd_create(struct wd *wd, char *const *env, char *err, size_t errlen);
+
+/* Uses `dir` as the working directory, creating it (and missing parents,
+ * mode 0700) when needed, and its "tmp" subdirectory; kept at exit. */
+int wd_use(struct wd *wd, const char *dir, char *err, size_t errlen);
+
+/* Deletes a fresh working directory and everything in it: each directory
+ * opened with O_NOFOLLOW, symbolic links unlinked and never followed,
+ * permissions the sandbox took away restored (u+rwx) before descending,
+ * other file systems not entered, constant stack and two descriptors
+ * however deep the tree. Does nothing for a kept one. 0 or -errno. Call
+ * it only when nothing runs in the tree any more. */
+int wd_remove(struct wd *wd);
+
+#endif

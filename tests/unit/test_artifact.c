@@ -1,0 +1,1961 @@
+/* SPDX-License-Identifier: MIT
+ * Tests of the .hpol artifact: writer, reader/validator, accessors, IR
+ * reload and the file checks. Every refusal asserts its own message, so a
+ * check that silently moves behind another one is caught. Self-contained:
+ * `make check-asan` builds it again under ASan+UBSan, where every buffer
+ * handed to the validator is a heap copy of exactly its length. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "artifact.h"
+#include "artifact_load.h"
+#include "artifact_read.h"
+#include "artifact_write.h"
+#include "crc32c.h"
+#include "ir.h"
+
+/* ------------------------------------------------------------ building IR */
+
+static char *
+xs(const char *s)
+{
+	char *d = strdup(s);
+
+	cr_assert_not_null(d);
+	return d;
+}
+
+static struct ir_origin
+org(struct ir_policy *p, const char *file, uint32_t line, uint32_t col)
+{
+	struct ir_origin o = {.file = file ? ir_intern(p, file) : NULL, .line = line, .col = col};
+
+	return o;
+}
+
+static char **
+strv(size_t n, const char *const *v)
+{
+	char **out = calloc(n, sizeof(*out));
+
+	cr_assert_not_null(out);
+	for (size_t i = 0; i < n; i++)
+		out[i] = xs(v[i]);
+	return out;
+}
+
+/* A policy that uses every field of the IR, with values on every platform
+ * that differ, so a field written into the wrong slot is noticed. */
+static struct ir_policy *
+rich_policy(void)
+{
+	struct ir_policy *p = ir_policy_new();
+	static const char *const args[] = {"--query", "{q}", "--json"};
+	static const char *const pkgs[] = {"numpy", "requests==2.31"};
+
+	cr_assert_not_null(p);
+	for (unsigned i = 0; i < IR_PLATFORM_COUNT; i++) {
+		struct ir_scalars *sc = &p->scalar[i];
+
+		sc->isolation.value = i; /* strict, default, permissive */
+		sc->isolation.origin = org(p, "policy.heel", 1, 1);
+		sc->network.value = i == IR_LINUX ? IR_NET_ALLOW_LIST : IR_NET_DENY;
+		sc->network.origin = org(p, "policy.heel", 5, 3);
+		sc->limits[IR_LIMIT_MEMORY] =
+		    (struct ir_u64){true, 1ull << 30, org(p, "policy.heel", 9, 5)};
+		sc->limits[IR_LIMIT_CPU] = (struct ir_u64){true, 60 + i, org(p, "<default>", 2, 1)};
+		sc->limits[IR_LIMIT_CORE] = (struct ir_u64){true, 0, org(p, "policy.heel", 10, 5)};
+		sc->limits[IR_LIMIT_OPEN_FILES] =
+		    (struct ir_u64){true, UINT64_MAX, org(p, NULL, 0, 0)};
+		sc->protections = (struct ir_u64){true, 0xff >> i, org(p, "<default>", 3, 1)};
+	}
+	p->scalar[IR_LINUX].allow_private = (struct ir_u64){true, 1, org(p, "policy.heel", 6, 3)};
+	p->scalar[IR_LINUX].audit_kind =
+	    (struct ir_u64){true, IR_AUDIT_DAILY, org(p, "policy.heel", 7, 3)};
+	p->scalar[IR_LINUX].audit_path.value = xs("${HOME}/.cache/heel/audit");
+	p->scalar[IR_LINUX].audit_path.origin = org(p, "policy.heel", 7, 9);
+	p->scalar[IR_LINUX].unix_sockets = (struct ir_u64){true, 1, org(p, "policy.heel", 20, 5)};
+	p->scalar[IR_MACOS].nice = (struct ir_u64){true, 10, org(p, "policy.heel", 11, 1)};
+	p->scalar[IR_MACOS].io_priority =
+	    (struct ir_u64){true, IR_IO_BACKGROUND, org(p, "policy.heel", 12, 1)};
+	p->scalar[IR_MACOS].gpu = (struct ir_u64){true, 1, org(p, "policy.heel", 13, 1)};
+	p->scalar[IR_WINDOWS].workdir.value = xs("C:/work/tmp");
+	p->scalar[IR_WINDOWS].workdir.origin = org(p, "policy.heel", 14, 1);
+
+	p->platforms = IR_PLAT_BIT(IR_LINUX) | IR_PLAT_BIT(IR_MACOS);
+	p->excluded_reason[IR_WINDOWS] = xs("permissive isolation has no windows equivalent");
+
+	p->npaths = 5;
+	p->paths = calloc(p->npaths, sizeof(*p->paths));
+	cr_assert_not_null(p->paths);
+	p->paths[0] = (struct ir_path_rule){xs("${HOME}/.ssh"),
+					    IR_MODE_DENY,
+					    IR_PLAT_ALL,
+					    true,
+					    IR_SET_CREDENTIALS,
+					    IR_SRC_PROTECTION,
+					    org(p, "<default>", 30, 3)};
+	p->paths[1] = (struct ir_path_rule){xs("/tmp/shared-dedup"),
+					    IR_MODE_RW,
+					    IR_PLAT_BIT(IR_LINUX),
+					    false,
+					    IR_SET_NONE,
+					    IR_SRC_USER,
+					    org(p, "policy.heel", 15, 1)};
+	p->paths[2] = (struct ir_path_rule){xs("/tmp/shared-dedup"),
+					    IR_MODE_R,
+					    IR_PLAT_BIT(IR_MACOS),
+					    true,
+					    IR_SET_NONE,
+					    IR_SRC_USER,
+					    org(p, "policy.heel", 16, 1)};
+	p->paths[3] = (struct ir_path_rule){xs("/usr"),
+					    IR_MODE_RX,
+					    IR_PLAT_ALL,
+					    false,
+					    IR_SET_NONE,
+					    IR_SRC_BASE,
+					    org(p, "<default>", 4, 1)};
+	p->paths[4] = (struct ir_path_rule){xs("venv"),
+					    IR_MODE_RWX,
+					    IR_PLAT_ALL,
+					    false,
+					    IR_SET_NONE,
+					    IR_SRC_PRESET,
+					    org(p, "<python>", 8, 2)};
+
+	p->npatterns = 2;
+	p->patterns = calloc(2, sizeof(*p->patterns));
+	cr_assert_not_null(p->patterns);
+	p->patterns[0] =
+	    (struct ir_net_pattern){xs("*.pypi.org"), 443, IR_PLAT_ALL, org(p, "<python>", 12, 1)};
+	p->patterns[1] = (struct ir_net_pattern){xs("::1"), 0, IR_PLAT_BIT(IR_LINUX),
+						 org(p, "policy.heel", 17, 1)};
+
+	p->nenv_pass = 2;
+	p->env_pass = calloc(2, sizeof(*p->env_pass));
+	cr_assert_not_null(p->env_pass);
+	p->env_pass[0] = (struct ir_env_pass){xs("PATH"), IR_PLAT_ALL, org(p, "<default>", 5, 1)};
+	p->env_pass[1] =
+	    (struct ir_env_pass){xs("TERM"), IR_PLAT_BIT(IR_MACOS), org(p, "policy.heel", 18, 1)};
+	p->nenv_set = 2;
+	p->env_set = calloc(2, sizeof(*p->env_set));
+	cr_assert_not_null(p->env_set);
+	p->env_set[0] = (struct ir_env_set){xs("PYTHONDONTWRITEBYTECODE"), xs("1"), IR_PLAT_ALL,
+					    org(p, "<python>", 3, 1)};
+	p->env_set[1] = (struct ir_env_set){xs("EMPTY"), xs(""), IR_PLAT_BIT(IR_WINDOWS),
+					    org(p, "policy.heel", 19, 1)};
+
+	p->nipc = 2;
+	p->ipc = calloc(2, sizeof(*p->ipc));
+	cr_assert_not_null(p->ipc);
+	p->ipc[0] =
+	    (struct ir_ipc){xs("web_search"), xs("/usr/local/bin/search"), strv(3, args), 3, 30000,
+			    IR_PLAT_ALL,      org(p, "policy.heel", 21, 1)};
+	p->ipc[1] = (struct ir_ipc){
+	    xs("notify"), NULL, NULL, 0, 0, IR_PLAT_BIT(IR_LINUX), org(p, "policy.heel", 25, 1)};
+
+	p->python[IR_LINUX] = (struct ir_python){true, xs(".venv"), strv(2, pkgs),
+						 2,    true,	    org(p, "policy.heel", 27, 1)};
+	p->python[IR_MACOS] =
+	    (struct ir_python){true, NULL, NULL, 0, false, org(p, "policy.heel", 28, 1)};
+
+	p->nseccomp = 2;
+	p->seccomp = calloc(2, sizeof(*p->seccomp));
+	cr_assert_not_null(p->seccomp);
+	p->seccomp[0] = (struct ir_seccomp_rule){xs("ptrace"), IR_SECCOMP_DENY, 1,
+						 org(p, "policy.heel", 31, 3)};
+	p->seccomp[1] = (struct ir_seccomp_rule){xs("personality"), IR_SECCOMP_ALLOW, 0,
+						 org(p, "policy.heel", 32, 3)};
+	p->nmach_lookups = 1;
+	p->mach_lookups = calloc(1, sizeof(*p->mach_lookups));
+	cr_assert_not_null(p->mach_lookups);
+	p->mach_lookups[0] = (struct ir_named){xs("com.apple.coreservices.launchservicesd"),
+					       org(p, "policy.heel", 34, 3)};
+	p->nsbpl = 1;
+	p->sbpl = calloc(1, sizeof(*p->sbpl));
+	cr_assert_not_null(p->sbpl);
+	p->sbpl[0] = (struct ir_named){xs("(allow iokit-open)"), org(p, "policy.heel", 35, 3)};
+	p->ncapabilities = 2;
+	p->capabilities = calloc(2, sizeof(*p->capabilities));
+	cr_assert_not_null(p->capabilities);
+	p->capabilities[0] = (struct ir_named){xs("internetClient"), org(p, "policy.heel", 37, 3)};
+	p->capabilities[1] =
+	    (struct ir_named){xs("privateNetworkClientServer"), org(p, "policy.heel", 38, 3)};
+
+	for (int i = 0; i < 32; i++)
+		p->source_digest[i] = (uint8_t)(0xa0 + i);
+	return p;
+}
+
+/* ------------------------------------------------------------ helpers */
+
+struct blob {
+	uint8_t *data;
+	size_t len;
+};
+
+static struct blob
+write_policy(const struct ir_policy *p)
+{
+	struct blob b;
+	int rc = artifact_write(p, &b.data, &b.len);
+
+	cr_assert_eq(rc, 0, "artifact_write: %d", rc);
+	cr_assert_not_null(b.data);
+	return b;
+}
+
+static struct blob
+write_rich(void)
+{
+	struct ir_policy *p = rich_policy();
+	struct blob b = write_policy(p);
+
+	ir_policy_free(p);
+	return b;
+}
+
+static uint8_t *
+copy_exact(const uint8_t *buf, size_t len)
+{
+	/* Exactly len bytes, so ASan reports the validator reading one byte
+	 * past the end. malloc(0) may return NULL: give one byte then. */
+	uint8_t *c = malloc(len ? len : 1);
+
+	cr_assert_not_null(c);
+	if (len)
+		memcpy(c, buf, len);
+	return c;
+}
+
+static void
+expect_valid(const uint8_t *buf, size_t len, struct art_view *view)
+{
+	char err[256] = "";
+	int rc = art_validate(buf, len, view, err, sizeof(err));
+
+	cr_assert_eq(rc, 0, "art_validate refused: %s", err);
+}
+
+/* Both the validator and the loader must refuse, with `msg` in the text. */
+static void
+expect_refused(const uint8_t *buf, size_t len, const char *msg)
+{
+	uint8_t *c = copy_exact(buf, len);
+	struct ir_policy *p = (struct ir_policy *)1;
+	struct art_view view;
+	char err[256] = "";
+	int rc;
+
+	rc = art_validate(c, len, &view, err, sizeof(err));
+	cr_assert_eq(rc, -EINVAL, "expected a refusal (\"%s\"), got %d", msg, rc);
+	cr_assert_not_null(strstr(err, msg), "expected \"%s\" in \"%s\"", msg, err);
+	cr_assert_null(view.buf, "a refused view must be empty");
+	err[0] = 0;
+	rc = artifact_load(c, len, &p, err, sizeof(err));
+	cr_assert_eq(rc, -EINVAL);
+	cr_assert_null(p);
+	cr_assert_not_null(strstr(err, msg), "loader: expected \"%s\" in \"%s\"", msg, err);
+	free(c);
+}
+
+#define ENTRY(b, i) ((b) + ART_HEADER_SIZE + (size_t)(i)*ART_SECTION_ENTRY_SIZE)
+/* Section indexes in the writer's table. */
+enum { I_STRTAB, I_SCALARS, I_PATHS, I_ENV, I_NETWORK, I_IPC, I_PYTHON, I_EXTRAS, I_META, I_COUNT };
+
+/* Recomputes the body and header checksums after a deliberate change, so
+ * the check under test is reached rather than the checksum in front. */
+static void
+reseal(uint8_t *b, size_t len)
+{
+	art_put32(b + offsetof(struct art_file_header, body_crc),
+		  crc32c_buf(b + ART_HEADER_SIZE, len - ART_HEADER_SIZE));
+	art_put32(b + offsetof(struct art_file_header, header_crc),
+		  art_header_crc(b, ART_HEADER_SIZE));
+}
+
+/* An artifact taken apart into sections, to be changed and put together
+ * again with correct layout and checksums. */
+struct tsec {
+	uint32_t type, flags;
+	uint8_t *data;
+	size_t size;
+};
+struct tart {
+	struct tsec s[ART_MAX_SECTIONS + 8];
+	size_t n;
+	uint16_t minor, hsize;
+};
+
+static void
+explode(const struct blob *b, struct tart *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->minor = art_get16(b->data + offsetof(struct art_file_header, fmt_minor));
+	t->hsize = art_get16(b->data + offsetof(struct art_file_header, header_size));
+	t->n = art_get16(b->data + offsetof(struct art_file_header, section_count));
+	for (size_t i = 0; i < t->n; i++) {
+		const uint8_t *e = ENTRY(b->data, i);
+		size_t off = art_get64(e + offsetof(struct art_file_section, offset));
+
+		t->s[i].type = art_get32(e);
+		t->s[i].flags = art_get32(e + offsetof(struct art_file_section, flags));
+		t->s[i].size = art_get64(e + offsetof(struct art_file_section, size));
+		t->s[i].data = copy_exact(b->data + off, t->s[i].size);
+	}
+}
+
+static void
+tart_add(struct tart *t, uint32_t type, uint32_t flags, const void *data, size_t size)
+{
+	cr_assert_lt(t->n, sizeof(t->s) / sizeof(t->s[0]));
+	t->s[t->n] = (struct tsec){type, flags, copy_exact(data, size), size};
+	t->n++;
+}
+
+static void
+tart_remove(struct tart *t, size_t i)
+{
+	free(t->s[i].data);
+	memmove(&t->s[i], &t->s[i + 1], (t->n - i - 1) * sizeof(t->s[0]));
+	t->n--;
+}
+
+static void
+tart_resize(struct tart *t, size_t i, size_t size)
+{
+	uint8_t *d = calloc(1, size ? size : 1);
+
+	cr_assert_not_null(d);
+	memcpy(d, t->s[i].data, size < t->s[i].size ? size : t->s[i].size);
+	free(t->s[i].data);
+	t->s[i].data = d;
+	t->s[i].size = size;
+}
+
+static struct blob
+assemble(const struct tart *t)
+{
+	size_t pos = t->hsize + t->n * ART_SECTION_ENTRY_SIZE, off[ART_MAX_SECTIONS + 8];
+	struct blob b;
+
+	for (size_t i = 0; i < t->n; i++) {
+		off[i] = pos;
+		pos = (pos + t->s[i].size + 7) & ~(size_t)7;
+	}
+	b.len = pos;
+	b.data = calloc(1, pos);
+	cr_assert_not_null(b.data);
+	memcpy(b.data, ART_MAGIC, ART_MAGIC_LEN);
+	art_put16(b.data + offsetof(struct art_file_header, fmt_major), 1);
+	art_put16(b.data + offsetof(struct art_file_header, fmt_minor), t->minor);
+	art_put16(b.data + offsetof(struct art_file_header, header_size), t->hsize);
+	art_put16(b.data + offsetof(struct art_file_header, section_count), (uint16_t)t->n);
+	art_put64(b.data + offsetof(struct art_file_header, file_size), pos);
+	art_put64(b.data + offsetof(struct art_file_header, section_table_off), t->hsize);
+	for (size_t i = 0; i < t->n; i++) {
+		uint8_t *e = b.data + t->hsize + i * ART_SECTION_ENTRY_SIZE;
+
+		art_put32(e, t->s[i].type);
+		art_put32(e + offsetof(struct art_file_section, flags), t->s[i].flags);
+		art_put64(e + offsetof(struct art_file_section, offset), off[i]);
+		art_put64(e + offsetof(struct art_file_section, size), t->s[i].size);
+		art_put32(e + offsetof(struct art_file_section, crc),
+			  crc32c_buf(t->s[i].data, t->s[i].size));
+		memcpy(b.data + off[i], t->s[i].data, t->s[i].size);
+	}
+	art_put32(b.data + offsetof(struct art_file_header, body_crc),
+		  crc32c_buf(b.data + t->hsize, pos - t->hsize));
+	art_put32(b.data + offsetof(struct art_file_header, header_crc),
+		  art_header_crc(b.data, t->hsize));
+	return b;
+}
+
+static void
+tart_free(struct tart *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->s[i].data);
+	t->n = 0;
+}
+
+static size_t
+find_sec(const struct tart *t, uint32_t type)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->s[i].type == type)
+			return i;
+	cr_assert_fail("section %u not found", type);
+	return 0;
+}
+
+/* Record i of a table section of the exploded artifact. */
+static uint8_t *
+rec(struct tart *t, uint32_t type, size_t i)
+{
+	struct tsec *s = &t->s[find_sec(t, type)];
+	uint32_t rsize = art_get32(s->data + offsetof(struct art_rec_table, record_size));
+
+	return s->data + sizeof(struct art_rec_table) + i * rsize;
+}
+
+static uint8_t *
+table(struct tart *t, uint32_t type)
+{
+	return t->s[find_sec(t, type)].data;
+}
+
+/* Offset of `s` in the string table of an exploded artifact. */
+static uint32_t
+strtab_find(struct tart *t, const char *s)
+{
+	struct tsec *st = &t->s[find_sec(t, ART_SEC_STRTAB)];
+
+	for (size_t off = 0; off < st->size; off += strlen((char *)st->data + off) + 1)
+		if (strcmp((char *)st->data + off, s) == 0)
+			return (uint32_t)off;
+	cr_assert_fail("string %s not in STRTAB", s);
+	return 0;
+}
+
+/* Rich artifact, exploded, changed by the caller, reassembled: refused. */
+#define MUTATE_AND_EXPECT(msg, ...)                                                                \
+	do {                                                                                       \
+		struct blob b_ = write_rich();                                                     \
+		struct tart t_;                                                                    \
+		struct blob m_;                                                                    \
+		explode(&b_, &t_);                                                                 \
+		{                                                                                  \
+			struct tart *t = &t_;                                                      \
+			(void)t;                                                                   \
+			__VA_ARGS__;                                                               \
+		}                                                                                  \
+		m_ = assemble(&t_);                                                                \
+		expect_refused(m_.data, m_.len, msg);                                              \
+		free(m_.data);                                                                     \
+		free(b_.data);                                                                     \
+		tart_free(&t_);                                                                    \
+	} while (0)
+
+static void
+assert_origin_eq(const struct ir_origin *a, const struct ir_origin *b)
+{
+	if (a->file || b->file) {
+		cr_assert(a->file && b->file, "origin file %s vs %s", a->file ? a->file : "(null)",
+			  b->file ? b->file : "(null)");
+		cr_assert_str_eq(a->file, b->file);
+	}
+	cr_assert_eq(a->line, b->line);
+	cr_assert_eq(a->col, b->col);
+}
+
+static void
+assert_str_eq_null(const char *a, const char *b)
+{
+	if (!a || !b)
+		cr_assert(a == b, "string %s vs %s", a ? a : "(null)", b ? b : "(null)");
+	else
+		cr_assert_str_eq(a, b);
+}
+
+static void
+assert_u64_eq(const struct ir_u64 *a, const struct ir_u64 *b)
+{
+	cr_assert_eq(a->set, b->set);
+	cr_assert_eq(a->value, b->value);
+	assert_origin_eq(&a->origin, &b->origin);
+}
+
+static void
+assert_named_eq(const struct ir_named *a, size_t na, const struct ir_named *b, size_t nb)
+{
+	cr_assert_eq(na, nb);
+	for (size_t i = 0; i < na; i++) {
+		cr_assert_str_eq(a[i].value, b[i].value);
+		assert_origin_eq(&a[i].origin, &b[i].origin);
+	}
+}
+
+/* Field by field: the loader must give back exactly what was written. */
+static void
+assert_policy_eq(const struct ir_policy *a, const struct ir_policy *b)
+{
+	cr_assert_eq(a->platforms, b->platforms);
+	for (unsigned i = 0; i < IR_PLATFORM_COUNT; i++) {
+		const struct ir_scalars *x = &a->scalar[i], *y = &b->scalar[i];
+
+		assert_u64_eq(&x->isolation, &y->isolation);
+		assert_u64_eq(&x->network, &y->network);
+		assert_u64_eq(&x->allow_private, &y->allow_private);
+		assert_u64_eq(&x->audit_kind, &y->audit_kind);
+		assert_str_eq_null(x->audit_path.value, y->audit_path.value);
+		assert_origin_eq(&x->audit_path.origin, &y->audit_path.origin);
+		for (unsigned l = 0; l < IR_LIMIT_COUNT; l++)
+			assert_u64_eq(&x->limits[l], &y->limits[l]);
+		assert_u64_eq(&x->nice, &y->nice);
+		assert_u64_eq(&x->io_priority, &y->io_priority);
+		assert_u64_eq(&x->gpu, &y->gpu);
+		assert_str_eq_null(x->workdir.value, y->workdir.value);
+		assert_origin_eq(&x->workdir.origin, &y->workdir.origin);
+		assert_u64_eq(&x->protections, &y->protections);
+		assert_u64_eq(&x->unix_sockets, &y->unix_sockets);
+		assert_str_eq_null(a->excluded_reason[i], b->excluded_reason[i]);
+
+		cr_assert_eq(a->python[i].set, b->python[i].set);
+		assert_str_eq_null(a->python[i].venv, b->python[i].venv);
+		cr_assert_eq(a->python[i].allow_pip_install, b->python[i].allow_pip_install);
+		cr_assert_eq(a->python[i].npackages, b->python[i].npackages);
+		for (size_t j = 0; j < a->python[i].npackages; j++)
+			cr_assert_str_eq(a->python[i].packages[j], b->python[i].packages[j]);
+		assert_origin_eq(&a->python[i].origin, &b->python[i].origin);
+	}
+	cr_assert_eq(a->npaths, b->npaths);
+	for (size_t i = 0; i < a->npaths; i++) {
+		cr_assert_str_eq(a->paths[i].path, b->paths[i].path);
+		cr_assert_eq(a->paths[i].mode, b->paths[i].mode);
+		cr_assert_eq(a->paths[i].platforms, b->paths[i].platforms);
+		cr_assert_eq(a->paths[i].optional, b->paths[i].optional);
+		cr_assert_eq(a->paths[i].set, b->paths[i].set);
+		cr_assert_eq(a->paths[i].source, b->paths[i].source);
+		assert_origin_eq(&a->paths[i].origin, &b->paths[i].origin);
+	}
+	cr_assert_eq(a->npatterns, b->npatterns);
+	for (size_t i = 0; i < a->npatterns; i++) {
+		cr_assert_str_eq(a->patterns[i].host, b->patterns[i].host);
+		cr_assert_eq(a->patterns[i].port, b->patterns[i].port);
+		cr_assert_eq(a->patterns[i].platforms, b->patterns[i].platforms);
+		assert_origin_eq(&a->patterns[i].origin, &b->patterns[i].origin);
+	}
+	cr_assert_eq(a->nenv_pass, b->nenv_pass);
+	for (size_t i = 0; i < a->nenv_pass; i++) {
+		cr_assert_str_eq(a->env_pass[i].name, b->env_pass[i].name);
+		cr_assert_eq(a->env_pass[i].platforms, b->env_pass[i].platforms);
+		assert_origin_eq(&a->env_pass[i].origin, &b->env_pass[i].origin);
+	}
+	cr_assert_eq(a->nenv_set, b->nenv_set);
+	for (size_t i = 0; i < a->nenv_set; i++) {
+		cr_assert_str_eq(a->env_set[i].name, b->env_set[i].name);
+		cr_assert_str_eq(a->env_set[i].value, b->env_set[i].value);
+		cr_assert_eq(a->env_set[i].platforms, b->env_set[i].platforms);
+		assert_origin_eq(&a->env_set[i].origin, &b->env_set[i].origin);
+	}
+	cr_assert_eq(a->nipc, b->nipc);
+	for (size_t i = 0; i < a->nipc; i++) {
+		cr_assert_str_eq(a->ipc[i].name, b->ipc[i].name);
+		assert_str_eq_null(a->ipc[i].exec, b->ipc[i].exec);
+		cr_assert_eq(a->ipc[i].npositionals, b->ipc[i].npositionals);
+		for (size_t j = 0; j < a->ipc[i].npositionals; j++)
+			cr_assert_str_eq(a->ipc[i].positionals[j], b->ipc[i].positionals[j]);
+		cr_assert_eq(a->ipc[i].timeout_ms, b->ipc[i].timeout_ms);
+		cr_assert_eq(a->ipc[i].platforms, b->ipc[i].platforms);
+		assert_origin_eq(&a->ipc[i].origin, &b->ipc[i].origin);
+	}
+	cr_assert_eq(a->nseccomp, b->nseccomp);
+	for (size_t i = 0; i < a->nseccomp; i++) {
+		cr_assert_str_eq(a->seccomp[i].syscall, b->seccomp[i].syscall);
+		cr_assert_eq(a->seccomp[i].action, b->seccomp[i].action);
+		cr_assert_eq(a->seccomp[i].errno_value, b->seccomp[i].errno_value);
+		assert_origin_eq(&a->seccomp[i].origin, &b->seccomp[i].origin);
+	}
+	assert_named_eq(a->mach_lookups, a->nmach_lookups, b->mach_lookups, b->nmach_lookups);
+	assert_named_eq(a->sbpl, a->nsbpl, b->sbpl, b->nsbpl);
+	assert_named_eq(a->capabilities, a->ncapabilities, b->capabilities, b->ncapabilities);
+	cr_assert_arr_eq(a->source_digest, b->source_digest, 32);
+}
+
+static struct ir_policy *
+load_ok(const struct blob *b)
+{
+	struct ir_policy *p = NULL;
+	char err[256] = "";
+	int rc = artifact_load(b->data, b->len, &p, err, sizeof(err));
+
+	cr_assert_eq(rc, 0, "artifact_load: %s", err);
+	cr_assert_not_null(p);
+	return p;
+}
+
+/* ------------------------------------------------------------ layout, CRC */
+
+Test(artifact_crc, known_vectors)
+{
+	cr_assert_eq(crc32c_buf("123456789", 9), 0xe3069283u);
+	cr_assert_eq(crc32c_buf("", 0), 0);
+	cr_assert_eq(crc32c_update(crc32c_update(0, "1234", 4), "56789", 5), 0xe3069283u);
+	{
+		uint8_t zeros[32] = {0};
+
+		cr_assert_eq(crc32c_buf(zeros, 32), 0x8a9136aau); /* RFC 3720 B.4 */
+	}
+}
+
+Test(artifact_layout, sizes_and_helpers)
+{
+	uint8_t b[8];
+
+	cr_assert_eq(sizeof(struct art_file_header), 64);
+	cr_assert_eq(sizeof(struct art_file_section), 32);
+	cr_assert_eq(strlen(ART_MAGIC), 8);
+	art_put64(b, 0x0102030405060708ull);
+	cr_assert_eq(b[0], 0x08);
+	cr_assert_eq(b[7], 0x01);
+	cr_assert_eq(art_get64(b), 0x0102030405060708ull);
+	cr_assert_eq(art_get32(b + 4), 0x01020304u);
+	cr_assert_eq(art_get16(b), 0x0708);
+	cr_assert_str_eq(art_section_name(ART_SEC_PATHS), "PATHS");
+	cr_assert_null(art_section_name(ART_SEC_LINUX_LANDLOCK));
+	cr_assert_null(art_section_name(0));
+}
+
+Test(artifact_layout, writer_header_fields)
+{
+	struct blob b = write_rich();
+
+	cr_assert_eq(memcmp(b.data, ART_MAGIC, 8), 0);
+	cr_assert_eq(art_get16(b.data + 8), ART_FMT_MAJOR);
+	cr_assert_eq(art_get16(b.data + 10), ART_FMT_MINOR);
+	cr_assert_eq(art_get16(b.data + 12), 64);
+	cr_assert_eq(art_get16(b.data + 14), I_COUNT);
+	cr_assert_eq(art_get32(b.data + 16), ART_FILE_PLATFORM_NEUTRAL);
+	cr_assert_eq(art_get64(b.data + 32), b.len);
+	cr_assert_eq(art_get64(b.data + 40), 64);
+	cr_assert_eq(b.len % 8, 0);
+	for (unsigned i = 0; i < I_COUNT; i++) {
+		uint64_t off = art_get64(ENTRY(b.data, i) + 8);
+
+		cr_assert_eq(off % 8, 0);
+		cr_assert_eq(art_get32(ENTRY(b.data, i) + 4), i == I_META ? 0u : ART_SECF_CRITICAL);
+	}
+	cr_assert_eq(art_get32(ENTRY(b.data, I_STRTAB)), ART_SEC_STRTAB);
+	cr_assert_eq(art_get32(ENTRY(b.data, I_META)), ART_SEC_META);
+	free(b.data);
+}
+
+/* ------------------------------------------------------------ write, read */
+
+Test(artifact_write, empty_policy_validates)
+{
+	struct ir_policy *p = ir_policy_new();
+	struct blob b = write_policy(p);
+	struct art_view v;
+	struct art_scalar s;
+	struct art_python py;
+
+	expect_valid(b.data, b.len, &v);
+	cr_assert_eq(art_path_count(&v), 0);
+	cr_assert_eq(art_env_count(&v), 0);
+	cr_assert_eq(art_net_count(&v), 0);
+	cr_assert_eq(art_ipc_count(&v), 0);
+	cr_assert_eq(art_extra_count(&v), 0);
+	for (unsigned i = 0; i < ART_PLATFORM_COUNT; i++) {
+		cr_assert(art_platform_enabled(&v, i));
+		cr_assert_eq(art_scalar(&v, i, ART_SC_ISOLATION, &s), 0);
+		cr_assert(s.set);
+		cr_assert_eq(s.value, IR_ISO_DEFAULT);
+		cr_assert_eq(art_scalar(&v, i, ART_SC_NETWORK, &s), 0);
+		cr_assert_eq(s.value, IR_NET_DENY);
+		cr_assert_eq(art_scalar(&v, i, ART_SC_WORKDIR, &s), 0);
+		cr_assert_not(s.set);
+		cr_assert_null(s.str);
+		cr_assert_eq(art_python(&v, i, &py), 0);
+		cr_assert_not(py.set);
+	}
+	ir_policy_free(p);
+	free(b.data);
+}
+
+Test(artifact_read, accessors_return_what_was_written)
+{
+	struct blob b = write_rich();
+	struct art_view v;
+	struct art_scalar s;
+	struct art_path pr;
+	struct art_env e;
+	struct art_net n;
+	struct art_ipc c;
+	struct art_python py;
+	struct art_extra x;
+	struct art_meta m;
+
+	expect_valid(b.data, b.len, &v);
+	cr_assert_eq(v.fmt_major, 1);
+	cr_assert_eq(v.nsections, I_COUNT);
+	cr_assert_eq(v.nskipped, 0);
+	cr_assert(art_platform_enabled(&v, ART_LINUX));
+	cr_assert(art_platform_enabled(&v, ART_MACOS));
+	cr_assert_not(art_platform_enabled(&v, ART_WINDOWS));
+	cr_assert_not(art_platform_enabled(&v, 3));
+
+	cr_assert_eq(art_scalar(&v, ART_LINUX, ART_SC_NETWORK, &s), 0);
+	cr_assert_eq(s.value, IR_NET_ALLOW_LIST);
+	cr_assert_str_eq(s.origin.file, "policy.heel");
+	cr_assert_eq(s.origin.line, 5);
+	cr_assert_eq(s.origin.col, 3);
+	cr_assert_eq(art_scalar(&v, ART_LINUX, ART_SC_AUDIT_PATH, &s), 0);
+	cr_assert(s.set);
+	cr_assert_str_eq(s.str, "${HOME}/.cache/heel/audit");
+	cr_assert_eq(art_scalar(&v, ART_MACOS, ART_SC_NICE, &s), 0);
+	cr_assert_eq(s.value, 10);
+	cr_assert_eq(art_scalar(&v, ART_WINDOWS, ART_SC_LIMIT_FIRST + IR_LIMIT_CPU, &s), 0);
+	cr_assert_eq(s.value, 62);
+	cr_assert_eq(art_scalar(&v, ART_WINDOWS, ART_SC_LIMIT_FIRST + IR_LIMIT_OPEN_FILES, &s), 0);
+	cr_assert_eq(s.value, UINT64_MAX);
+	cr_assert_null(s.origin.file);
+	cr_assert_eq(art_scalar(&v, ART_WINDOWS, ART_SC_WORKDIR, &s), 0);
+	cr_assert_str_eq(s.str, "C:/work/tmp");
+	cr_assert_eq(art_scalar(&v, ART_WINDOWS, ART_SC_COUNT, &s), -ERANGE);
+	cr_assert_eq(art_scalar(&v, 3, ART_SC_NICE, &s), -ERANGE);
+
+	cr_assert_eq(art_path_count(&v), 5);
+	cr_assert_eq(art_path_at(&v, 0, &pr), 0);
+	cr_assert_str_eq(pr.path, "${HOME}/.ssh");
+	cr_assert_eq(pr.mode, 0);
+	cr_assert(pr.optional);
+	cr_assert_eq(pr.set, IR_SET_CREDENTIALS);
+	cr_assert_eq(pr.source, IR_SRC_PROTECTION);
+	cr_assert_str_eq(pr.origin.file, "<default>");
+	cr_assert_eq(art_path_at(&v, 4, &pr), 0);
+	cr_assert_eq(pr.mode, ART_READ | ART_WRITE | ART_EXEC);
+	cr_assert_eq(art_path_at(&v, 5, &pr), -ERANGE);
+
+	cr_assert_eq(art_env_count(&v), 4);
+	cr_assert_eq(art_env_at(&v, 0, &e), 0);
+	cr_assert_eq(e.kind, ART_ENV_PASS);
+	cr_assert_str_eq(e.name, "PATH");
+	cr_assert_null(e.value);
+	cr_assert_eq(art_env_at(&v, 3, &e), 0);
+	cr_assert_eq(e.kind, ART_ENV_SET);
+	cr_assert_str_eq(e.name, "EMPTY");
+	cr_assert_str_eq(e.value, "");
+	cr_assert_eq(e.platforms, ART_PLAT_BIT(ART_WINDOWS));
+
+	cr_assert_eq(art_net_count(&v), 2);
+	cr_assert_eq(art_net_at(&v, 0, &n), 0);
+	cr_assert_str_eq(n.host, "*.pypi.org");
+	cr_assert_eq(n.port, 443);
+	cr_assert_eq(art_net_at(&v, 2, &n), -ERANGE);
+
+	cr_assert_eq(art_ipc_count(&v), 2);
+	cr_assert_eq(art_ipc_at(&v, 0, &c), 0);
+	cr_assert_str_eq(c.name, "web_search");
+	cr_assert_eq(c.nargs, 3);
+	cr_assert_str_eq(art_ipc_arg(&v, &c, 0), "--query");
+	cr_assert_str_eq(art_ipc_arg(&v, &c, 2), "--json");
+	cr_assert_null(art_ipc_arg(&v, &c, 3));
+	cr_assert_eq(c.timeout_ms, 30000);
+	cr_assert_eq(art_ipc_at(&v, 1, &c), 0);
+	cr_assert_null(c.exec);
+	cr_assert_eq(c.nargs, 0);
+	cr_assert_null(art_ipc_arg(&v, &c, 0));
+
+	cr_assert_eq(art_python(&v, ART_LINUX, &py), 0);
+	cr_assert(py.set);
+	cr_assert(py.allow_pip_install);
+	cr_assert_str_eq(py.venv, ".venv");
+	cr_assert_eq(py.npackages, 2);
+	cr_assert_str_eq(art_python_package(&v, &py, 1), "requests==2.31");
+	cr_assert_null(art_python_package(&v, &py, 2));
+	cr_assert_eq(art_python(&v, ART_WINDOWS, &py), 0);
+	cr_assert_not(py.set);
+	cr_assert_eq(art_python(&v, 3, &py), -ERANGE);
+
+	cr_assert_eq(art_extra_count(&v), 7);
+	cr_assert_eq(art_extra_at(&v, 0, &x), 0);
+	cr_assert_eq(x.kind, ART_EXTRA_SECCOMP);
+	cr_assert_str_eq(x.value, "ptrace");
+	cr_assert_eq(x.errno_value, 1);
+	cr_assert_eq(x.platforms, ART_PLAT_BIT(ART_LINUX));
+	cr_assert_eq(art_extra_at(&v, 6, &x), 0);
+	cr_assert_eq(x.kind, ART_EXTRA_EXCLUDED);
+	cr_assert_eq(x.platforms, ART_PLAT_BIT(ART_WINDOWS));
+	cr_assert_eq(art_extra_at(&v, 7, &x), -ERANGE);
+
+	cr_assert(art_meta(&v, &m));
+	cr_assert_str_eq(m.compiler_version, ARTIFACT_COMPILER_VERSION);
+	cr_assert_eq(m.source_digest[0], 0xa0);
+	cr_assert_eq(m.source_digest[31], 0xa0 + 31);
+	free(b.data);
+}
+
+Test(artifact_write, reproducible)
+{
+	struct ir_policy *p = rich_policy(), *q = rich_policy();
+	struct blob a = write_policy(p), b = write_policy(p), c = write_policy(q);
+
+	cr_assert_eq(a.len, b.len);
+	cr_assert_eq(memcmp(a.data, b.data, a.len), 0, "same IR, different bytes");
+	cr_assert_eq(a.len, c.len);
+	cr_assert_eq(memcmp(a.data, c.data, a.len), 0, "equal IRs, different bytes");
+	ir_policy_free(p);
+	ir_policy_free(q);
+	free(a.data);
+	free(b.data);
+	free(c.data);
+}
+
+Test(artifact_write, strings_deduplicated)
+{
+	struct blob b = write_rich();
+	size_t hits = 0;
+	const char *needle = "/tmp/shared-dedup";
+
+	for (size_t i = 0; i + strlen(needle) <= b.len; i++)
+		if (memcmp(b.data + i, needle, strlen(needle)) == 0)
+			hits++;
+	cr_assert_eq(hits, 1, "the string table holds \"%s\" %zu times", needle, hits);
+	hits = 0;
+	for (size_t i = 0; i + 11 <= b.len; i++)
+		if (memcmp(b.data + i, "policy.heel", 11) == 0)
+			hits++;
+	cr_assert_eq(hits, 1);
+	free(b.data);
+}
+
+Test(artifact_write, refuses_ir_it_cannot_store)
+{
+	struct ir_policy *p = rich_policy();
+	uint8_t *out = (uint8_t *)1;
+	size_t len = 1;
+
+	p->paths[1].mode = IR_WRITE; /* write without read */
+	cr_assert_eq(artifact_write(p, &out, &len), -EINVAL);
+	cr_assert_null(out);
+	cr_assert_eq(len, 0);
+	p->paths[1].mode = IR_MODE_RW;
+	p->patterns[0].platforms = 0;
+	cr_assert_eq(artifact_write(p, &out, &len), -EINVAL);
+	p->patterns[0].platforms = IR_PLAT_ALL;
+	free(p->env_pass[0].name);
+	p->env_pass[0].name = NULL;
+	cr_assert_eq(artifact_write(p, &out, &len), -EINVAL);
+	p->env_pass[0].name = xs("PATH");
+	p->scalar[IR_MACOS].network.value = 7;
+	cr_assert_eq(artifact_write(p, &out, &len), -EINVAL);
+	p->scalar[IR_MACOS].network.value = IR_NET_DENY;
+	p->seccomp[0].action = 9;
+	cr_assert_eq(artifact_write(p, &out, &len), -EINVAL);
+	p->seccomp[0].action = IR_SECCOMP_DENY;
+	cr_assert_eq(artifact_write(p, &out, &len), 0);
+	free(out);
+	ir_policy_free(p);
+}
+
+/* ------------------------------------------------------------ round trips */
+
+Test(artifact_load, round_trip_rich_is_byte_identical)
+{
+	struct ir_policy *p = rich_policy(), *q;
+	struct blob a = write_policy(p), b;
+
+	q = load_ok(&a);
+	assert_policy_eq(p, q);
+	b = write_policy(q);
+	cr_assert_eq(a.len, b.len);
+	cr_assert_eq(memcmp(a.data, b.data, a.len), 0, "IR -> bytes -> IR -> bytes changed");
+	ir_policy_free(p);
+	ir_policy_free(q);
+	free(a.data);
+	free(b.data);
+}
+
+Test(artifact_load, round_trip_empty_is_byte_identical)
+{
+	struct ir_policy *p = ir_policy_new(), *q;
+	struct blob a = write_policy(p), b;
+
+	q = load_ok(&a);
+	assert_policy_eq(p, q);
+	b = write_policy(q);
+	cr_assert_eq(a.len, b.len);
+	cr_assert_eq(memcmp(a.data, b.data, a.len), 0);
+	ir_policy_free(p);
+	ir_policy_free(q);
+	free(a.data);
+	free(b.data);
+}
+
+Test(artifact_load, origins_are_interned)
+{
+	struct blob a = write_rich();
+	struct ir_policy *q = load_ok(&a);
+
+	cr_assert_not_null(q->paths[1].origin.file);
+	cr_assert_eq(q->paths[1].origin.file, q->paths[2].origin.file,
+		     "one file name, one pooled string");
+	cr_assert_eq(q->paths[1].origin.file, ir_intern(q, "policy.heel"));
+	cr_assert_null(q->scalar[IR_LINUX].limits[IR_LIMIT_OPEN_FILES].origin.file);
+	ir_policy_free(q);
+	free(a.data);
+}
+
+Test(artifact_load, null_err_buffer_is_fine)
+{
+	struct ir_policy *q = NULL;
+	uint8_t junk[100] = {0};
+
+	cr_assert_eq(artifact_load(junk, sizeof(junk), &q, NULL, 0), -EINVAL);
+	cr_assert_null(q);
+	cr_assert_eq(art_validate(NULL, 0, &(struct art_view){0}, NULL, 0), -EINVAL);
+}
+
+/* ------------------------------------------------------------ header refusals */
+
+Test(artifact_refuse, too_short)
+{
+	struct blob b = write_rich();
+
+	for (size_t n = 0; n < ART_HEADER_SIZE; n++)
+		expect_refused(b.data, n, "too short");
+	free(b.data);
+}
+
+Test(artifact_refuse, truncated_at_every_length)
+{
+	struct blob b = write_rich();
+	struct art_view v;
+	char err[256];
+
+	for (size_t n = 0; n < b.len; n++) {
+		uint8_t *c = copy_exact(b.data, n);
+
+		err[0] = 0;
+		cr_assert_eq(art_validate(c, n, &v, err, sizeof(err)), -EINVAL,
+			     "truncated to %zu bytes: accepted", n);
+		cr_assert(strstr(err, n < 64 ? "too short" : "file size mismatch"),
+			  "truncated to %zu: %s", n, err);
+		free(c);
+	}
+	free(b.data);
+}
+
+Test(artifact_refuse, extended)
+{
+	struct blob b = write_rich();
+	uint8_t *c = calloc(1, b.len + 8);
+
+	cr_assert_not_null(c);
+	memcpy(c, b.data, b.len);
+	expect_refused(c, b.len + 1, "file size mismatch");
+	expect_refused(c, b.len + 8, "file size mismatch");
+	free(c);
+	free(b.data);
+}
+
+Test(artifact_refuse, every_flipped_byte)
+{
+	static const uint8_t masks[] = {0x01, 0x80, 0xff};
+	struct blob b = write_rich();
+	struct art_view v;
+
+	for (size_t i = 0; i < b.len; i++)
+		for (size_t m = 0; m < sizeof(masks); m++) {
+			b.data[i] ^= masks[m];
+			cr_assert_eq(art_validate(b.data, b.len, &v, NULL, 0), -EINVAL,
+				     "byte %zu ^ 0x%02x accepted", i, masks[m]);
+			b.data[i] ^= masks[m];
+		}
+	expect_valid(b.data, b.len, &v);
+	free(b.data);
+}
+
+Test(artifact_refuse, wrong_magic)
+{
+	struct blob b = write_rich();
+
+	memcpy(b.data, "HEEL\r\n\x1a\n", 8);
+	expect_refused(b.data, b.len, "wrong magic");
+	free(b.data);
+	b = write_rich();
+	b.data[4] = '\n'; /* CR LF -> LF damage */
+	expect_refused(b.data, b.len, "wrong magic");
+	free(b.data);
+}
+
+Test(artifact_refuse, wrong_major_version)
+{
+	struct blob b = write_rich();
+
+	art_put16(b.data + 8, 2);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "unsupported format version 2.0");
+	art_put16(b.data + 8, 0);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "unsupported format version 0.0");
+	free(b.data);
+}
+
+Test(artifact_compat, higher_minor_accepted)
+{
+	struct blob b = write_rich();
+	struct art_view v;
+
+	art_put16(b.data + 10, 7);
+	reseal(b.data, b.len);
+	expect_valid(b.data, b.len, &v);
+	cr_assert_eq(v.fmt_minor, 7);
+	free(b.data);
+}
+
+Test(artifact_refuse, bad_header_size)
+{
+	struct blob b = write_rich();
+
+	art_put16(b.data + 12, 32);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "bad header size 32");
+	art_put16(b.data + 12, 68);
+	expect_refused(b.data, b.len, "bad header size 68");
+	art_put16(b.data + 12, 0xfff8);
+	expect_refused(b.data, b.len, "bad header size 65528");
+	free(b.data);
+}
+
+Test(artifact_compat, larger_header_accepted)
+{
+	struct blob b = write_rich(), m;
+	struct tart t;
+	struct art_view v;
+
+	explode(&b, &t);
+	t.hsize = 128;
+	m = assemble(&t);
+	expect_valid(m.data, m.len, &v);
+	cr_assert_eq(art_path_count(&v), 5);
+	free(m.data);
+	free(b.data);
+	tart_free(&t);
+}
+
+Test(artifact_refuse, file_size_field)
+{
+	struct blob b = write_rich();
+
+	art_put64(b.data + 32, b.len - 8);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "file size mismatch");
+	art_put64(b.data + 32, UINT64_MAX);
+	expect_refused(b.data, b.len, "file size mismatch");
+	free(b.data);
+}
+
+Test(artifact_refuse, header_checksum)
+{
+	struct blob b = write_rich();
+
+	b.data[20] ^= 1; /* arch: covered only by the header checksum */
+	expect_refused(b.data, b.len, "header checksum mismatch");
+	b.data[20] ^= 1;
+	b.data[48] ^= 0x40; /* the checksum itself */
+	expect_refused(b.data, b.len, "header checksum mismatch");
+	b.data[48] ^= 0x40;
+	b.data[52] ^= 1; /* the body checksum is part of the header */
+	expect_refused(b.data, b.len, "header checksum mismatch");
+	free(b.data);
+}
+
+Test(artifact_refuse, body_checksum)
+{
+	struct blob b = write_rich();
+
+	b.data[b.len - 1] ^= 1; /* padding or payload: covered by the body CRC */
+	expect_refused(b.data, b.len, "body checksum mismatch");
+	b.data[b.len - 1] ^= 1;
+	b.data[ART_HEADER_SIZE] ^= 1; /* section table */
+	expect_refused(b.data, b.len, "body checksum mismatch");
+	free(b.data);
+}
+
+Test(artifact_refuse, header_platform_flags_reserved)
+{
+	struct blob b = write_rich();
+
+	art_put32(b.data + 16, 4);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "unknown target platform 4");
+	art_put32(b.data + 16, 0);
+	art_put32(b.data + 24, 1);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "unknown header flags 0x1");
+	art_put32(b.data + 24, 0);
+	b.data[60] = 1;
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "reserved header field is not zero");
+	free(b.data);
+}
+
+Test(artifact_compat, single_platform_header_accepted)
+{
+	struct blob b = write_rich();
+	struct art_view v;
+
+	art_put32(b.data + 16, ART_FILE_PLATFORM_LINUX);
+	reseal(b.data, b.len);
+	expect_valid(b.data, b.len, &v);
+	cr_assert_eq(v.platform, ART_FILE_PLATFORM_LINUX);
+	free(b.data);
+}
+
+/* ------------------------------------------------------------ section table */
+
+Test(artifact_refuse, too_many_sections)
+{
+	struct blob b = write_rich(), m;
+	struct tart t;
+	struct art_view v;
+
+	explode(&b, &t);
+	while (t.n < ART_MAX_SECTIONS)
+		tart_add(&t, 1000 + (uint32_t)t.n, 0, "", 0);
+	m = assemble(&t);
+	expect_valid(m.data, m.len, &v); /* exactly 64 is fine */
+	cr_assert_eq(v.nskipped, ART_MAX_SECTIONS - I_COUNT);
+	free(m.data);
+	tart_add(&t, 2000, 0, "", 0);
+	m = assemble(&t);
+	expect_refused(m.data, m.len, "too many sections: 65");
+	free(m.data);
+	art_put16(b.data + 14, 0xffff);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "too many sections: 65535");
+	free(b.data);
+	tart_free(&t);
+}
+
+Test(artifact_refuse, section_table_out_of_range)
+{
+	struct blob b = write_rich();
+
+	art_put64(b.data + 40, b.len);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "section table out of range");
+	art_put64(b.data + 40, b.len - 8); /* starts inside, ends outside */
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "section table out of range");
+	art_put64(b.data + 40, UINT64_MAX - 7);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "section table out of range");
+	art_put64(b.data + 40, 0); /* on top of the header */
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "section table out of range");
+	art_put64(b.data + 40, 68);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "section table offset 68 is not 8-aligned");
+	free(b.data);
+}
+
+Test(artifact_refuse, section_misaligned)
+{
+	struct blob b = write_rich();
+	uint8_t *e = ENTRY(b.data, I_PATHS);
+
+	art_put64(e + 8, art_get64(e + 8) + 4);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "section 2 (PATHS): offset");
+	expect_refused(b.data, b.len, "not 8-aligned");
+	free(b.data);
+}
+
+Test(artifact_refuse, section_out_of_range)
+{
+	struct blob b = write_rich();
+	uint8_t *e = ENTRY(b.data, I_PATHS);
+	uint64_t off = art_get64(e + 8), size = art_get64(e + 16);
+
+	art_put64(e + 8, b.len + 8);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "section 2 (PATHS) out of range");
+	/* off + size would wrap to a small number: must still be refused. */
+	art_put64(e + 8, off);
+	art_put64(e + 16, UINT64_MAX - off + 9);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "section 2 (PATHS) out of range");
+	art_put64(e + 16, b.len - off + 1);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "section 2 (PATHS) out of range");
+	art_put64(e + 8, UINT64_MAX & ~7ull);
+	art_put64(e + 16, size);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "section 2 (PATHS) out of range");
+	free(b.data);
+}
+
+Test(artifact_refuse, overlapping_sections)
+{
+	struct blob b = write_rich();
+	uint64_t paths = art_get64(ENTRY(b.data, I_PATHS) + 8);
+
+	art_put64(ENTRY(b.data, I_ENV) + 8, paths);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "sections 2 (PATHS) and 3 (ENV) overlap");
+	/* partial overlap: ENV starts 8 bytes before the end of PATHS */
+	art_put64(ENTRY(b.data, I_ENV) + 8,
+		  ((paths + art_get64(ENTRY(b.data, I_PATHS) + 16)) & ~7ull) - 8);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "sections 2 (PATHS) and 3 (ENV) overlap");
+	free(b.data);
+}
+
+Test(artifact_refuse, section_over_header_or_table)
+{
+	struct blob b = write_rich();
+
+	art_put64(ENTRY(b.data, I_PATHS) + 8, 0);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "section 2 (PATHS) overlaps the header or the section table");
+	art_put64(ENTRY(b.data, I_PATHS) + 8, ART_HEADER_SIZE + 32);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "overlaps the header or the section table");
+	free(b.data);
+}
+
+Test(artifact_refuse, section_entry_reserved)
+{
+	struct blob b = write_rich();
+
+	art_put32(ENTRY(b.data, I_ENV) + 28, 5);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "section 3 (ENV): reserved field is not zero");
+	free(b.data);
+}
+
+Test(artifact_refuse, section_checksum)
+{
+	struct blob b = write_rich();
+	uint64_t off = art_get64(ENTRY(b.data, I_PATHS) + 8);
+
+	b.data[off + 20] ^= 1;
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "section 2 (PATHS): checksum mismatch");
+	free(b.data);
+	b = write_rich();
+	art_put32(ENTRY(b.data, I_META) + 24, 0);
+	reseal(b.data, b.len);
+	expect_refused(b.data, b.len, "section 8 (META): checksum mismatch");
+	free(b.data);
+}
+
+Test(artifact_refuse, unknown_critical_section)
+{
+	MUTATE_AND_EXPECT("unknown critical section type 1000",
+			  tart_add(t, 1000, ART_SECF_CRITICAL, "\x01\x02\x03", 3));
+	/* The platform parts are reserved, not yet readable: refused too. */
+	MUTATE_AND_EXPECT("unknown critical section type 16",
+			  tart_add(t, ART_SEC_LINUX_LANDLOCK, ART_SECF_CRITICAL, "", 0));
+	MUTATE_AND_EXPECT("unknown critical section type 17",
+			  tart_add(t, ART_SEC_SECCOMP_BPF, ART_SECF_CRITICAL | ART_SECF_PER_ARCH,
+				   "\0\0\0\0\0\0\0\0", 8));
+}
+
+Test(artifact_compat, unknown_noncritical_section_skipped)
+{
+	struct blob b = write_rich(), m, w;
+	struct tart t;
+	struct art_view v;
+	struct ir_policy *q;
+
+	explode(&b, &t);
+	tart_add(&t, 4242, 0, "future metadata", 15);
+	tart_add(&t, 4243, ART_SECF_PER_ARCH, "", 0);
+	/* In the middle too, not only at the end. */
+	t.s[t.n++] = t.s[0];
+	t.s[0] = (struct tsec){99, 0, copy_exact((const uint8_t *)"x", 1), 1};
+	m = assemble(&t);
+	expect_valid(m.data, m.len, &v);
+	cr_assert_eq(v.nskipped, 3);
+	cr_assert_eq(art_path_count(&v), 5);
+	q = load_ok(&m);
+	w = write_policy(q);
+	cr_assert_eq(w.len, b.len);
+	cr_assert_eq(memcmp(w.data, b.data, b.len), 0, "skipped sections must not change the IR");
+	ir_policy_free(q);
+	free(w.data);
+	free(m.data);
+	free(b.data);
+	tart_free(&t);
+}
+
+Test(artifact_compat, meta_is_optional)
+{
+	struct blob b = write_rich(), m;
+	struct tart t;
+	struct art_view v;
+	struct art_meta meta;
+	struct ir_policy *q;
+
+	explode(&b, &t);
+	tart_remove(&t, find_sec(&t, ART_SEC_META));
+	m = assemble(&t);
+	expect_valid(m.data, m.len, &v);
+	cr_assert_not(art_meta(&v, &meta));
+	q = load_ok(&m);
+	for (int i = 0; i < 32; i++)
+		cr_assert_eq(q->source_digest[i], 0);
+	ir_policy_free(q);
+	free(m.data);
+	free(b.data);
+	tart_free(&t);
+}
+
+Test(artifact_refuse, duplicate_section)
+{
+	MUTATE_AND_EXPECT("duplicate section PATHS", {
+		size_t i = find_sec(t, ART_SEC_PATHS);
+		tart_add(t, ART_SEC_PATHS, ART_SECF_CRITICAL, t->s[i].data, t->s[i].size);
+	});
+	MUTATE_AND_EXPECT("duplicate section META",
+			  tart_add(t, ART_SEC_META, 0, t->s[find_sec(t, ART_SEC_META)].data, 40));
+}
+
+Test(artifact_refuse, missing_section)
+{
+	MUTATE_AND_EXPECT("missing section NETWORK", tart_remove(t, find_sec(t, ART_SEC_NETWORK)));
+	MUTATE_AND_EXPECT("missing section STRTAB", tart_remove(t, find_sec(t, ART_SEC_STRTAB)));
+	/* Retyping a critical section as an unknown optional one must not
+	 * make it disappear quietly. */
+	MUTATE_AND_EXPECT("missing section PATHS", {
+		size_t i = find_sec(t, ART_SEC_PATHS);
+		t->s[i].type = 777;
+		t->s[i].flags = 0;
+	});
+}
+
+Test(artifact_refuse, known_section_wrong_flags)
+{
+	MUTATE_AND_EXPECT("(STRTAB): wrong flags 0x0", t->s[find_sec(t, ART_SEC_STRTAB)].flags = 0);
+	MUTATE_AND_EXPECT("(META): wrong flags 0x1",
+			  t->s[find_sec(t, ART_SEC_META)].flags = ART_SECF_CRITICAL);
+	MUTATE_AND_EXPECT("(ENV): wrong flags 0x3", t->s[find_sec(t, ART_SEC_ENV)].flags = 3);
+}
+
+/* ------------------------------------------------------------ STRTAB */
+
+Test(artifact_strtab, not_terminated_or_empty)
+{
+	MUTATE_AND_EXPECT("STRTAB: last string is not NUL-terminated", {
+		struct tsec *s = &t->s[find_sec(t, ART_SEC_STRTAB)];
+		s->data[s->size - 1] = 'x';
+	});
+	MUTATE_AND_EXPECT("STRTAB: empty", tart_resize(t, find_sec(t, ART_SEC_STRTAB), 0));
+}
+
+Test(artifact_strtab, offset_not_on_string_start)
+{
+	MUTATE_AND_EXPECT("PATHS record 1: path string offset", {
+		uint8_t *r = rec(t, ART_SEC_PATHS, 1);
+		art_put32(r, strtab_find(t, "/tmp/shared-dedup") + 1);
+	});
+	MUTATE_AND_EXPECT("is not on a string start", {
+		uint8_t *r = rec(t, ART_SEC_PATHS, 1);
+		art_put32(r, strtab_find(t, "/tmp/shared-dedup") + 5);
+	});
+}
+
+Test(artifact_strtab, offset_outside_table)
+{
+	MUTATE_AND_EXPECT("PATHS record 0: path string offset", {
+		uint8_t *r = rec(t, ART_SEC_PATHS, 0);
+		art_put32(r, (uint32_t)t->s[find_sec(t, ART_SEC_STRTAB)].size);
+	});
+	MUTATE_AND_EXPECT("is outside the string table", {
+		uint8_t *r = rec(t, ART_SEC_NETWORK, 1);
+		art_put32(r, 0xfffffffe);
+	});
+}
+
+Test(artifact_strtab, required_string_missing)
+{
+	MUTATE_AND_EXPECT("PATHS record 2: path string is missing",
+			  art_put32(rec(t, ART_SEC_PATHS, 2), ART_STR_NONE));
+	MUTATE_AND_EXPECT("NETWORK record 0: host string is missing",
+			  art_put32(rec(t, ART_SEC_NETWORK, 0), ART_STR_NONE));
+	MUTATE_AND_EXPECT("META record 0: compiler version string is missing",
+			  art_put32(table(t, ART_SEC_META), ART_STR_NONE));
+}
+
+Test(artifact_strtab, origin_file_checked)
+{
+	MUTATE_AND_EXPECT("ENV record 0: origin file string offset", {
+		uint8_t *r = rec(t, ART_SEC_ENV, 0);
+		art_put32(r + offsetof(struct art_rec_env, origin), 0x7fffffff);
+	});
+	MUTATE_AND_EXPECT("SCALARS record 2: origin file string offset", {
+		uint8_t *r = rec(t, ART_SEC_SCALARS, 2);
+		art_put32(r + 8 + offsetof(struct art_rec_scalar, origin),
+			  strtab_find(t, "policy.heel") + 3);
+	});
+}
+
+/* ------------------------------------------------------------ tables */
+
+Test(artifact_table, count_does_not_match_size)
+{
+	MUTATE_AND_EXPECT("PATHS: size 136 does not match 6 records of 24 bytes",
+			  art_put32(table(t, ART_SEC_PATHS), 6));
+	MUTATE_AND_EXPECT("NETWORK: size", art_put32(table(t, ART_SEC_NETWORK), 0xffffffff));
+	MUTATE_AND_EXPECT("IPC: size", art_put32(table(t, ART_SEC_IPC) + 8, 4));
+	MUTATE_AND_EXPECT("does not match", tart_resize(t, find_sec(t, ART_SEC_ENV),
+							t->s[find_sec(t, ART_SEC_ENV)].size + 4));
+}
+
+Test(artifact_table, record_size_too_small)
+{
+	MUTATE_AND_EXPECT("PATHS: record size 16 is smaller than 24",
+			  art_put32(table(t, ART_SEC_PATHS) + 4, 16));
+	MUTATE_AND_EXPECT("EXTRAS: record size 0 is smaller than 24",
+			  art_put32(table(t, ART_SEC_EXTRAS) + 4, 0));
+}
+
+Test(artifact_table, header_short_or_reserved)
+{
+	MUTATE_AND_EXPECT("ENV: shorter than its 16-byte table header",
+			  tart_resize(t, find_sec(t, ART_SEC_ENV), 12));
+	MUTATE_AND_EXPECT("PYTHON: reserved table field is not zero",
+			  art_put32(table(t, ART_SEC_PYTHON) + 12, 1));
+}
+
+Test(artifact_table, unexpected_items)
+{
+	MUTATE_AND_EXPECT("PATHS: unexpected trailing items",
+			  art_put32(table(t, ART_SEC_PATHS) + 8, 1));
+	MUTATE_AND_EXPECT("EXTRAS: unexpected trailing items",
+			  art_put32(table(t, ART_SEC_EXTRAS) + 8, 3));
+}
+
+Test(artifact_compat, larger_records_accepted)
+{
+	struct ir_policy *p = rich_policy(), *q;
+	struct blob b = write_policy(p), m, w;
+	struct tart t;
+	struct art_view v;
+	struct art_net n;
+	size_t i;
+	uint8_t *d;
+
+	explode(&b, &t);
+	/* A later minor appends 4 bytes to each NETWORK record. */
+	i = find_sec(&t, ART_SEC_NETWORK);
+	d = calloc(1, 16 + 2 * 24);
+	cr_assert_not_null(d);
+	memcpy(d, t.s[i].data, 16);
+	art_put32(d + 4, 24);
+	memcpy(d + 16, t.s[i].data + 16, 20);
+	memcpy(d + 16 + 24, t.s[i].data + 16 + 20, 20);
+	d[16 + 20] = 0xee; /* unknown trailing field: ignored */
+	free(t.s[i].data);
+	t.s[i].data = d;
+	t.s[i].size = 16 + 2 * 24;
+	t.minor = 1;
+	m = assemble(&t);
+	expect_valid(m.data, m.len, &v);
+	cr_assert_eq(art_net_at(&v, 1, &n), 0);
+	cr_assert_str_eq(n.host, "::1");
+	q = load_ok(&m);
+	assert_policy_eq(p, q);
+	w = write_policy(q);
+	cr_assert_eq(memcmp(w.data, b.data, b.len), 0);
+	ir_policy_free(p);
+	ir_policy_free(q);
+	free(w.data);
+	free(m.data);
+	free(b.data);
+	tart_free(&t);
+}
+
+Test(artifact_compat, more_scalars_accepted)
+{
+	struct blob b = write_rich(), m;
+	struct tart t;
+	struct art_view v;
+	struct art_scalar s;
+	size_t i, rs = 8 + 32 * (ART_SC_COUNT + 1);
+	uint8_t *d;
+
+	explode(&b, &t);
+	i = find_sec(&t, ART_SEC_SCALARS);
+	d = calloc(1, 16 + 3 * rs);
+	cr_assert_not_null(d);
+	memcpy(d, t.s[i].data, 16);
+	art_put32(d + 4, (uint32_t)rs);
+	art_put32(d + 8, ART_SC_COUNT + 1);
+	for (size_t k = 0; k < 3; k++) {
+		memcpy(d + 16 + k * rs, t.s[i].data + 16 + k * (rs - 32), rs - 32);
+		memset(d + 16 + k * rs + rs - 32, 0x5a, 32); /* a future scalar */
+	}
+	free(t.s[i].data);
+	t.s[i].data = d;
+	t.s[i].size = 16 + 3 * rs;
+	m = assemble(&t);
+	expect_valid(m.data, m.len, &v);
+	cr_assert_eq(art_scalar(&v, ART_MACOS, ART_SC_NICE, &s), 0);
+	cr_assert_eq(s.value, 10);
+	free(m.data);
+	free(b.data);
+	tart_free(&t);
+}
+
+/* ------------------------------------------------------------ SCALARS */
+
+#define SCALAR(t, plat, id) (rec(t, ART_SEC_SCALARS, plat) + 8 + (size_t)(id)*32)
+
+Test(artifact_scalars, structure)
+{
+	MUTATE_AND_EXPECT("SCALARS: 17 items do not fit",
+			  art_put32(table(t, ART_SEC_SCALARS) + 8, ART_SC_COUNT - 1));
+	MUTATE_AND_EXPECT("SCALARS record 1: platform 0 given twice",
+			  art_put32(rec(t, ART_SEC_SCALARS, 1), 0));
+	MUTATE_AND_EXPECT("SCALARS record 2: unknown platform 3",
+			  art_put32(rec(t, ART_SEC_SCALARS, 2), 3));
+	MUTATE_AND_EXPECT("SCALARS record 0: invalid enabled flag",
+			  art_put32(rec(t, ART_SEC_SCALARS, 0) + 4, 2));
+}
+
+Test(artifact_scalars, platform_count)
+{
+	MUTATE_AND_EXPECT("SCALARS: 2 platform records, expected 3", {
+		size_t i = find_sec(t, ART_SEC_SCALARS);
+		uint32_t rs = art_get32(t->s[i].data + 4);
+		art_put32(t->s[i].data, 2);
+		tart_resize(t, i, 16 + 2 * (size_t)rs);
+	});
+}
+
+Test(artifact_scalars, values_in_range)
+{
+	MUTATE_AND_EXPECT("SCALARS record 0: scalar 1 (network) value 3 out of range",
+			  art_put64(SCALAR(t, 0, ART_SC_NETWORK), 3));
+	MUTATE_AND_EXPECT("SCALARS record 1: scalar 12 (nice) value 20 out of range",
+			  art_put64(SCALAR(t, 1, ART_SC_NICE), 20));
+	MUTATE_AND_EXPECT("SCALARS record 2: scalar 16 (protections) value 256 out of range",
+			  art_put64(SCALAR(t, 2, ART_SC_PROTECTIONS), 256));
+	MUTATE_AND_EXPECT("SCALARS record 0: scalar 2 (allow-private) value 2 out of range",
+			  art_put64(SCALAR(t, 0, ART_SC_ALLOW_PRIVATE), 2));
+}
+
+Test(artifact_scalars, unset_value_not_range_checked)
+{
+	struct blob b = write_rich(), m;
+	struct tart t;
+	struct art_view v;
+
+	explode(&b, &t);
+	/* windows nice is unset: its value is not a setting. */
+	art_put64(SCALAR(&t, 2, ART_SC_NICE), 99);
+	m = assemble(&t);
+	expect_valid(m.data, m.len, &v);
+	free(m.data);
+	free(b.data);
+	tart_free(&t);
+}
+
+Test(artifact_scalars, flags_and_strings)
+{
+	MUTATE_AND_EXPECT("SCALARS record 0: scalar 0 (isolation) has invalid flags",
+			  art_put32(SCALAR(t, 0, ART_SC_ISOLATION) + 12, 2));
+	MUTATE_AND_EXPECT("SCALARS record 1: scalar 5 (memory) has invalid flags",
+			  art_put32(SCALAR(t, 1, ART_SC_LIMIT_MEMORY) + 28, 1));
+	MUTATE_AND_EXPECT("SCALARS record 1: string scalar 15 (workdir) is inconsistent",
+			  art_put32(SCALAR(t, 1, ART_SC_WORKDIR) + 12, 1));
+	MUTATE_AND_EXPECT("SCALARS record 0: string scalar 4 (audit-path) is inconsistent",
+			  art_put64(SCALAR(t, 0, ART_SC_AUDIT_PATH), 1));
+	MUTATE_AND_EXPECT("SCALARS record 0: numeric scalar 6 (cpu) has a string",
+			  art_put32(SCALAR(t, 0, ART_SC_LIMIT_CPU) + 8, 0));
+	MUTATE_AND_EXPECT("SCALARS record 0: scalar string offset", {
+		art_put32(SCALAR(t, 0, ART_SC_AUDIT_PATH) + 8, strtab_find(t, "${HOME}/.ssh") + 2);
+	});
+}
+
+/* ------------------------------------------------------------ PATHS */
+
+Test(artifact_paths, enumerations)
+{
+	MUTATE_AND_EXPECT("PATHS record 1: invalid mode 2", rec(t, ART_SEC_PATHS, 1)[4] = 2);
+	MUTATE_AND_EXPECT("PATHS record 1: invalid mode 6", rec(t, ART_SEC_PATHS, 1)[4] = 6);
+	MUTATE_AND_EXPECT("PATHS record 1: invalid mode 8", rec(t, ART_SEC_PATHS, 1)[4] = 8);
+	MUTATE_AND_EXPECT("PATHS record 0: invalid platform mask 0x0",
+			  rec(t, ART_SEC_PATHS, 0)[5] = 0);
+	MUTATE_AND_EXPECT("PATHS record 0: invalid platform mask 0x8",
+			  rec(t, ART_SEC_PATHS, 0)[5] = 8);
+	MUTATE_AND_EXPECT("PATHS record 3: invalid optional flag", rec(t, ART_SEC_PATHS, 3)[6] = 2);
+	MUTATE_AND_EXPECT("PATHS record 3: invalid protection set 8",
+			  rec(t, ART_SEC_PATHS, 3)[7] = 8);
+	MUTATE_AND_EXPECT("PATHS record 4: invalid rule source 4", rec(t, ART_SEC_PATHS, 4)[8] = 4);
+	MUTATE_AND_EXPECT("PATHS record 4: reserved field is not zero",
+			  rec(t, ART_SEC_PATHS, 4)[11] = 1);
+}
+
+/* ------------------------------------------------------------ ENV, NETWORK */
+
+Test(artifact_env, records)
+{
+	MUTATE_AND_EXPECT("ENV record 0: invalid kind 3", rec(t, ART_SEC_ENV, 0)[8] = 3);
+	MUTATE_AND_EXPECT("ENV record 0: invalid kind 0", rec(t, ART_SEC_ENV, 0)[8] = 0);
+	MUTATE_AND_EXPECT("ENV record 1: env pass carries a value",
+			  art_put32(rec(t, ART_SEC_ENV, 1) + 4, 0));
+	MUTATE_AND_EXPECT("ENV record 2: value string is missing",
+			  art_put32(rec(t, ART_SEC_ENV, 2) + 4, ART_STR_NONE));
+	MUTATE_AND_EXPECT("ENV record 3: invalid platform mask 0xf",
+			  rec(t, ART_SEC_ENV, 3)[9] = 0xf);
+	MUTATE_AND_EXPECT("ENV record 3: reserved field is not zero",
+			  rec(t, ART_SEC_ENV, 3)[11] = 1);
+}
+
+Test(artifact_network, records)
+{
+	MUTATE_AND_EXPECT("NETWORK record 1: invalid platform mask 0x10",
+			  rec(t, ART_SEC_NETWORK, 1)[6] = 0x10);
+	MUTATE_AND_EXPECT("NETWORK record 0: reserved field is not zero",
+			  rec(t, ART_SEC_NETWORK, 0)[7] = 1);
+}
+
+/* ------------------------------------------------------------ IPC, PYTHON */
+
+Test(artifact_ipc, positionals)
+{
+	MUTATE_AND_EXPECT("IPC record 0: positionals [1, +3) out of order or out of range",
+			  art_put32(rec(t, ART_SEC_IPC, 0) + 8, 1));
+	MUTATE_AND_EXPECT("IPC record 0: positionals [0, +4) out of order or out of range",
+			  art_put32(rec(t, ART_SEC_IPC, 0) + 12, 4));
+	MUTATE_AND_EXPECT("IPC record 0: positionals [0, +4294967295)",
+			  art_put32(rec(t, ART_SEC_IPC, 0) + 12, 0xffffffff));
+	MUTATE_AND_EXPECT("IPC: 3 positionals stored, 2 used", {
+		art_put32(rec(t, ART_SEC_IPC, 0) + 12, 2);
+		art_put32(rec(t, ART_SEC_IPC, 1) + 8, 2);
+	});
+	MUTATE_AND_EXPECT("IPC record 2: item string is missing", {
+		size_t i = find_sec(t, ART_SEC_IPC);
+		art_put32(t->s[i].data + t->s[i].size - 4, ART_STR_NONE);
+	});
+}
+
+Test(artifact_ipc, records)
+{
+	MUTATE_AND_EXPECT("IPC record 1: name string is missing",
+			  art_put32(rec(t, ART_SEC_IPC, 1), ART_STR_NONE));
+	MUTATE_AND_EXPECT(
+	    "IPC record 0: exec string offset",
+	    art_put32(rec(t, ART_SEC_IPC, 0) + 4, strtab_find(t, "/usr/local/bin/search") + 1));
+	MUTATE_AND_EXPECT("IPC record 1: invalid platform mask 0x0",
+			  rec(t, ART_SEC_IPC, 1)[24] = 0);
+	MUTATE_AND_EXPECT("IPC record 1: reserved field is not zero",
+			  rec(t, ART_SEC_IPC, 1)[27] = 1);
+}
+
+Test(artifact_python, records)
+{
+	MUTATE_AND_EXPECT("PYTHON record 1: platform 0 given twice",
+			  art_put32(rec(t, ART_SEC_PYTHON, 1), 0));
+	MUTATE_AND_EXPECT("PYTHON record 2: unknown platform 9",
+			  art_put32(rec(t, ART_SEC_PYTHON, 2), 9));
+	MUTATE_AND_EXPECT("PYTHON record 0: invalid flags",
+			  art_put32(rec(t, ART_SEC_PYTHON, 0) + 4, 2));
+	MUTATE_AND_EXPECT("PYTHON record 0: invalid flags",
+			  art_put32(rec(t, ART_SEC_PYTHON, 0) + 12, 3));
+	MUTATE_AND_EXPECT("PYTHON record 1: packages [1, +0) out of order",
+			  art_put32(rec(t, ART_SEC_PYTHON, 1) + 16, 1));
+	MUTATE_AND_EXPECT("PYTHON: 2 packages stored, 1 used", {
+		art_put32(rec(t, ART_SEC_PYTHON, 0) + 20, 1);
+		art_put32(rec(t, ART_SEC_PYTHON, 1) + 16, 1);
+		art_put32(rec(t, ART_SEC_PYTHON, 2) + 16, 1);
+	});
+	MUTATE_AND_EXPECT("PYTHON record 0: reserved field is not zero",
+			  art_put32(rec(t, ART_SEC_PYTHON, 0) + 36, 1));
+	MUTATE_AND_EXPECT("PYTHON: 4 platform records, expected 3", {
+		size_t i = find_sec(t, ART_SEC_PYTHON);
+		uint8_t *d = calloc(1, t->s[i].size + 40);
+		cr_assert_not_null(d);
+		memcpy(d, t->s[i].data, 16 + 3 * 40);
+		memcpy(d + 16 + 4 * 40, t->s[i].data + 16 + 3 * 40, t->s[i].size - 16 - 3 * 40);
+		art_put32(d, 4);
+		free(t->s[i].data);
+		t->s[i].data = d;
+		t->s[i].size += 40;
+	});
+}
+
+/* ------------------------------------------------------------ EXTRAS, META */
+
+Test(artifact_extras, records)
+{
+	MUTATE_AND_EXPECT("EXTRAS record 0: invalid kind 0",
+			  art_put32(rec(t, ART_SEC_EXTRAS, 0), 0));
+	MUTATE_AND_EXPECT("EXTRAS record 3: invalid kind 6",
+			  art_put32(rec(t, ART_SEC_EXTRAS, 3), 6));
+	/* seccomp is linux-only, capabilities windows-only */
+	MUTATE_AND_EXPECT("EXTRAS record 0: invalid platform mask 0x2",
+			  rec(t, ART_SEC_EXTRAS, 0)[8] = 2);
+	MUTATE_AND_EXPECT("EXTRAS record 4: invalid platform mask 0x7",
+			  rec(t, ART_SEC_EXTRAS, 4)[8] = 7);
+	MUTATE_AND_EXPECT("EXTRAS record 6: invalid platform mask 0x3",
+			  rec(t, ART_SEC_EXTRAS, 6)[8] = 3);
+	MUTATE_AND_EXPECT("EXTRAS record 6: invalid platform mask 0x0",
+			  rec(t, ART_SEC_EXTRAS, 6)[8] = 0);
+	MUTATE_AND_EXPECT("EXTRAS record 1: invalid action", rec(t, ART_SEC_EXTRAS, 1)[9] = 2);
+	MUTATE_AND_EXPECT("EXTRAS record 2: invalid action", rec(t, ART_SEC_EXTRAS, 2)[9] = 1);
+	MUTATE_AND_EXPECT("EXTRAS record 3: invalid action",
+			  art_put16(rec(t, ART_SEC_EXTRAS, 3) + 10, 13));
+	MUTATE_AND_EXPECT("EXTRAS record 5: value string is missing",
+			  art_put32(rec(t, ART_SEC_EXTRAS, 5) + 4, ART_STR_NONE));
+}
+
+Test(artifact_extras, excluded_once_per_platform)
+{
+	MUTATE_AND_EXPECT("EXTRAS record 7: platform excluded twice", {
+		size_t i = find_sec(t, ART_SEC_EXTRAS);
+		uint8_t *d = calloc(1, t->s[i].size + 24);
+		cr_assert_not_null(d);
+		memcpy(d, t->s[i].data, t->s[i].size);
+		memcpy(d + t->s[i].size, d + t->s[i].size - 24, 24);
+		art_put32(d, 8);
+		free(t->s[i].data);
+		t->s[i].data = d;
+		t->s[i].size += 24;
+	});
+}
+
+Test(artifact_meta, records)
+{
+	MUTATE_AND_EXPECT("META: 8 bytes, shorter than 40",
+			  tart_resize(t, find_sec(t, ART_SEC_META), 8));
+	MUTATE_AND_EXPECT("META: reserved field is not zero",
+			  art_put32(table(t, ART_SEC_META) + 4, 1));
+}
+
+/* ------------------------------------------------------------ mutation sweep */
+
+static uint64_t
+rng(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* Random damage behind valid checksums, so it reaches the structural
+ * checks: whatever is accepted must load, and re-writing what loaded must
+ * be a fixed point. Under ASan this is a small in-tree fuzzer. */
+Test(artifact_sweep, resealed_mutations, .timeout = 120)
+{
+	struct blob b = write_rich();
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	size_t accepted = 0;
+
+	for (int iter = 0; iter < 20000; iter++) {
+		struct tart t;
+		struct blob m;
+		struct art_view v;
+		struct ir_policy *q = NULL;
+		int nmut = 1 + (int)(rng(&seed) % 3);
+
+		explode(&b, &t);
+		for (int k = 0; k < nmut; k++) {
+			struct tsec *s = &t.s[rng(&seed) % t.n];
+
+			if (s->size == 0)
+				continue;
+			switch (rng(&seed) % 3) {
+			case 0:
+				s->data[rng(&seed) % s->size] ^= (uint8_t)(1u << (rng(&seed) % 8));
+				break;
+			case 1:
+				s->data[rng(&seed) % s->size] = (uint8_t)rng(&seed);
+				break;
+			default: {
+				size_t at = (rng(&seed) % s->size) & ~(size_t)3;
+
+				if (at + 4 <= s->size)
+					art_put32(s->data + at, (uint32_t)rng(&seed) % 64);
+			}
+			}
+		}
+		m = assemble(&t);
+		{
+			uint8_t *c = copy_exact(m.data, m.len);
+
+			if (art_validate(c, m.len, &v, NULL, 0) == 0) {
+				struct blob w1, w2;
+				struct ir_policy *q2;
+
+				accepted++;
+				q = load_ok(&(struct blob){c, m.len});
+				w1 = write_policy(q);
+				q2 = load_ok(&w1);
+				w2 = write_policy(q2);
+				cr_assert_eq(w1.len, w2.len);
+				cr_assert_eq(memcmp(w1.data, w2.data, w1.len), 0,
+					     "iteration %d: write(load(x)) is not a fixed point",
+					     iter);
+				ir_policy_free(q);
+				ir_policy_free(q2);
+				free(w1.data);
+				free(w2.data);
+			}
+			free(c);
+		}
+		free(m.data);
+		tart_free(&t);
+	}
+	cr_log_info("resealed mutations: %zu of 20000 accepted", accepted);
+	cr_assert_gt(accepted, 0); /* some damage hits fields with no constraint */
+	free(b.data);
+}
+
+/* ------------------------------------------------------------ art_read_file */
+
+static char tmpdir[64];
+
+static void
+mk_tmpdir(void)
+{
+	strcpy(tmpdir, "/tmp/heel-art-XXXXXX");
+	cr_assert_not_null(mkdtemp(tmpdir));
+}
+
+static void
+rm_tmpdir(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		cr_log_warn("could not remove %s", tmpdir);
+}
+
+static void
+put_file(const char *path, const void *data, size_t len, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	cr_assert_geq(fd, 0, "%s: %s", path, strerror(errno));
+	cr_assert_eq(write(fd, data, len), (ssize_t)len);
+	cr_assert_eq(fchmod(fd, mode), 0);
+	close(fd);
+}
+
+static void
+expect_read_refused(const char *path, int rc_want, const char *msg)
+{
+	uint8_t *buf = (uint8_t *)1;
+	size_t len = 1;
+	char err[512] = "";
+	int rc = art_read_file(path, &buf, &len, err, sizeof(err));
+
+	cr_assert_eq(rc, rc_want, "%s: rc %d, wanted %d (%s)", path, rc, rc_want, err);
+	cr_assert_null(buf);
+	cr_assert_eq(len, 0);
+	cr_assert_not_null(strstr(err, msg), "expected \"%s\" in \"%s\"", msg, err);
+	cr_assert_not_null(strstr(err, path), "the message names the file: %s", err);
+}
+
+Test(artifact_file, reads_a_good_file, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+	struct blob b = write_rich();
+	char path[128];
+	uint8_t *buf;
+	size_t len;
+	char err[256] = "";
+	struct art_view v;
+
+	snprintf(path, sizeof(path), "%s/p.hpol", tmpdir);
+	put_file(path, b.data, b.len, 0644);
+	cr_assert_eq(art_read_file(path, &buf, &len, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(len, b.len);
+	cr_assert_eq(memcmp(buf, b.data, len), 0);
+	expect_valid(buf, len, &v);
+	free(buf);
+	free(b.data);
+}
+
+Test(artifact_file, refuses_symlink, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+	struct blob b = write_rich();
+	char path[128], link[128];
+
+	snprintf(path, sizeof(path), "%s/p.hpol", tmpdir);
+	snprintf(link, sizeof(link), "%s/link.hpol", tmpdir);
+	put_file(path, b.data, b.len, 0644);
+	cr_assert_eq(symlink(path, link), 0);
+	expect_read_refused(link, -ELOOP, "is a symbolic link");
+	free(b.data);
+}
+
+Test(artifact_file, refuses_group_or_other_writable, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+	struct blob b = write_rich();
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s/g.hpol", tmpdir);
+	put_file(path, b.data, b.len, 0664);
+	expect_read_refused(path, -EPERM, "writable by group or others (mode 0664)");
+	snprintf(path, sizeof(path), "%s/o.hpol", tmpdir);
+	put_file(path, b.data, b.len, 0646);
+	expect_read_refused(path, -EPERM, "writable by group or others (mode 0646)");
+	free(b.data);
+}
+
+Test(artifact_file, refuses_directory_fifo_missing, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+	char path[128];
+
+	expect_read_refused(tmpdir, -EINVAL, "not a regular file");
+	snprintf(path, sizeof(path), "%s/fifo", tmpdir);
+	cr_assert_eq(mkfifo(path, 0600), 0);
+	expect_read_refused(path, -EINVAL, "not a regular file"); /* and does not hang */
+	snprintf(path, sizeof(path), "%s/absent.hpol", tmpdir);
+	expect_read_refused(path, -ENOENT, "cannot open");
+}
+
+Test(artifact_file, refuses_bad_sizes, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+	char path[128];
+	uint8_t small[63] = {0};
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/small.hpol", tmpdir);
+	put_file(path, small, sizeof(small), 0600);
+	expect_read_refused(path, -EINVAL, "too small to be an artifact (63 bytes");
+	put_file(path, "", 0, 0600);
+	expect_read_refused(path, -EINVAL, "too small to be an artifact (0 bytes");
+	snprintf(path, sizeof(path), "%s/big.hpol", tmpdir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(ftruncate(fd, (off_t)ART_MAX_FILE_SIZE + 1), 0); /* sparse */
+	close(fd);
+	expect_read_refused(path, -EFBIG, "too large to be an artifact");
+}
+
+Test(artifact_file, refuses_foreign_owner, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+	struct blob b = write_rich();
+	char path[128];
+
+	if (geteuid() != 0) {
+		free(b.data);
+		cr_skip_test("needs root to give a file away");
+	}
+	snprintf(path, sizeof(path), "%s/theirs.hpol", tmpdir);
+	put_file(path, b.data, b.len, 0644);
+	cr_assert_eq(chown(path, 54321, 54321), 0);
+	if (getuid() == 54321) {
+		free(b.data);
+		cr_skip_test("running as uid 54321");
+	}
+	expect_read_refused(path, -EPERM, "owned by uid 54321, neither root nor the invoking user");
+	free(b.data);
+}
+
+Test(artifact_file, null_err_is_fine, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+	uint8_t *buf;
+	size_t len;
+
+	cr_assert_eq(art_read_file(tmpdir, &buf, &len, NULL, 0), -EINVAL);
+}

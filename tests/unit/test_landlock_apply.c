@@ -1,0 +1,998 @@
+/* SPDX-License-Identifier: MIT
+ * Landlock at launch: the pure downgrade table for every ABI, plan
+ * building on real temporary trees (expansion, links, missing paths,
+ * carve-outs with their exact siblings, writable grants with and without
+ * a mount namespace), and live enforcement in forked children, as root
+ * and as uid 65534. Landlock restriction cannot be undone, so it never
+ * happens in the Criterion worker itself. */
+#include <criterion/criterion.h>
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <grp.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ir.h"
+#include "landlock_abi.h"
+#include "landlock_apply.h"
+#include "landlock_lower.h"
+#include "landlock_table.h"
+
+/* ------------------------------------------------------------ downgrade */
+
+#define HEEL_FS 0xFFFFull
+#define ALL_SCOPES (LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL)
+#define ALL_NET (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP)
+#define SCOPES_WEAK (LL_WEAK_SCOPE_UNIX | LL_WEAK_SCOPE_SIGNAL)
+
+struct dg_case {
+	int abi;
+	uint64_t fs, net, scoped;
+	uint32_t weak, notes;
+};
+
+static void
+check_downgrade(const struct ll_masks *req, const struct dg_case *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct ll_downgrade dg;
+
+		memset(&dg, 0xa5, sizeof(dg));
+		ll_downgrade(req, c[i].abi, &dg);
+		cr_assert_eq(dg.eff.fs, c[i].fs, "abi %d fs 0x%llx", c[i].abi,
+			     (unsigned long long)dg.eff.fs);
+		cr_assert_eq(dg.eff.net, c[i].net, "abi %d net", c[i].abi);
+		cr_assert_eq(dg.eff.scoped, c[i].scoped, "abi %d scoped", c[i].abi);
+		cr_assert_eq(dg.weakenings, c[i].weak, "abi %d weakenings 0x%x", c[i].abi,
+			     dg.weakenings);
+		cr_assert_eq(dg.notes, c[i].notes, "abi %d notes 0x%x", c[i].abi, dg.notes);
+	}
+}
+
+Test(landlock_downgrade, heel_table_on_every_abi)
+{
+	static const struct dg_case c[] = {
+		{ -1, 0, 0, 0, LL_WEAK_NO_LANDLOCK, 0 },
+		{ 0, 0, 0, 0, LL_WEAK_NO_LANDLOCK, 0 },
+		{ 1, 0x1FFF, 0, 0, LL_WEAK_TRUNCATE | LL_WEAK_NET_TCP | LL_WEAK_IOCTL_DEV | SCOPES_WEAK,
+		  LL_NOTE_NO_REFER },
+		{ 2, 0x3FFF, 0, 0, LL_WEAK_TRUNCATE | LL_WEAK_NET_TCP | LL_WEAK_IOCTL_DEV | SCOPES_WEAK,
+		  0 },
+		{ 3, 0x7FFF, 0, 0, LL_WEAK_NET_TCP | LL_WEAK_IOCTL_DEV | SCOPES_WEAK, 0 },
+		{ 4, 0x7FFF, ALL_NET, 0, LL_WEAK_IOCTL_DEV | SCOPES_WEAK, 0 },
+		{ 5, 0xFFFF, ALL_NET, 0, SCOPES_WEAK, 0 },
+		{ 6, 0xFFFF, ALL_NET, ALL_SCOPES, 0, 0 },
+		{ 7, 0xFFFF, ALL_NET, ALL_SCOPES, 0, 0 },
+		{ 8, 0xFFFF, ALL_NET, ALL_SCOPES, 0, 0 },
+		{ 9, 0xFFFF, ALL_NET, ALL_SCOPES, 0, 0 },
+		{ 42, 0xFFFF, ALL_NET, ALL_SCOPES, 0, 0 },
+	};
+	struct ll_masks req = { HEEL_FS, ALL_NET, ALL_SCOPES };
+
+	check_downgrade(&req, c, sizeof(c) / sizeof(c[0]));
+}
+
+Test(landlock_downgrade, every_right_on_every_abi)
+{
+	static const struct dg_case c[] = {
+		{ 0, 0, 0, 0, LL_WEAK_NO_LANDLOCK, 0 },
+		{ 1, 0x1FFF, 0, 0, LL_WEAK_TRUNCATE | LL_WEAK_NET_TCP | LL_WEAK_IOCTL_DEV | SCOPES_WEAK |
+		  LL_WEAK_RESOLVE_UNIX, LL_NOTE_NO_REFER },
+		{ 2, 0x3FFF, 0, 0, LL_WEAK_TRUNCATE | LL_WEAK_NET_TCP | LL_WEAK_IOCTL_DEV | SCOPES_WEAK |
+		  LL_WEAK_RESOLVE_UNIX, 0 },
+		{ 3, 0x7FFF, 0, 0, LL_WEAK_NET_TCP | LL_WEAK_IOCTL_DEV | SCOPES_WEAK |
+		  LL_WEAK_RESOLVE_UNIX, 0 },
+		{ 4, 0x7FFF, ALL_NET, 0, LL_WEAK_IOCTL_DEV | SCOPES_WEAK | LL_WEAK_RESOLVE_UNIX, 0 },
+		{ 5, 0xFFFF, ALL_NET, 0, SCOPES_WEAK | LL_WEAK_RESOLVE_UNIX, 0 },
+		{ 6, 0xFFFF, ALL_NET, ALL_SCOPES, LL_WEAK_RESOLVE_UNIX, 0 },
+		{ 7, 0xFFFF, ALL_NET, ALL_SCOPES, LL_WEAK_RESOLVE_UNIX, 0 },
+		{ 8, 0xFFFF, ALL_NET, ALL_SCOPES, LL_WEAK_RESOLVE_UNIX, 0 },
+		{ 9, 0x1FFFF, ALL_NET, ALL_SCOPES, 0, 0 },
+	};
+	struct ll_masks req = { 0x1FFFF, ALL_NET, ALL_SCOPES };
+
+	check_downgrade(&req, c, sizeof(c) / sizeof(c[0]));
+}
+
+Test(landlock_downgrade, partial_requests_lose_only_what_they_asked)
+{
+	static const struct dg_case c[] = {
+		{ 1, 0xC, 0, 0, 0, 0 },
+		{ 5, 0xC, 0, 0, 0, 0 },
+	};
+	struct ll_masks req = { 0xC, 0, 0 };
+	struct ll_masks none = { 0, 0, 0 };
+	struct ll_downgrade dg;
+
+	check_downgrade(&req, c, 2);
+	ll_downgrade(&none, 0, &dg);
+	cr_assert_eq(dg.weakenings, 0, "nothing asked, nothing lost");
+	for (uint32_t bit = 1; bit <= LL_WEAK_MOUNTNS; bit <<= 1)
+		cr_assert_str_neq(ll_weakening_text(bit), "unknown weakening");
+	cr_assert(strstr(ll_note_text(LL_NOTE_NO_REFER), "EXDEV"));
+	cr_assert(strstr(ll_probe_message(-ENOSYS), "CONFIG_SECURITY_LANDLOCK"));
+	cr_assert(strstr(ll_probe_message(-EOPNOTSUPP), "lsm="));
+}
+
+/* ------------------------------------------------------------ helpers */
+
+struct table {
+	uint8_t *bytes;
+	size_t len;
+	struct ll_table_view view;
+};
+
+struct spec {
+	const char *path;
+	unsigned mode;
+	bool optional;
+};
+
+static void
+table_build(struct table *t, const struct spec *s, size_t n, bool proxy)
+{
+	struct ir_policy *p = ir_policy_new();
+	struct ll_table *lt;
+	char err[256];
+
+	cr_assert_not_null(p);
+	p->paths = calloc(n ? n : 1, sizeof(*p->paths));
+	for (size_t i = 0; i < n; i++) {
+		p->paths[i].path = strdup(s[i].path);
+		p->paths[i].mode = (uint8_t)s[i].mode;
+		p->paths[i].platforms = IR_PLAT_ALL;
+		p->paths[i].optional = s[i].optional || s[i].mode == IR_MODE_DENY;
+		p->paths[i].set = IR_SET_NONE;
+		p->paths[i].origin.file = ir_intern(p, "test.heel");
+		p->paths[i].origin.line = (uint32_t)i + 1;
+	}
+	p->npaths = n;
+	if (proxy)
+		p->scalar[IR_LINUX].network.value = IR_NET_ALLOW_ALL;
+	cr_assert_eq(ll_lower(p, &lt), 0);
+	cr_assert_eq(ll_table_encode(lt, &t->bytes, &t->len), 0);
+	cr_assert_eq(ll_table_parse(t->bytes, t->len, &t->view, err, sizeof(err)), 0, "%s", err);
+	ll_table_free(lt);
+	ir_policy_free(p);
+}
+
+static char root[PATH_MAX];
+
+static const char *
+P(const char *rel)
+{
+	static char bufs[16][PATH_MAX];
+	static int next;
+	char *b = bufs[next++ % 16];
+
+	snprintf(b, PATH_MAX, "%s/%s", root, rel);
+	return b;
+}
+
+static void
+mkd(const char *rel, mode_t mode)
+{
+	cr_assert_eq(mkdir(P(rel), mode), 0, "mkdir %s: %s", rel, strerror(errno));
+	cr_assert_eq(chmod(P(rel), mode), 0);
+}
+
+static void
+mkf(const char *rel, const char *content, mode_t mode)
+{
+	int fd = open(P(rel), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, mode);
+
+	cr_assert_geq(fd, 0, "create %s: %s", rel, strerror(errno));
+	cr_assert_eq(write(fd, content, strlen(content)), (ssize_t)strlen(content));
+	cr_assert_eq(fchmod(fd, mode), 0);
+	close(fd);
+}
+
+static void
+copy_file(const char *from, const char *rel, mode_t mode)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC);
+	int out = open(P(rel), O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, mode);
+	ssize_t n;
+
+	cr_assert(in >= 0 && out >= 0);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		cr_assert_eq(write(out, buf, (size_t)n), n);
+	cr_assert_eq(fchmod(out, mode), 0);
+	close(in);
+	close(out);
+}
+
+static void
+make_root(void)
+{
+	snprintf(root, sizeof(root), "/tmp/heel-ll-XXXXXX");
+	cr_assert_not_null(mkdtemp(root));
+	cr_assert_eq(chmod(root, 0755), 0);
+}
+
+static int
+rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		return rmdir(path);
+	return unlink(path);
+}
+
+static void
+remove_root(void)
+{
+	if (root[0])
+		nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	root[0] = '\0';
+}
+
+struct env_pair {
+	const char *name, *value;
+};
+
+static const char *
+test_getenv(const char *name, void *ctx)
+{
+	for (const struct env_pair *e = ctx; e && e->name; e++)
+		if (strcmp(e->name, name) == 0)
+			return e->value;
+	return NULL;
+}
+
+static const struct ll_plan_rule *
+plan_find(const struct ll_plan *p, const char *path)
+{
+	for (size_t i = 0; i < p->nrules; i++)
+		if (strcmp(p->rules[i].path, path) == 0)
+			return &p->rules[i];
+	return NULL;
+}
+
+static bool
+report_has(const struct ll_report *rep, enum ll_line_kind kind, const char *needle)
+{
+	for (size_t i = 0; i < rep->nlines; i++)
+		if (rep->lines[i].kind == kind && strstr(rep->lines[i].text, needle))
+			return true;
+	return false;
+}
+
+struct expect {
+	const char *rel;
+	enum ll_plan_kind kind;
+	uint64_t access;
+};
+
+static void
+assert_plan(const struct ll_plan *p, const struct expect *e, size_t n)
+{
+	for (size_t i = 0; i < p->nrules && i < n; i++) {
+		cr_assert_str_eq(p->rules[i].path, P(e[i].rel), "rule %zu", i);
+		cr_assert_eq(p->rules[i].kind, e[i].kind, "rule %zu (%s) kind %d", i, e[i].rel,
+			     p->rules[i].kind);
+		cr_assert_eq(p->rules[i].access, e[i].access, "rule %zu (%s) access 0x%llx", i,
+			     e[i].rel, (unsigned long long)p->rules[i].access);
+		cr_assert_geq(p->rules[i].fd, 0);
+	}
+	cr_assert_eq(p->nrules, n, "%zu rules, expected %zu", p->nrules, n);
+}
+
+#define RF LL_FS_READ_FILE
+#define RD LL_FS_READ_DIR
+#define RW_DIR 0x77BEull
+#define RW_FILE (LL_FS_READ_FILE | LL_FS_WRITE_FILE | LL_FS_TRUNCATE)
+
+static void
+carve_tree(void)
+{
+	make_root();
+	mkd("A", 0755);
+	mkf("A/a1", "1", 0644);
+	mkf("A/a2", "2", 0644);
+	mkd("A/sub", 0755);
+	mkf("A/sub/s1", "s1", 0644);
+	mkf("A/sub/secret2", "s2", 0644);
+	mkd("A/secret", 0755);
+	mkf("A/secret/key", "k", 0644);
+	mkd("A/subdir2", 0755);
+	cr_assert_eq(symlink("a1", P("A/link")), 0);
+	mkd("T2", 0755);
+	mkf("T2/x", "x", 0644);
+	mkd("T2/W", 0755);
+	mkf("T2/W/y", "y", 0644);
+	mkf("T2/W/s", "s", 0644);
+	mkd("T2/W/d", 0755);
+	mkd("T2/W/d/e", 0755);
+	cr_assert_eq(symlink("A", P("lnk")), 0);
+}
+
+TestSuite(landlock_plan, .init = carve_tree, .fini = remove_root);
+
+Test(landlock_plan, carve_out_read_grant_exact_siblings)
+{
+	struct spec s[] = {
+		{ P("A"), IR_MODE_R, false },
+		{ P("A/secret"), IR_MODE_DENY, false },
+		{ P("A/sub/secret2"), IR_MODE_DENY, false },
+	};
+	static const struct expect want[] = {
+		{ "A", LL_PK_SPINE, RD },
+		{ "A/a1", LL_PK_SIBLING, RF },
+		{ "A/a2", LL_PK_SIBLING, RF },
+		{ "A/sub/s1", LL_PK_SIBLING, RF },
+		{ "A/subdir2", LL_PK_SIBLING, RF | RD },
+	};
+	struct ll_launch l = { .cwd = root };
+	struct ll_report rep = { 0 };
+	struct ll_plan plan;
+	struct table t;
+	char err[512];
+
+	table_build(&t, s, 3, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, &rep, err, sizeof(err)), 0, "%s",
+		     err);
+	/* A/link is a link: no rule; A/secret and A/sub/secret2: nothing;
+	 * A/sub: nothing of its own, READ_DIR comes from A. */
+	assert_plan(&plan, want, sizeof(want) / sizeof(want[0]));
+	cr_assert_eq(plan.nmounts, 0);
+	cr_assert_eq(plan.dg.weakenings, 0);
+	cr_assert(report_has(&rep, LL_LINE_APPLIED, "sibling"));
+	ll_plan_free(&plan);
+	ll_report_free(&rep);
+	free(t.bytes);
+}
+
+Test(landlock_plan, deny_in_writable_grant_refused_without_namespace)
+{
+	struct spec s[] = {
+		{ P("T2"), IR_MODE_R, false },
+		{ P("T2/W"), IR_MODE_RW, false },
+		{ P("T2/W/s"), IR_MODE_DENY, false },
+	};
+	struct ll_launch l = { .cwd = root };
+	struct ll_report rep = { 0 };
+	struct ll_plan plan;
+	struct table t;
+	char err[1024];
+
+	table_build(&t, s, 3, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, &rep, err, sizeof(err)), -EPERM);
+	cr_assert(strstr(err, "T2/W/s") && strstr(err, "--best-effort") && strstr(err, "test.heel:3"),
+		  "%s", err);
+	ll_report_free(&rep);
+	free(t.bytes);
+}
+
+Test(landlock_plan, deny_in_writable_grant_best_effort_union_of_ancestors)
+{
+	struct spec s[] = {
+		{ P("T2"), IR_MODE_R, false },
+		{ P("T2/W"), IR_MODE_RW, false },
+		{ P("T2/W/s"), IR_MODE_DENY, false },
+	};
+	/* T2 (read) and T2/W (write) are both expanded around T2/W/s; the
+	 * siblings of s get the union; the spines only READ_DIR. */
+	static const struct expect want[] = {
+		{ "T2", LL_PK_SPINE, RD },
+		{ "T2/W", LL_PK_SPINE, RD },
+		{ "T2/W/d", LL_PK_SIBLING, RW_DIR | RF | RD },
+		{ "T2/W/y", LL_PK_SIBLING, RW_FILE },
+		{ "T2/x", LL_PK_SIBLING, RF },
+	};
+	struct ll_launch l = { .cwd = root };
+	struct ll_report rep = { 0 };
+	struct ll_plan plan;
+	struct table t;
+	char err[1024];
+
+	table_build(&t, s, 3, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, true, &plan, &rep, err, sizeof(err)), 0, "%s",
+		     err);
+	assert_plan(&plan, want, sizeof(want) / sizeof(want[0]));
+	cr_assert(plan.dg.weakenings & LL_WEAK_MOUNTNS);
+	cr_assert(report_has(&rep, LL_LINE_WEAKENING, "no mount namespace"));
+	ll_plan_free(&plan);
+	ll_report_free(&rep);
+	free(t.bytes);
+}
+
+static int
+fake_cover(const struct ll_mount_request *req, void *ctx, char *err, size_t errlen)
+{
+	(*(int *)ctx)++;
+	return 0;
+}
+
+Test(landlock_plan, deny_in_writable_grant_with_namespace_becomes_mount_request)
+{
+	struct spec s[] = {
+		{ P("T2/W"), IR_MODE_RW, false },
+		{ P("T2/W/d/e"), IR_MODE_DENY, false },
+	};
+	static const struct expect want[] = {
+		{ "T2/W", LL_PK_GRANT, RW_DIR },
+	};
+	int calls = 0;
+	struct ll_launch l = { .cwd = root, .cover = fake_cover, .cover_ctx = &calls };
+	struct ll_report rep = { 0 };
+	struct ll_plan plan;
+	struct table t;
+	char err[1024];
+
+	table_build(&t, s, 2, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, &rep, err, sizeof(err)), 0, "%s",
+		     err);
+	assert_plan(&plan, want, 1);
+	cr_assert_eq(plan.nmounts, 1);
+	cr_assert_str_eq(plan.mounts[0].deny, P("T2/W/d/e"));
+	cr_assert_str_eq(plan.mounts[0].grant, P("T2/W"));
+	cr_assert(plan.mounts[0].is_dir);
+	cr_assert_eq(plan.mounts[0].nkeep, 1);
+	cr_assert_str_eq(plan.mounts[0].keep[0], P("T2/W/d"));
+	cr_assert_eq(plan.dg.weakenings, 0);
+	ll_plan_free(&plan);
+	ll_report_free(&rep);
+	free(t.bytes);
+}
+
+Test(landlock_plan, missing_deny_in_writable_grant_still_carved)
+{
+	/* Nothing to bind over, so even with a namespace the grant is
+	 * expanded: the spine keeps the sandbox from creating it. */
+	struct spec s[] = {
+		{ P("T2/W"), IR_MODE_RW, false },
+		{ P("T2/W/absent/deeper"), IR_MODE_DENY, false },
+	};
+	static const struct expect want[] = {
+		{ "T2/W", LL_PK_SPINE, RD },
+		{ "T2/W/d", LL_PK_SIBLING, RW_DIR },
+		{ "T2/W/s", LL_PK_SIBLING, RW_FILE },
+		{ "T2/W/y", LL_PK_SIBLING, RW_FILE },
+	};
+	int calls = 0;
+	struct ll_launch l = { .cwd = root, .cover = fake_cover, .cover_ctx = &calls };
+	struct ll_plan plan;
+	struct table t;
+	char err[1024];
+
+	table_build(&t, s, 2, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -EPERM);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, true, &plan, NULL, err, sizeof(err)), 0, "%s",
+		     err);
+	assert_plan(&plan, want, sizeof(want) / sizeof(want[0]));
+	ll_plan_free(&plan);
+	free(t.bytes);
+}
+
+Test(landlock_plan, deny_through_a_link_is_enforced_at_its_target)
+{
+	struct spec s[] = {
+		{ P("A"), IR_MODE_R, false },
+		{ P("lnk/secret"), IR_MODE_DENY, false },
+	};
+	struct ll_launch l = { .cwd = root };
+	struct ll_plan plan;
+	struct table t;
+	char err[1024];
+
+	table_build(&t, s, 2, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(plan_find(&plan, P("A"))->kind, LL_PK_SPINE);
+	cr_assert_null(plan_find(&plan, P("A/secret")));
+	cr_assert_not_null(plan_find(&plan, P("A/a1")));
+	ll_plan_free(&plan);
+	free(t.bytes);
+}
+
+Test(landlock_plan, narrower_grant_inside_wider_one)
+{
+	struct spec s[] = {
+		{ P("A"), IR_MODE_RX, false },
+		{ P("A/sub"), IR_MODE_R, false },
+	};
+	struct ll_launch l = { .cwd = root };
+	struct ll_report rep = { 0 };
+	struct ll_plan plan;
+	struct table t;
+	char err[1024];
+
+	table_build(&t, s, 2, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, &rep, err, sizeof(err)), 0, "%s",
+		     err);
+	/* The longest path decides: A/sub is not executable. */
+	cr_assert_eq(plan_find(&plan, P("A"))->access, RD);
+	cr_assert_eq(plan_find(&plan, P("A/sub"))->access, RF | RD);
+	cr_assert_eq(plan_find(&plan, P("A/a1"))->access, RF | LL_FS_EXECUTE);
+	cr_assert_eq(plan_find(&plan, P("A/secret"))->access, RF | RD | LL_FS_EXECUTE);
+	cr_assert(report_has(&rep, LL_LINE_NOTE, "narrows"));
+	ll_plan_free(&plan);
+	ll_report_free(&rep);
+	free(t.bytes);
+}
+
+Test(landlock_plan, templates_relative_paths_and_workdir)
+{
+	struct spec s[] = {
+		{ "${TROOT}/A/a1", IR_MODE_RWX, false },
+		{ "./T2", IR_MODE_R, false },
+		{ "${CWD}/A/sub", IR_MODE_R, false },
+		{ "${NOPE}/x", IR_MODE_R, true },
+		{ "/dev/null", IR_MODE_RW, false },
+	};
+	struct env_pair env[] = { { "TROOT", root }, { NULL, NULL } };
+	struct ll_launch l = { .cwd = root, .getenv = test_getenv, .getenv_ctx = env,
+			       .workdir = P("T2/W/d") };
+	struct ll_report rep = { 0 };
+	struct ll_plan plan;
+	struct table t;
+	char err[1024];
+
+	table_build(&t, s, 5, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, &rep, err, sizeof(err)), 0, "%s",
+		     err);
+	/* A file keeps only file rights. */
+	cr_assert_eq(plan_find(&plan, P("A/a1"))->access,
+		     LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | LL_FS_TRUNCATE);
+	cr_assert_eq(plan_find(&plan, P("T2"))->access, RF | RD);
+	cr_assert_eq(plan_find(&plan, P("A/sub"))->access, RF | RD);
+	cr_assert_eq(plan_find(&plan, "/dev/null")->access, RW_FILE | LL_FS_IOCTL_DEV);
+	/* The working directory: written, never executed. */
+	cr_assert_eq(plan_find(&plan, P("T2/W/d"))->kind, LL_PK_WORKDIR);
+	cr_assert_eq(plan_find(&plan, P("T2/W/d"))->access, RW_DIR);
+	cr_assert(report_has(&rep, LL_LINE_SKIPPED, "${NOPE} is not set"));
+	cr_assert_eq(plan.nrules, 5);
+	ll_plan_free(&plan);
+	ll_report_free(&rep);
+	free(t.bytes);
+}
+
+Test(landlock_plan, expansion_errors_name_the_rule)
+{
+	struct spec unset[] = { { "${NOPE}/x", IR_MODE_R, false } };
+	struct spec dots[] = { { "${TROOT}/A", IR_MODE_R, false } };
+	struct env_pair empty[] = { { "NOPE", "" }, { NULL, NULL } };
+	struct env_pair dotty[] = { { "TROOT", "/tmp/../etc" }, { NULL, NULL } };
+	struct env_pair relative[] = { { "TROOT", "tmp" }, { NULL, NULL } };
+	struct ll_launch l = { .cwd = root, .getenv = test_getenv };
+	struct ll_plan plan;
+	struct table t;
+	char err[1024];
+
+	table_build(&t, unset, 1, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -ENOENT);
+	cr_assert(strstr(err, "grant \"${NOPE}/x\" (test.heel:1): ${NOPE} is not set"), "%s", err);
+	l.getenv_ctx = empty;
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -ENOENT,
+		     "an empty value counts as unset");
+	free(t.bytes);
+
+	table_build(&t, dots, 1, false);
+	l.getenv_ctx = dotty;
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -EINVAL);
+	cr_assert(strstr(err, "absolute"), "%s", err);
+	l.getenv_ctx = relative;
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -EINVAL);
+	free(t.bytes);
+}
+
+Test(landlock_plan, links_and_missing_paths)
+{
+	struct spec link_req[] = { { P("lnk"), IR_MODE_R, false } };
+	struct spec through_req[] = { { P("lnk/a1"), IR_MODE_R, false } };
+	struct spec link_opt[] = { { P("lnk"), IR_MODE_R, true }, { "/lib64", IR_MODE_RX, true } };
+	struct spec missing_req[] = { { P("absent"), IR_MODE_R, false } };
+	struct spec missing_opt[] = { { P("absent"), IR_MODE_R, true } };
+	struct ll_launch l = { .cwd = root };
+	struct ll_report rep = { 0 };
+	struct ll_plan plan;
+	struct table t;
+	char err[1024];
+	struct stat st;
+
+	table_build(&t, link_req, 1, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -ELOOP);
+	cr_assert(strstr(err, P("lnk")) && strstr(err, "symbolic link"), "%s", err);
+	free(t.bytes);
+
+	table_build(&t, through_req, 1, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -ELOOP);
+	free(t.bytes);
+
+	table_build(&t, link_opt, 2, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, &rep, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert(report_has(&rep, LL_LINE_SKIPPED, "symbolic link, skipped (optional)"));
+	if (lstat("/lib64", &st) == 0 && S_ISLNK(st.st_mode))
+		cr_assert_null(plan_find(&plan, "/lib64"), "merged /usr: /lib64 is a link");
+	cr_assert_null(plan_find(&plan, P("lnk")));
+	ll_plan_free(&plan);
+	ll_report_free(&rep);
+	free(t.bytes);
+
+	table_build(&t, missing_req, 1, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -ENOENT);
+	cr_assert(strstr(err, "does not exist"), "%s", err);
+	free(t.bytes);
+
+	table_build(&t, missing_opt, 1, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), 0);
+	cr_assert_eq(plan.nrules, 0);
+	ll_plan_free(&plan);
+	free(t.bytes);
+}
+
+Test(landlock_plan, old_kernels_refused_unless_best_effort)
+{
+	struct spec s[] = { { P("T2/W"), IR_MODE_RW, false }, { "/dev/null", IR_MODE_RW, false } };
+	struct ll_launch l = { .cwd = root };
+	struct ll_report rep = { 0 };
+	struct ll_plan plan;
+	struct table t;
+	char err[2048];
+
+	table_build(&t, s, 2, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 5, false, &plan, NULL, err, sizeof(err)), -EPERM);
+	cr_assert(strstr(err, "ABI 5") && strstr(err, "needs 6") && strstr(err, "signalled") &&
+		  strstr(err, "--best-effort"), "%s", err);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 0, false, &plan, NULL, err, sizeof(err)), -EPERM);
+
+	cr_assert_eq(ll_plan_build(&t.view, &l, 1, true, &plan, &rep, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(plan_find(&plan, P("T2/W"))->access, 0x17BE, "no REFER, no TRUNCATE on ABI 1");
+	cr_assert_eq(plan_find(&plan, "/dev/null")->access, RF | LL_FS_WRITE_FILE);
+	cr_assert(report_has(&rep, LL_LINE_WEAKENING, "truncating"));
+	cr_assert(report_has(&rep, LL_LINE_WEAKENING, "TCP"));
+	cr_assert(report_has(&rep, LL_LINE_NOTE, "EXDEV"));
+	cr_assert_eq(rep.weakenings, LL_WEAK_TRUNCATE | LL_WEAK_NET_TCP | LL_WEAK_IOCTL_DEV |
+		     SCOPES_WEAK);
+	ll_plan_free(&plan);
+	ll_report_free(&rep);
+
+	memset(&rep, 0, sizeof(rep));
+	cr_assert_eq(ll_plan_build(&t.view, &l, 0, true, &plan, &rep, err, sizeof(err)), 0);
+	cr_assert_eq(plan.nrules, 0);
+	cr_assert(report_has(&rep, LL_LINE_WEAKENING, "unavailable"));
+	cr_assert_eq(ll_plan_enforce(&plan, err, sizeof(err)), 0, "ABI 0: nothing to enforce");
+	ll_plan_free(&plan);
+	ll_report_free(&rep);
+	free(t.bytes);
+}
+
+Test(landlock_plan, proxy_port_must_match_the_policy)
+{
+	struct spec s[] = { { P("A"), IR_MODE_R, false } };
+	struct ll_launch l = { .cwd = root };
+	struct ll_plan plan;
+	struct table t;
+	char err[1024];
+
+	table_build(&t, s, 1, true);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -EINVAL);
+	l.proxy_port = 3128;
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), 0);
+	cr_assert_eq(plan.proxy_port, 3128);
+	ll_plan_free(&plan);
+	free(t.bytes);
+	table_build(&t, s, 1, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -EINVAL);
+	free(t.bytes);
+}
+
+/* ------------------------------------------------------------ live */
+
+static int report_fd = -1;
+static int nfail;
+
+__attribute__((format(printf, 2, 3))) static void
+check(bool ok, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	int n;
+
+	if (ok)
+		return;
+	nfail++;
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof(line) - 2)
+		n = (int)sizeof(line) - 2;
+	line[n++] = '\n';
+	if (write(report_fd, line, (size_t)n) < 0)
+		_exit(3);
+}
+
+static int
+try_open(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* Runs `path` in a grandchild; returns its exit status, or 1000+errno
+ * when execve itself failed. */
+static int
+run(const char *path)
+{
+	char *argv[] = { (char *)path, NULL };
+	char *envp[] = { NULL };
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execve(path, argv, envp);
+		_exit(errno >= 0 && errno < 200 ? 100 + errno : 99);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status) >= 100 ? 1000 + WEXITSTATUS(status) - 100 : WEXITSTATUS(status);
+}
+
+static void
+live_tree(void)
+{
+	make_root();
+	mkd("A", 0777);
+	mkf("A/file", "hello", 0666);
+	mkf("A/other", "other", 0666);
+	mkf("A/secret", "secret", 0666);
+	mkd("B", 0777);
+	copy_file("/usr/bin/true", "B/true", 0777);
+	mkf("B/s.sh", "#!/bin/sh\nexit 0\n", 0777);
+	mkd("C", 0777);
+	copy_file("/usr/bin/true", "C/true", 0755);
+	mkd("D", 0777);
+	mkf("D/file", "d", 0666);
+	mkd("W", 0777);
+	copy_file("/usr/bin/true", "W/true", 0777);
+	cr_assert_eq(symlink("A", P("lnk")), 0);
+}
+
+/* Drops to uid/gid 65534 when asked; root hides permission bugs. */
+static void
+become(uid_t uid)
+{
+	if (!uid)
+		return;
+	if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid)) {
+		check(false, "cannot become uid %u: %s", (unsigned)uid, strerror(errno));
+		_exit(0);
+	}
+}
+
+static void
+live_checks(const struct table *t, int abi, uint16_t port)
+{
+	char buf[16] = "";
+	char err[1024] = "";
+	struct ll_report rep = { 0 };
+	struct ll_launch l = { .cwd = root, .workdir = P("W") };
+	struct sockaddr_in sa;
+	int fd, rc, s;
+
+	rc = ll_apply(&t->view, &l, abi < 6, &rep, err, sizeof(err));
+	ll_report_free(&rep);
+	if (rc) {
+		check(false, "ll_apply: %d %s", rc, err);
+		return;
+	}
+	fd = open(P("A/file"), O_RDONLY | O_CLOEXEC);
+	check(fd >= 0 && read(fd, buf, sizeof(buf)) == 5 && memcmp(buf, "hello", 5) == 0,
+	      "read A/file: %s", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	check(try_open(P("A/file"), O_WRONLY) == -EACCES, "write A/file not EACCES");
+	check(try_open(P("A/secret"), O_RDONLY) == -EACCES, "read A/secret (denied) not EACCES");
+	check(try_open(P("A/other"), O_RDONLY) == 0, "read A/other (sibling of a deny) failed");
+	check(try_open(P("A"), O_RDONLY | O_DIRECTORY) == 0, "list A failed");
+	check(try_open(P("B/x"), O_WRONLY | O_CREAT) == 0, "create B/x failed");
+	check(try_open(P("W/x"), O_WRONLY | O_CREAT) == 0, "create in the workdir failed");
+	check(mkfifo(P("B/fifo"), 0600) == 0, "mkfifo in B: %s", strerror(errno));
+	check(mknod(P("B/null"), S_IFCHR | 0666, makedev(1, 3)) < 0, "mknod char in B succeeded");
+	check(run(P("B/true")) == 1000 + EACCES, "exec B/true (writable) not EACCES: %d",
+	      run(P("B/true")));
+	check(run(P("B/s.sh")) == 1000 + EACCES, "exec B/s.sh (writable) not EACCES");
+	check(run(P("W/true")) == 1000 + EACCES, "exec in the workdir not EACCES");
+	check(run(P("C/true")) == 0, "exec C/true (rwx) failed: %d", run(P("C/true")));
+	check(try_open(P("D/file"), O_RDONLY) == -EACCES, "read D/file (ungranted) not EACCES");
+	check(rename(P("A/other"), P("B/other")) < 0 && (errno == EACCES || errno == EXDEV),
+	      "rename out of a read-only grant");
+	if (abi >= 3)
+		check(truncate(P("A/file"), 0) < 0 && errno == EACCES, "truncate A/file not EACCES");
+	if (abi >= 4) {
+		s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		memset(&sa, 0, sizeof(sa));
+		sa.sin_family = AF_INET;
+		sa.sin_port = htons(port);
+		sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		rc = connect(s, (struct sockaddr *)&sa, sizeof(sa));
+		check(rc < 0 && errno == EACCES, "TCP connect to 127.0.0.1:%u not EACCES (%s)", port,
+		      rc ? strerror(errno) : "connected");
+		close(s);
+	}
+	if (abi >= 6)
+		check(kill(getppid(), 0) < 0 && errno == EPERM,
+		      "signal to a process outside the sandbox not EPERM");
+}
+
+/* Forks, runs `fn` in the child with a pipe for failures, and asserts
+ * the child reported none. */
+static void
+in_child(uid_t uid, void (*fn)(const struct table *, int, uint16_t), const struct table *t,
+	 int abi, uint16_t port)
+{
+	char out[8192];
+	size_t len = 0;
+	ssize_t n;
+	int pfd[2], status;
+	pid_t pid;
+
+	cr_assert_eq(pipe2(pfd, O_CLOEXEC), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		close(pfd[0]);
+		report_fd = pfd[1];
+		become(uid);
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
+			check(false, "no_new_privs: %s", strerror(errno));
+			_exit(0);
+		}
+		fn(t, abi, port);
+		_exit(0);
+	}
+	close(pfd[1]);
+	while (len < sizeof(out) - 1 && (n = read(pfd[0], out + len, sizeof(out) - 1 - len)) > 0)
+		len += (size_t)n;
+	out[len] = '\0';
+	close(pfd[0]);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child died: status 0x%x", status);
+	cr_assert_eq(len, 0, "uid %u:\n%s", (unsigned)uid, out);
+}
+
+static int
+listen_loopback(uint16_t *port)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t slen = sizeof(sa);
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	cr_assert_geq(s, 0);
+	cr_assert_eq(bind(s, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	cr_assert_eq(listen(s, 4), 0);
+	cr_assert_eq(getsockname(s, (struct sockaddr *)&sa, &slen), 0);
+	*port = ntohs(sa.sin_port);
+	return s;
+}
+
+static void
+live(uid_t uid)
+{
+	int abi = ll_probe_abi();
+	uint16_t port;
+	struct table t;
+	int s;
+
+	if (abi < 1)
+		cr_skip_test("Landlock unavailable: %s", ll_probe_message(abi));
+	if (uid && geteuid() != 0)
+		cr_skip_test("needs root to switch to uid %u", (unsigned)uid);
+	live_tree();
+	{
+		struct spec spec[] = {
+			{ P("A"), IR_MODE_R, false },
+			{ P("A/secret"), IR_MODE_DENY, false },
+			{ P("B"), IR_MODE_RW, false },
+			{ P("C"), IR_MODE_RWX, false },
+			{ "/usr", IR_MODE_RX, false },
+			{ "/lib64", IR_MODE_RX, true },
+			{ "/etc", IR_MODE_R, false },
+		};
+
+		table_build(&t, spec, sizeof(spec) / sizeof(spec[0]), false);
+	}
+	s = listen_loopback(&port);
+	/* The control: the same connect works unrestricted. */
+	{
+		struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons(port) };
+		int c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		cr_assert_eq(connect(c, (struct sockaddr *)&sa, sizeof(sa)), 0);
+		close(c);
+		cr_assert_eq(try_open(P("D/file"), O_RDONLY), 0, "control: D/file readable");
+	}
+	in_child(uid, live_checks, &t, abi, port);
+	close(s);
+	free(t.bytes);
+	remove_root();
+}
+
+Test(landlock_live, enforced_as_root)
+{
+	live(0);
+}
+
+Test(landlock_live, enforced_as_nobody)
+{
+	live(65534);
+}
+
+static void
+link_checks(const struct table *t, int abi, uint16_t optional)
+{
+	char err[1024] = "";
+	struct ll_launch l = { .cwd = root };
+	int rc;
+
+	rc = ll_apply(&t->view, &l, abi < 6, NULL, err, sizeof(err));
+	if (!optional) {
+		check(rc == -ELOOP, "a grant that is a link: rc %d", rc);
+		check(strstr(err, P("lnk")) != NULL, "message does not name the link: %s", err);
+		/* Refused before restrict_self: still unrestricted. */
+		check(try_open(P("D/file"), O_RDONLY) == 0, "restricted although refused");
+	} else {
+		check(rc == 0, "optional link grant: %d %s", rc, err);
+		check(try_open(P("D/file"), O_RDONLY) == -EACCES, "not restricted after apply");
+		check(try_open(P("A/file"), O_RDONLY) == -EACCES, "the link was followed");
+	}
+}
+
+static void
+live_link(uid_t uid)
+{
+	int abi = ll_probe_abi();
+	struct table t;
+
+	if (abi < 1)
+		cr_skip_test("Landlock unavailable: %s", ll_probe_message(abi));
+	live_tree();
+	{
+		struct spec req[] = { { P("lnk"), IR_MODE_R, false }, { P("B"), IR_MODE_RW, false } };
+		struct spec opt[] = { { P("lnk"), IR_MODE_R, true }, { P("B"), IR_MODE_RW, false } };
+
+		table_build(&t, req, 2, false);
+		in_child(uid, link_checks, &t, abi, 0);
+		free(t.bytes);
+		table_build(&t, opt, 2, false);
+		in_child(uid, link_checks, &t, abi, 1);
+		free(t.bytes);
+	}
+	remove_root();
+}
+
+Test(landlock_live, symlink_grant_refused_before_restrict_as_root)
+{
+	live_link(0);
+}
+
+Test(landlock_live, symlink_grant_refused_before_restrict_as_nobody)
+{
+	live_link(65534);
+}
