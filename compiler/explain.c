@@ -4,6 +4,7 @@
  * with every item pointing at the source line that caused it, and every
  * writable+executable grant and raw SBPL rule flagged. */
 #include "explain.h"
+#include "errno_names.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -184,20 +185,45 @@ struct text_out {
 	int flags; /* items flagged for attention */
 };
 
+static bool
+is_relative(const char *path)
+{
+	bool drive = ((path[0] >= 'A' && path[0] <= 'Z') || (path[0] >= 'a' && path[0] <= 'z')) &&
+		     path[1] == ':';
+
+	return path[0] != '/' && path[0] != '$' && path[0] != '\\' && !drive;
+}
+
 static void
-print_rule_line(struct text_out *t, const char *path, const char *extra, unsigned platforms,
+print_rule_line(struct text_out *t, const char *item, const char *extra, unsigned platforms,
 		const struct ir_origin *o, int width)
 {
 	char plat[64], orig[512];
 
 	platforms_text(platforms, t->p->platforms, plat, sizeof(plat));
 	origin_text(o, orig, sizeof(orig));
-	fprintf(t->f, "  %-*s  %s", width, path, orig);
+	fprintf(t->f, "  %-*s  %s", width, item, orig);
 	if (plat[0])
 		fprintf(t->f, "  [%s only]", plat);
 	if (extra && extra[0])
 		fprintf(t->f, "  %s", extra);
 	fputc('\n', t->f);
+}
+
+/* The IR drops a leading "./"; it is put back so a reviewer sees at once
+ * that a path is relative to the launch directory. */
+static void
+print_path_line(struct text_out *t, const char *path, const char *extra, unsigned platforms,
+		const struct ir_origin *o, int width)
+{
+	char *rel = NULL;
+
+	if (is_relative(path) && asprintf(&rel, "./%s", path) >= 0) {
+		print_rule_line(t, rel, extra, platforms, o, width);
+		free(rel);
+		return;
+	}
+	print_rule_line(t, path, extra, platforms, o, width);
 }
 
 static int
@@ -206,7 +232,7 @@ path_width(const struct ir_policy *p, bool (*want)(const struct ir_path_rule *))
 	int w = 0;
 
 	for (size_t i = 0; i < p->npaths; i++) {
-		int n = (int)strlen(p->paths[i].path);
+		int n = (int)strlen(p->paths[i].path) + (is_relative(p->paths[i].path) ? 2 : 0);
 
 		if (want(&p->paths[i]) && n > w)
 			w = n;
@@ -256,7 +282,7 @@ print_paths(struct text_out *t, const char *title, bool (*want)(const struct ir_
 		if (r->mode != IR_MODE_DENY)
 			snprintf(extra, sizeof(extra), "(%s%s)", ir_mode_name(r->mode),
 				 r->optional ? ", optional" : "");
-		print_rule_line(t, r->path, extra, r->platforms, &r->origin, width);
+		print_path_line(t, r->path, extra, r->platforms, &r->origin, width);
 	}
 	if (!any && !always)
 		fputs("  nothing\n", t->f);
@@ -270,9 +296,9 @@ print_rwx(struct text_out *t)
 	bool any = false;
 
 	for (size_t i = 0; i < p->npaths; i++)
-		if (p->paths[i].mode == IR_MODE_RWX && p->paths[i].source == IR_SRC_USER &&
-		    (int)strlen(p->paths[i].path) > width)
-			width = (int)strlen(p->paths[i].path);
+		if (p->paths[i].mode == IR_MODE_RWX &&
+		    (int)strlen(p->paths[i].path) + 2 > width)
+			width = (int)strlen(p->paths[i].path) + 2;
 	for (size_t i = 0; i < p->npaths; i++) {
 		const struct ir_path_rule *r = &p->paths[i];
 
@@ -284,7 +310,7 @@ print_rwx(struct text_out *t)
 			      t->f);
 		any = true;
 		t->flags++;
-		print_rule_line(t, r->path, NULL, r->platforms, &r->origin, width);
+		print_path_line(t, r->path, NULL, r->platforms, &r->origin, width);
 	}
 }
 
@@ -318,7 +344,7 @@ print_protections(struct text_out *t)
 
 			if (r->set == s && r->mode == IR_MODE_DENY) {
 				fputs("  ", t->f);
-				print_rule_line(t, r->path, NULL, r->platforms, &r->origin, 44);
+				print_path_line(t, r->path, NULL, r->platforms, &r->origin, 44);
 			}
 		}
 	}
@@ -554,8 +580,9 @@ print_extras(struct text_out *t)
 			fprintf(t->f, "  linux: seccomp allows %s (removed from the default deny list)  %s\n",
 				r->syscall, orig);
 		else
-			fprintf(t->f, "  linux: seccomp denies %s with errno %u  %s\n", r->syscall,
-				r->errno_value, orig);
+			fprintf(t->f, "  linux: seccomp denies %s with %s  %s\n", r->syscall,
+				errno_name(r->errno_value) ? errno_name(r->errno_value) : "an unknown errno",
+				orig);
 	}
 	for (size_t i = 0; i < p->nmach_lookups; i++) {
 		origin_text(&p->mach_lookups[i].origin, orig, sizeof(orig));
@@ -842,7 +869,7 @@ json_policy(const struct ir_policy *p, const char *name)
 		json_object_set_new(o, "syscall", json_string(r->syscall));
 		json_object_set_new(o, "action", json_string(r->action == IR_SECCOMP_ALLOW ? "allow" : "deny"));
 		if (r->action != IR_SECCOMP_ALLOW)
-			json_object_set_new(o, "errno", json_integer(r->errno_value));
+			json_object_set_new(o, "errno", json_string(errno_name(r->errno_value) ? errno_name(r->errno_value) : "?"));
 		json_object_set_new(o, "origin", json_origin(&r->origin));
 		json_array_append_new(seccomp, o);
 	}

@@ -148,6 +148,8 @@ parse_is_statement_keyword(int tok)
 	}
 }
 
+/* The K_ tokens are declared in one run in parser.y, K_HEEL first and
+ * K_OPTIONAL last. */
 static bool
 is_keyword_tok(int tok)
 {
@@ -693,10 +695,13 @@ parse_fatal_error(struct parse_ctx *ctx, const HEEL_YYLTYPE *loc, const char *ms
 			       (uint32_t)loc->first_column };
 
 	(void)msg;
-	if (ctx->oom)
+	/* Bison says "memory exhausted" both when malloc fails and when its
+	 * stack outgrows YYMAXDEPTH, which only blocks nested thousands deep
+	 * can do; the depth of open blocks tells which. */
+	if (ctx->oom || ctx->depth < 100) {
+		ctx->oom = true;
 		return;
-	/* Bison's only other failure: its stack outgrew YYMAXDEPTH, which
-	 * takes blocks nested thousands deep. */
+	}
 	report(ctx, &at, NULL, "blocks are nested too deeply");
 }
 

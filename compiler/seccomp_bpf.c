@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <seccomp.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -248,8 +249,18 @@ fix_long_jumps(struct gen *g)
 					copy = (struct item){ BPF_JMP | BPF_JA, 0, NEXT, NEXT,
 							      label, 0 };
 				{
-					int l = new_label(g);
+					int l = new_label(g), next = NEXT;
 
+					/* NEXT means "p + 1": pin the other branch to
+					 * the item that is there now, before the
+					 * insertion moves it. */
+					if (*branch[1 - b] == NEXT) {
+						next = new_label(g);
+						if (g->err)
+							break;
+						g->label_id[next] = (long)g->items[p + 1].id;
+						*branch[1 - b] = next;
+					}
 					if (g->err || insert_after(g, p, copy) < 0)
 						break;
 					/* insert_after may have moved items. */
@@ -533,9 +544,11 @@ bpf_generate(const struct scp_model *m, struct bpf_prog *out,
 	struct ranges rs = { 0 };
 	struct tree t = { 0 };
 	char msg[BPF_VERIFY_MSG_MAX];
-	int kill, ret, root;
+	int nr_label, ret, root;
 
 	memset(out, 0, sizeof(*out));
+	if (info != NULL)
+		memset(info, 0, sizeof(*info));
 	if (m == NULL)
 		return -EINVAL;
 	ret = build_ranges(m, &rs);
@@ -552,18 +565,27 @@ bpf_generate(const struct scp_model *m, struct bpf_prog *out,
 		t.rule_label[i] = -1;
 
 	/* The arch first: an i386 (int 0x80) or other foreign entry uses
-	 * another numbering, so nothing below would mean anything to it. */
-	kill = ret_label(&g, m->badarch_action);
+	 * another numbering, so nothing below would mean anything to it. The
+	 * prologue keeps its own RETs right here, so its jumps are never long
+	 * and its shape is the fixed one bpf_verify() checks. */
+	nr_label = new_label(&g);
 	emit_stmt(&g, BPF_LD | BPF_W | BPF_ABS, BPF_SIM_DATA_ARCH);
-	emit_jump(&g, BPF_JEQ, m->audit_arch, NEXT, kill);
+	emit_jump(&g, BPF_JEQ, m->audit_arch, nr_label, NEXT);
+	emit_stmt(&g, BPF_RET | BPF_K, m->badarch_action);
+	bind(&g, nr_label);
 	emit_stmt(&g, BPF_LD | BPF_W | BPF_ABS, BPF_SIM_DATA_NR);
 	root = subtree_label(&t, 0, rs.n - 1);
 	if (m->arch == SCP_X86_64) {
+		int minus_one = new_label(&g);
+
 		/* x32 syscalls share AUDIT_ARCH_X86_64 and carry 0x40000000:
 		 * kafel and minijail deny-lists let 0x40000001 (x32 write)
 		 * through; here they die. -1 is "no syscall" (tracers). */
 		emit_jump(&g, BPF_JGE, X32_SYSCALL_BIT, NEXT, root);
-		emit_jump(&g, BPF_JEQ, NO_SYSCALL, ret_label(&g, SCP_ALLOW), kill);
+		emit_jump(&g, BPF_JEQ, NO_SYSCALL, minus_one, NEXT);
+		emit_stmt(&g, BPF_RET | BPF_K, m->badarch_action);
+		bind(&g, minus_one);
+		emit_stmt(&g, BPF_RET | BPF_K, SCP_ALLOW);
 	}
 	if (rs.n > 1)
 		emit_subtree(&t, 0, rs.n - 1, root, 1);
@@ -588,6 +610,8 @@ bpf_generate(const struct scp_model *m, struct bpf_prog *out,
 		goto out;
 	out->audit_arch = m->audit_arch;
 	if (bpf_verify(out->insns, out->len, m->audit_arch, msg, sizeof(msg)) < 0) {
+		if (info != NULL)
+			snprintf(info->error, sizeof(info->error), "%s", msg);
 		bpf_prog_free(out);
 		ret = -EINVAL;
 		goto out;

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "bpf_sim.h"
+#include "bpf_verify.h"
 #include "seccomp_policy.h"
 
 struct ir_policy;
@@ -35,6 +36,7 @@ struct bpf_gen_info {
 	size_t nranges;              /* leaves of the search tree (gaps included) */
 	unsigned depth;              /* JGE comparisons on the deepest tree path */
 	size_t nlong_jumps;          /* RET copies and JA trampolines inserted */
+	char error[BPF_VERIFY_MSG_MAX]; /* why bpf_verify() refused, on -EINVAL */
 };
 
 /* Generates the program of `model`. `info` may be NULL. Returns 0, -ENOMEM,

@@ -378,6 +378,21 @@ sema_add_path_rule(struct sema *s, const char *path, uint8_t mode, bool optional
 			continue;
 		}
 		if (mode == IR_MODE_DENY) {
+			/* A grant the isolation base made is a default, not
+			 * an explicit grant: a protection set or the policy's
+			 * own deny of the very same path beats it, or
+			 * `protect user-home` would do nothing under
+			 * `default`, which grants ${HOME} read. */
+			if (c->mode != IR_MODE_DENY && c->source == IR_SRC_BASE &&
+			    e->source != IR_SRC_BASE) {
+				c->mode = IR_MODE_DENY;
+				c->optional = optional;
+				c->set = e->set;
+				c->source = e->source;
+				c->origin = sema_origin(e, loc);
+				c->loc = *loc;
+				continue;
+			}
 			/* LANGUAGE.md: between a grant and a deny of one
 			 * path the grant wins; a second deny adds nothing. */
 			if (c->mode != IR_MODE_DENY && explicit_deny(e->source) && !warned) {
@@ -423,6 +438,14 @@ sema_add_path_rule(struct sema *s, const char *path, uint8_t mode, bool optional
 			continue;
 		}
 		c->mode |= mode;
+		/* An explicit grant of a path the base also grants owns
+		 * the rule from now on: a later protection does not undo it. */
+		if (c->source == IR_SRC_BASE && e->source != IR_SRC_BASE) {
+			c->set = e->set;
+			c->source = e->source;
+			c->origin = sema_origin(e, loc);
+			c->loc = *loc;
+		}
 		/* Optional only when every grant says so: one grant that
 		 * needs the path makes its absence an error at launch. */
 		c->optional = c->optional && optional;

@@ -229,7 +229,7 @@ bpf_verify(const struct bpf_sim_insn *prog, size_t len, uint32_t audit_arch,
 		return fail(msg, msgsize,
 			    "seccomp program for unsupported architecture 0x%08x",
 			    (unsigned)audit_arch);
-	need = audit_arch == BPF_SIM_AUDIT_ARCH_X86_64 ? 6 : 4;
+	need = audit_arch == BPF_SIM_AUDIT_ARCH_X86_64 ? 9 : 5;
 	if (len < need)
 		return fail(msg, msgsize,
 			    "program too short (%zu instructions) to hold heel's architecture check",
@@ -241,28 +241,28 @@ bpf_verify(const struct bpf_sim_insn *prog, size_t len, uint32_t audit_arch,
 			    "instruction 0: the program does not start by loading seccomp_data.arch");
 	in = &prog[1];
 	if (in->code != (BPF_JMP | BPF_JEQ | BPF_K) || in->k != audit_arch ||
-	    in->jt != 0 || !is_kill(prog, 2 + (size_t)in->jf))
+	    in->jt != 1 || in->jf != 0 || !is_kill(prog, 2))
 		return fail(msg, msgsize,
-			    "instruction 1: not the architecture check (jeq #0x%08x, next, kill-process)",
+			    "instructions 1-2: not the architecture check (jeq #0x%08x, 1, 0; ret KILL_PROCESS)",
 			    (unsigned)audit_arch);
-	if (prog[2].code != (BPF_LD | BPF_W | BPF_ABS) ||
-	    prog[2].k != BPF_SIM_DATA_NR)
+	if (prog[3].code != (BPF_LD | BPF_W | BPF_ABS) ||
+	    prog[3].k != BPF_SIM_DATA_NR)
 		return fail(msg, msgsize,
-			    "instruction 2: the syscall number is not loaded after the architecture check");
+			    "instruction 3: the syscall number is not loaded after the architecture check");
 	if (audit_arch != BPF_SIM_AUDIT_ARCH_X86_64)
 		return 0;
 
 	/* x32 calls carry AUDIT_ARCH_X86_64 and nr | 0x40000000: without
 	 * this guard every deny rule could be sidestepped by the x32 twin. */
-	in = &prog[3];
+	in = &prog[4];
 	if (in->code != (BPF_JMP | BPF_JGE | BPF_K) || in->k != X32_SYSCALL_BIT ||
 	    in->jt != 0)
 		return fail(msg, msgsize,
-			    "instruction 3: the x32 guard (jge #0x40000000) is missing");
-	in = &prog[4];
+			    "instruction 4: the x32 guard (jge #0x40000000) is missing");
+	in = &prog[5];
 	if (in->code != (BPF_JMP | BPF_JEQ | BPF_K) || in->k != 0xffffffffu ||
-	    !is_kill(prog, 5 + (size_t)in->jf))
+	    in->jf != 0 || !is_kill(prog, 6))
 		return fail(msg, msgsize,
-			    "instruction 4: x32 syscall numbers do not end in kill-process");
+			    "instructions 5-6: x32 syscall numbers do not end in kill-process");
 	return 0;
 }

@@ -32,11 +32,13 @@ int bpf_verify_kernel(const struct bpf_sim_insn *prog, size_t len, char *msg,
 /* bpf_verify_kernel() plus heel's shape for `audit_arch` (x86_64 or
  * aarch64; anything else is refused):
  *   0: ld [4]                       arch
- *   1: jeq #AUDIT_ARCH, 0, Lkill    Lkill: ret KILL_PROCESS
- *   2: ld [0]                       nr
+ *   1: jeq #AUDIT_ARCH, 1, 0
+ *   2: ret KILL_PROCESS
+ *   3: ld [0]                       nr
  * and on x86_64 the foreign-ABI guard right after it:
- *   3: jge #0x40000000, 0, n        x32 numbers...
- *   4: jeq #0xffffffff, n, Lkill    ...are killed; -1 (no syscall) is not
+ *   4: jge #0x40000000, 0, n        x32 numbers...
+ *   5: jeq #0xffffffff, n, 0
+ *   6: ret KILL_PROCESS             ...are killed; -1 (no syscall) is not
  * Jumps only go forward, so every run passes through these instructions:
  * an i386 or x32 entry can never reach the rest of the program. */
 int bpf_verify(const struct bpf_sim_insn *prog, size_t len, uint32_t audit_arch,

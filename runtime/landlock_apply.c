@@ -571,7 +571,8 @@ merge_ents(struct builder *b)
 {
 	size_t w = 0;
 
-	qsort(b->e, b->ne, sizeof(*b->e), cmp_ent);
+	if (b->ne > 1)
+		qsort(b->e, b->ne, sizeof(*b->e), cmp_ent);
 	for (size_t i = 0; i < b->ne; i++) {
 		struct ent *d = w ? &b->e[w - 1] : NULL;
 
@@ -898,7 +899,8 @@ merge_plan(struct ll_plan *p)
 {
 	size_t w = 0;
 
-	qsort(p->rules, p->nrules, sizeof(*p->rules), cmp_plan_rule);
+	if (p->nrules > 1)
+		qsort(p->rules, p->nrules, sizeof(*p->rules), cmp_plan_rule);
 	for (size_t i = 0; i < p->nrules; i++) {
 		if (w && strcmp(p->rules[w - 1].path, p->rules[i].path) == 0) {
 			p->rules[w - 1].access |= p->rules[i].access;

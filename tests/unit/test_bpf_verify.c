@@ -42,19 +42,18 @@ expect_kernel_refused(const struct bpf_sim_insn *p, size_t n, const char *want)
 }
 
 /* A minimal program of heel's shape: arch check, nr, x32 guard, allow. */
-#define X86_PROLOGUE                                                  \
-	LD_ABS(4), JEQ(X86, 0, 4), LD_ABS(0), JGE(0x40000000u, 0, 1), \
-		JEQ(0xffffffffu, 1, 1)
+#define KILL RET(SECCOMP_RET_KILL_PROCESS)
+#define ALLOW RET(SECCOMP_RET_ALLOW)
+#define X86_PROLOGUE                                                        \
+	LD_ABS(4), JEQ(X86, 1, 0), KILL, LD_ABS(0), JGE(0x40000000u, 0, 3), \
+		JEQ(0xffffffffu, 1, 0), KILL, ALLOW
 
 Test(bpf_verify, accepts_minimal_shapes)
 {
-	struct bpf_sim_insn x86[] = { X86_PROLOGUE, RET(SECCOMP_RET_ALLOW),
-				      RET(SECCOMP_RET_KILL_PROCESS) };
-	struct bpf_sim_insn a64[] = { LD_ABS(4), JEQ(A64, 0, 2), LD_ABS(0),
-				      RET(SECCOMP_RET_ALLOW), RET(SECCOMP_RET_KILL_PROCESS) };
+	struct bpf_sim_insn x86[] = { X86_PROLOGUE, ALLOW };
+	struct bpf_sim_insn a64[] = { LD_ABS(4), JEQ(A64, 1, 0), KILL, LD_ABS(0), ALLOW };
 	char msg[BPF_VERIFY_MSG_MAX];
 
-	/* x86: jeq at 1 jf=4 -> 6 (kill); guard jeq at 4 jf=1 -> 6 (kill). */
 	cr_assert_eq(bpf_verify(x86, N(x86), X86, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_eq(bpf_verify(a64, N(a64), A64, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_eq(bpf_verify_kernel(a64, N(a64), msg, sizeof(msg)), 0, "%s", msg);
@@ -125,7 +124,7 @@ Test(bpf_verify, kernel_rules_each_with_its_message)
 		expect_kernel_refused(p, N(p), "instruction 3: reads M[0] before it is written");
 	}
 	{
-		/* Written on both branches: fine. */
+		/* Written before the branch: fine. */
 		struct bpf_sim_insn p[] = {
 			LD_ABS(0), BPF_SIM_STMT(BPF_ST, 0), JEQ(1, 0, 1), BPF_SIM_STMT(BPF_ST, 1),
 			BPF_SIM_STMT(BPF_LD | BPF_MEM, 0), RET(0),
@@ -139,44 +138,50 @@ Test(bpf_verify, kernel_rules_each_with_its_message)
 Test(bpf_verify, heel_shape_rules)
 {
 	{
-		struct bpf_sim_insn p[] = { X86_PROLOGUE, RET(SECCOMP_RET_ALLOW),
-					    RET(SECCOMP_RET_KILL_PROCESS) };
+		struct bpf_sim_insn p[] = { X86_PROLOGUE, ALLOW };
 		expect_refused(p, N(p), 0x40000003u, "unsupported architecture 0x40000003");
-		expect_refused(p, N(p), A64, "instruction 1: not the architecture check");
+		expect_refused(p, N(p), A64, "instructions 1-2: not the architecture check");
 	}
 	{
 		struct bpf_sim_insn p[] = { LD_ABS(0), RET(0) };
 		expect_refused(p, N(p), A64, "too short");
 	}
 	{
-		struct bpf_sim_insn p[] = { LD_ABS(0), JEQ(A64, 0, 2), LD_ABS(0),
-					    RET(SECCOMP_RET_ALLOW), RET(SECCOMP_RET_KILL_PROCESS) };
+		struct bpf_sim_insn p[] = { LD_ABS(0), JEQ(A64, 1, 0), KILL, LD_ABS(0), ALLOW };
 		expect_refused(p, N(p), A64, "does not start by loading seccomp_data.arch");
 	}
 	{
 		/* Mismatch action ALLOW instead of KILL. */
-		struct bpf_sim_insn p[] = { LD_ABS(4), JEQ(A64, 0, 1), LD_ABS(0),
-					    RET(SECCOMP_RET_ALLOW), RET(SECCOMP_RET_KILL_PROCESS) };
-		expect_refused(p, N(p), A64, "instruction 1: not the architecture check");
+		struct bpf_sim_insn p[] = { LD_ABS(4), JEQ(A64, 1, 0), ALLOW, LD_ABS(0), ALLOW };
+		expect_refused(p, N(p), A64, "instructions 1-2: not the architecture check");
 	}
 	{
-		struct bpf_sim_insn p[] = { LD_ABS(4), JEQ(A64, 0, 2), LD_ABS(16),
-					    RET(SECCOMP_RET_ALLOW), RET(SECCOMP_RET_KILL_PROCESS) };
-		expect_refused(p, N(p), A64, "instruction 2: the syscall number is not loaded");
+		/* Mismatch goes on, match gets killed. */
+		struct bpf_sim_insn p[] = { LD_ABS(4), JEQ(A64, 0, 1), KILL, LD_ABS(0), ALLOW };
+		expect_refused(p, N(p), A64, "instructions 1-2: not the architecture check");
+	}
+	{
+		struct bpf_sim_insn p[] = { LD_ABS(4), JEQ(A64, 1, 0), KILL, LD_ABS(16), ALLOW };
+		expect_refused(p, N(p), A64, "instruction 3: the syscall number is not loaded");
 	}
 	{
 		/* No x32 guard at all. */
-		struct bpf_sim_insn p[] = { LD_ABS(4), JEQ(X86, 0, 3), LD_ABS(0),
-					    JGE(400, 1, 0), RET(SECCOMP_RET_ALLOW),
-					    RET(SECCOMP_RET_KILL_PROCESS) };
-		expect_refused(p, N(p), X86, "instruction 3: the x32 guard");
+		struct bpf_sim_insn p[] = { LD_ABS(4), JEQ(X86, 1, 0), KILL, LD_ABS(0),
+					    JGE(400, 1, 0), ALLOW, KILL, ALLOW, ALLOW };
+		expect_refused(p, N(p), X86, "instruction 4: the x32 guard");
 	}
 	{
 		/* Guard whose x32 branch allows. */
-		struct bpf_sim_insn p[] = { LD_ABS(4), JEQ(X86, 0, 4), LD_ABS(0),
-					    JGE(0x40000000u, 0, 1), JEQ(0xffffffffu, 1, 0),
-					    RET(SECCOMP_RET_ALLOW), RET(SECCOMP_RET_KILL_PROCESS) };
-		expect_refused(p, N(p), X86, "instruction 4: x32 syscall numbers do not end in kill-process");
+		struct bpf_sim_insn p[] = { LD_ABS(4), JEQ(X86, 1, 0), KILL, LD_ABS(0),
+					    JGE(0x40000000u, 0, 3), JEQ(0xffffffffu, 0, 1),
+					    KILL, ALLOW, ALLOW };
+		expect_refused(p, N(p), X86, "instructions 5-6: x32 syscall numbers do not end in kill-process");
+	}
+	{
+		struct bpf_sim_insn p[] = { LD_ABS(4), JEQ(X86, 1, 0), KILL, LD_ABS(0),
+					    JGE(0x40000000u, 0, 3), JEQ(0xffffffffu, 1, 0),
+					    ALLOW, ALLOW, ALLOW };
+		expect_refused(p, N(p), X86, "instructions 5-6");
 	}
 }
 
@@ -225,10 +230,14 @@ Test(bpf_verify, catches_a_patched_generated_program)
 	char msg[BPF_VERIFY_MSG_MAX];
 
 	cr_assert_eq(bpf_build(p, SCP_X86_64, &prog), 0);
-	prog.insns[3].k = 0x40000001u;  /* guard moved: 0x40000000 itself passes */
+	prog.insns[4].k = 0x40000001u;  /* guard moved: 0x40000000 itself passes */
 	cr_assert_eq(bpf_verify(prog.insns, prog.len, X86, msg, sizeof(msg)), -EINVAL);
 	cr_assert(strstr(msg, "x32 guard") != NULL, "%s", msg);
-	prog.insns[3].k = 0x40000000u;
+	prog.insns[4].k = 0x40000000u;
+	prog.insns[6].k = SECCOMP_RET_ERRNO | 1;  /* x32 only denied, not killed */
+	cr_assert_eq(bpf_verify(prog.insns, prog.len, X86, msg, sizeof(msg)), -EINVAL);
+	prog.insns[6].k = SECCOMP_RET_KILL_PROCESS;
+	cr_assert_eq(bpf_verify(prog.insns, prog.len, X86, msg, sizeof(msg)), 0, "%s", msg);
 	prog.insns[prog.len - 1].code = BPF_LD | BPF_W | BPF_ABS; /* last no longer RET */
 	prog.insns[prog.len - 1].k = 0;
 	cr_assert_eq(bpf_verify(prog.insns, prog.len, X86, msg, sizeof(msg)), -EINVAL);

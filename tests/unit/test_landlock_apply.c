@@ -170,7 +170,7 @@ table_build(struct table *t, const struct spec *s, size_t n, bool proxy)
 	ir_policy_free(p);
 }
 
-static char root[PATH_MAX];
+static char root[256];
 
 static const char *
 P(const char *rel)
@@ -995,4 +995,71 @@ Test(landlock_live, symlink_grant_refused_before_restrict_as_root)
 Test(landlock_live, symlink_grant_refused_before_restrict_as_nobody)
 {
 	live_link(65534);
+}
+
+/* A deny inside a writable grant, Landlock alone (--best-effort): the
+ * deny holds against read, write, rename, unlink and replacement; its
+ * siblings keep the grant; the spine directories lose create/remove. */
+static void
+writable_checks(const struct table *t, int abi, uint16_t unused)
+{
+	char err[1024] = "";
+	struct ll_report rep = { 0 };
+	struct ll_launch l = { .cwd = root };
+	int rc;
+
+	rc = ll_apply(&t->view, &l, true, &rep, err, sizeof(err));
+	check(rc == 0, "ll_apply: %d %s", rc, err);
+	check(rep.weakenings & LL_WEAK_MOUNTNS, "no mount-namespace weakening reported");
+	ll_report_free(&rep);
+	if (rc)
+		return;
+	check(try_open(P("B/sub/secret"), O_RDONLY) == -EACCES, "read the deny");
+	check(try_open(P("B/sub/secret"), O_WRONLY) == -EACCES, "write the deny");
+	check(unlink(P("B/sub/secret")) < 0, "unlink the deny");
+	check(rename(P("B/sub/secret"), P("B/sub/moved")) < 0, "rename the deny");
+	check(rename(P("B/sub"), P("B/sub2")) < 0, "rename the deny's parent");
+	check(try_open(P("B/sub/planted"), O_WRONLY | O_CREAT) == -EACCES,
+	      "create beside the deny");
+	check(try_open(P("B/new"), O_WRONLY | O_CREAT) == -EACCES, "create in the spine");
+	check(try_open(P("B/sub"), O_RDONLY | O_DIRECTORY) == 0, "list the deny's parent");
+	check(try_open(P("B/sub/ok"), O_RDWR) == 0, "read+write a sibling file");
+	check(try_open(P("B/other/new"), O_WRONLY | O_CREAT) == 0, "create in a sibling dir");
+	check(run(P("B/true")) == 1000 + EACCES, "exec in a writable sibling");
+}
+
+static void
+live_writable(uid_t uid)
+{
+	int abi = ll_probe_abi();
+	struct table t;
+
+	if (abi < 1)
+		cr_skip_test("Landlock unavailable: %s", ll_probe_message(abi));
+	live_tree();
+	mkd("B/sub", 0777);
+	mkf("B/sub/secret", "s", 0666);
+	mkf("B/sub/ok", "ok", 0666);
+	mkd("B/other", 0777);
+	{
+		struct spec spec[] = {
+			{ P("B"), IR_MODE_RW, false },
+			{ P("B/sub/secret"), IR_MODE_DENY, false },
+		};
+
+		table_build(&t, spec, 2, false);
+	}
+	in_child(uid, writable_checks, &t, abi, 0);
+	free(t.bytes);
+	remove_root();
+}
+
+Test(landlock_live, deny_in_writable_grant_landlock_only_as_root)
+{
+	live_writable(0);
+}
+
+Test(landlock_live, deny_in_writable_grant_landlock_only_as_nobody)
+{
+	live_writable(65534);
 }

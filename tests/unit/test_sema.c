@@ -374,11 +374,13 @@ Test(sema, grant_beats_protection_silently)
 	cr_expect_eq(diag_count(r.ctx), 0);
 }
 
-Test(sema, user_deny_of_base_grant_warns)
+/* The base's grants are defaults: the user's deny of the same path wins,
+ * silently, since that is exactly what it is for. */
+Test(sema, user_deny_of_base_grant_takes_effect)
 {
 	compile_ok("heel 1\non linux {\n  deny \"/etc\"\n}\n");
-	cr_expect_eq(rule("/etc", LINUX)->mode, IR_MODE_R);
-	expect_diag(DIAG_WARNING, "this `deny` has no effect", 3, 3);
+	cr_expect_eq(rule("/etc", LINUX)->mode, IR_MODE_DENY);
+	cr_expect_null(find_diag(DIAG_WARNING, "has no effect"));
 }
 
 Test(sema, deny_is_kept_and_optional)
@@ -1116,4 +1118,55 @@ Test(sema, every_stock_policy_compiles)
 			cr_expect_eq(diag_error_count(r.ctx), 0);
 		}
 	}
+}
+
+/* ------------------------------------------------- base grants vs denies */
+
+/* A grant the isolation base makes is a default, not an explicit grant:
+ * `protect user-home` under `default` (which grants ${HOME} read) must
+ * deny the home, or the protection would silently do nothing. */
+Test(sema, protection_beats_a_base_grant_of_the_same_path)
+{
+	const struct ir_path_rule *home;
+
+	compile_ok("heel 1\nisolation default\nprotect user-home\n");
+	home = rule("${HOME}", LINUX);
+	cr_assert_not_null(home);
+	cr_expect_eq(home->mode, IR_MODE_DENY);
+	cr_expect_eq(home->set, IR_SET_USER_HOME);
+	cr_expect_eq(home->source, IR_SRC_PROTECTION);
+}
+
+Test(sema, users_deny_beats_a_base_grant_of_the_same_path)
+{
+	const struct ir_path_rule *tmp;
+
+	compile_ok("heel 1\nisolation default\ndeny \"/tmp\"\n");
+	tmp = rule("/tmp", LINUX);
+	cr_assert_not_null(tmp);
+	cr_expect_eq(tmp->mode, IR_MODE_DENY);
+	cr_expect_eq(tmp->source, IR_SRC_USER);
+}
+
+/* ...but an explicit grant by the user still beats a protection. */
+Test(sema, users_grant_beats_a_protection_of_the_same_path)
+{
+	const struct ir_path_rule *ssh;
+
+	compile_ok("heel 1\nisolation default\ngrant \"${HOME}/.ssh\" r\n");
+	ssh = rule("${HOME}/.ssh", LINUX);
+	cr_assert_not_null(ssh);
+	cr_expect_eq(ssh->mode, IR_MODE_R);
+	cr_expect_eq(ssh->source, IR_SRC_USER);
+}
+
+Test(sema, users_grant_of_a_base_path_survives_a_later_protection)
+{
+	const struct ir_path_rule *home;
+
+	compile_ok("heel 1\nisolation default\ngrant \"${HOME}\" r\nprotect user-home\n");
+	home = rule("${HOME}", LINUX);
+	cr_assert_not_null(home);
+	cr_expect_eq(home->mode, IR_MODE_R);
+	cr_expect_eq(home->source, IR_SRC_USER);
 }
