@@ -254,7 +254,7 @@ seccomp_emit_prog(const struct scp_model *m, const struct bpf_prog *prog, FILE *
 				fprintf(out, "%s x, L%zu, L%zu", jmp_name(x->code),
 					pc + 1 + x->jt, pc + 1 + x->jf);
 			else if (src[pc] == (int)BPF_SIM_DATA_NR &&
-				 BPF_OP(x->code) != BPF_JSET)
+				 BPF_OP(x->code) != BPF_JSET && x->k < 0x10000u)
 				fprintf(out, "%s #%u%s, L%zu, L%zu", jmp_name(x->code), x->k,
 					cmt, pc + 1 + x->jt, pc + 1 + x->jf);
 			else

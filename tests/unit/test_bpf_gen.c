@@ -575,7 +575,8 @@ Test(bpf_gen, emit_text)
 	cr_assert(strstr(buf, "# seccomp program for aarch64") != NULL);
 	cr_assert(strstr(buf, "/* AUDIT_ARCH_X86_64 */") != NULL);
 	cr_assert(strstr(buf, "/* AUDIT_ARCH_AARCH64 */") != NULL);
-	cr_assert(strstr(buf, "jge #1073741824 /* x32 */") != NULL);
+	cr_assert(strstr(buf, "jge #0x40000000 /* x32 */, L5, L8") != NULL);
+	cr_assert(strstr(buf, "jeq #0xffffffff /* -1: no syscall */, L7, L6") != NULL);
 	cr_assert(strstr(buf, "/* ptrace */") != NULL);
 	cr_assert(strstr(buf, "#   ptrace (101): ERRNO(1)") != NULL);
 	cr_assert(strstr(buf, "#   ptrace (117): ERRNO(1)") != NULL);
