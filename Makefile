@@ -117,32 +117,31 @@ $(BIN)/heelc: $(OBJ)/compiler/main.o $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BI
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 
 # ---------------------------------------------------------------- heel-exec
-# libc only, statically linkable: the launcher and the runtime modules it
-# needs, nothing from compiler/ and no libseccomp, jansson or nettle. Its
-# objects include nothing generated, so they do not wait for the parser.
-# Whoever wires a hook in launcher/linux.c adds its runtime modules here.
-HEEL_EXEC_RT := artifact_read crc32c env execpath proctree rlimits workdir
+# libc only, statically linkable: the launcher and, from libheelrt.a, the
+# runtime modules it uses; nothing from compiler/, no libseccomp, jansson
+# or nettle. runtime/ and launcher/ include nothing generated, so their
+# objects do not wait for the parser.
 LAUNCHER_SRC := launcher/heel-exec.c launcher/linux.c
-HEEL_EXEC_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o) $(HEEL_EXEC_RT:%=$(OBJ)/runtime/%.o)
+LAUNCHER_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o)
 # The test-only build without Landlock and seccomp (tests/launcher): its
 # launcher objects apart, so HEEL_TEST_NO_ENFORCE never reaches bin/.
-NOENFORCE_LOBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/noenforce/%.o)
+NOENFORCE_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/noenforce/%.o)
 
-$(HEEL_EXEC_OBJ): $(OBJ)/%.o: %.c
+$(LAUNCHER_OBJ) $(RUNTIME_OBJ): $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Ilauncher -MMD -MP -c -o $@ $<
 
-$(NOENFORCE_LOBJ): $(OBJ)/noenforce/%.o: %.c
+$(NOENFORCE_OBJ): $(OBJ)/noenforce/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Ilauncher -DHEEL_TEST_NO_ENFORCE -Wno-error=cpp -MMD -MP -c -o $@ $<
 
-$(BIN)/heel-exec: $(HEEL_EXEC_OBJ) | $(BIN)
+$(BIN)/heel-exec: $(LAUNCHER_OBJ) $(LIB)/libheelrt.a | $(BIN)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^
 
-$(BIN)/heel-exec-static: $(HEEL_EXEC_OBJ) | $(BIN)
+$(BIN)/heel-exec-static: $(LAUNCHER_OBJ) $(LIB)/libheelrt.a | $(BIN)
 	$(CC) -static-pie $(LDFLAGS) -o $@ $^
 
-$(TBIN)/heel-exec-noenforce: $(NOENFORCE_LOBJ) $(filter $(OBJ)/runtime/%,$(HEEL_EXEC_OBJ)) | $(TBIN)
+$(TBIN)/heel-exec-noenforce: $(NOENFORCE_OBJ) $(LIB)/libheelrt.a | $(TBIN)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^
 
 # ---------------------------------------------------------------- tests
@@ -163,14 +162,8 @@ check-golden: $(BIN)/heelc
 check-roundtrip: $(BIN)/heelc
 	@bash tests/roundtrip/run.sh $(BIN)/heelc
 
-# heel-exec run for real, as root and as uid 65534. Artifacts come from
-# heelc when it is built, else from the test helper mkhpol (the artifact
-# writer without the front end).
-$(TBIN)/mkhpol: tests/launcher/mkhpol.c compiler/ir.c compiler/artifact_write.c \
-		runtime/artifact_read.c runtime/crc32c.c | $(TBIN)
-	$(CC) $(CFLAGS_ALL) -o $@ $^
-
-check-launcher: $(BIN)/heel-exec $(BIN)/heel-exec-static $(TBIN)/heel-exec-noenforce $(TBIN)/mkhpol
+# heel-exec run for real, as root and as uid 65534, on artifacts heelc makes.
+check-launcher: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(TBIN)/heel-exec-noenforce
 	@bash tests/launcher/run.sh $(B)
 
 # The artifact reader (and everything in runtime/) again under ASan+UBSan,

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT
  * .hpol bytes -> IR. Reads only through the runtime's validated view and
  * accessors, so the loader can trust every offset and enumeration and
- * only has to copy; the one failure left is running out of memory. */
+ * only has to copy. The Linux sections are not part of the IR (they are
+ * derived from it): the loader rebuilds them from the IR it read and
+ * refuses an artifact whose sections differ, since `explain` would then
+ * describe a policy other than the one heel-exec enforces. */
 #include "artifact_load.h"
 
 #include <errno.h>
@@ -10,6 +13,7 @@
 #include <string.h>
 
 #include "artifact_read.h"
+#include "artifact_write.h"
 
 static_assert((int)IR_PLATFORM_COUNT == (int)ART_PLATFORM_COUNT, "platform numbering");
 static_assert((int)IR_LIMIT_COUNT == (int)ART_LIMIT_COUNT, "limits");
@@ -305,6 +309,82 @@ load_extras(struct loader *l)
 	load_named(l, ART_EXTRA_CAPABILITY, &p->capabilities, &p->ncapabilities);
 }
 
+static int
+load_fail(char *err, size_t errlen, int rc, const char *fmt, const char *arg)
+{
+	if (err && errlen)
+		snprintf(err, errlen, fmt, arg);
+	return rc;
+}
+
+static bool
+same_bytes(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
+{
+	return alen == blen && memcmp(a, b, alen) == 0;
+}
+
+/* Rebuilds the Linux sections from `p` (what artifact_write() would put in
+ * the file) and compares them with the ones `view` holds. */
+static int
+check_linux_derived(const struct art_view *view, const struct ir_policy *p, char *err,
+		    size_t errlen)
+{
+	static const struct {
+		uint32_t audit_arch;
+		const char *name;
+	} arches[ART_BPF_ARCH_COUNT] = {
+	    {ART_AUDIT_ARCH_X86_64, "SECCOMP_BPF (x86_64)"},
+	    {ART_AUDIT_ARCH_AARCH64, "SECCOMP_BPF (aarch64)"},
+	};
+	struct art_view mine;
+	const uint8_t *a, *b;
+	size_t alen, blen;
+	uint8_t *bytes = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (!(p->platforms & IR_PLAT_BIT(IR_LINUX)))
+		return 0; /* validation proved there are no Linux sections */
+	rc = artifact_write(p, &bytes, &n);
+	if (rc == -ENOMEM)
+		return load_fail(err, errlen, rc, "%s", "out of memory loading the artifact");
+	if (rc)
+		return load_fail(err, errlen, -EINVAL,
+				 "the policy in the artifact cannot be built for linux: %s",
+				 rc == -ENOENT	 ? "a seccomp rule names an unknown syscall"
+				 : rc == -EPERM	 ? "it allows a syscall heel always denies"
+				 : rc == -E2BIG ? "a seccomp program would exceed 4096 instructions"
+						 : "a value is out of range");
+	rc = art_validate(bytes, n, &mine, err, errlen);
+	if (rc) {
+		free(bytes);
+		return rc;
+	}
+	art_landlock(view, &a, &alen);
+	art_landlock(&mine, &b, &blen);
+	if (!same_bytes(a, alen, b, blen)) {
+		free(bytes);
+		return load_fail(err, errlen, -EINVAL,
+				 "%s does not match the policy the artifact carries",
+				 "LINUX_LANDLOCK");
+	}
+	for (size_t i = 0; i < ART_BPF_ARCH_COUNT; i++) {
+		struct art_bpf x, y;
+
+		art_seccomp(view, arches[i].audit_arch, &x);
+		art_seccomp(&mine, arches[i].audit_arch, &y);
+		if (!same_bytes(x.insns, (size_t)x.len * ART_BPF_INSN_SIZE, y.insns,
+				(size_t)y.len * ART_BPF_INSN_SIZE)) {
+			free(bytes);
+			return load_fail(err, errlen, -EINVAL,
+					 "%s does not match the policy the artifact carries",
+					 arches[i].name);
+		}
+	}
+	free(bytes);
+	return 0;
+}
+
 int
 artifact_load(const uint8_t *buf, size_t len, struct ir_policy **out, char *err, size_t errlen)
 {
@@ -331,6 +411,11 @@ artifact_load(const uint8_t *buf, size_t len, struct ir_policy **out, char *err,
 		memcpy(l.p->source_digest, meta.source_digest, sizeof(l.p->source_digest));
 	if (l.rc)
 		goto oom;
+	rc = check_linux_derived(&view, l.p, err, errlen);
+	if (rc) {
+		ir_policy_free(l.p);
+		return rc;
+	}
 	*out = l.p;
 	return 0;
 oom:

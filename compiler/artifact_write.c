@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT
- * IR -> .hpol bytes. Each section is built into its own buffer while the
- * string table fills in order of first use; then the file is laid out
- * (header, section table, sections in type order, each 8-aligned),
+ * IR -> .hpol bytes. Each common section is built into its own buffer
+ * while the string table fills in order of first use; when the policy is
+ * built for linux the backend's sections follow (the Landlock table from
+ * ll_lower, one seccomp program per architecture from bpf_build), derived
+ * from the IR alone so that write(load(x)) == x. Then the file is laid out
+ * (header, section table, sections in a fixed order, each 8-aligned),
  * checksummed and validated with the launcher's own reader. */
 #include "artifact_write.h"
 
@@ -13,6 +16,8 @@
 #include "artifact.h"
 #include "artifact_read.h"
 #include "crc32c.h"
+#include "landlock_lower.h"
+#include "seccomp_bpf.h"
 
 /* The format stores IR enumerations as they are; keep them in step.
  * (int) because the two sides are different enumeration types. */
@@ -33,12 +38,16 @@ static_assert(SAME(IR_NET_ALLOW_LIST, 2) && SAME(IR_AUDIT_DAILY, 2) && SAME(IR_I
 		  SAME(IR_IO_BACKGROUND, 2),
 	      "scalar ranges checked by the reader");
 
-/* The order sections appear in the file and in the section table. */
+/* The order the common sections appear in the file and the table; the
+ * Linux sections follow: LINUX_LANDLOCK, then SECCOMP_BPF for each arch
+ * in enum scp_arch order. */
 static const uint32_t section_order[] = {
     ART_SEC_STRTAB, ART_SEC_SCALARS, ART_SEC_PATHS,  ART_SEC_ENV,  ART_SEC_NETWORK,
     ART_SEC_IPC,    ART_SEC_PYTHON,  ART_SEC_EXTRAS, ART_SEC_META,
 };
-#define NSECTIONS (sizeof(section_order) / sizeof(section_order[0]))
+#define NCOMMON (sizeof(section_order) / sizeof(section_order[0]))
+#define MAX_SECTIONS (NCOMMON + 1 + SCP_ARCH_COUNT)
+static_assert(SCP_ARCH_COUNT == ART_BPF_ARCH_COUNT, "one program per artifact architecture");
 
 struct buf {
 	uint8_t *data;
@@ -46,7 +55,11 @@ struct buf {
 };
 
 struct writer {
-	struct buf sec[ART_SEC_KNOWN_MAX + 1];
+	struct buf sec[ART_SEC_COMMON_MAX + 1];
+	struct buf landlock;		  /* LINUX_LANDLOCK payload */
+	struct buf bpf[SCP_ARCH_COUNT];	  /* SECCOMP_BPF payloads */
+	bool linux_on;			  /* the Linux sections are written */
+	uint32_t min_landlock_abi;	  /* header field */
 	uint32_t *slots; /* string hash: offset + 1, 0 = empty */
 	size_t nslots, nstrings;
 	int rc; /* first error; later calls do nothing */
@@ -428,23 +441,121 @@ write_meta(struct writer *w, const struct ir_policy *p)
 	       sizeof(p->source_digest));
 }
 
+/* LINUX_LANDLOCK: the payload format is the Landlock backend's own
+ * (runtime/landlock_table.h); the artifact only carries it. */
+static void
+write_landlock(struct writer *w, const struct ir_policy *p)
+{
+	struct ll_table *t = NULL;
+	uint8_t *bytes = NULL, *dst;
+	size_t len = 0;
+	int rc;
+
+	if (w->rc)
+		return;
+	rc = ll_lower(p, &t);
+	if (!rc)
+		rc = ll_table_encode(t, &bytes, &len);
+	if (!rc) {
+		w->min_landlock_abi = t->min_abi;
+		dst = grow(w, &w->landlock, len);
+		if (dst)
+			memcpy(dst, bytes, len);
+	} else if (!w->rc) {
+		w->rc = rc;
+	}
+	free(bytes);
+	ll_table_free(t);
+}
+
+/* SECCOMP_BPF for one arch: struct art_bpf_header, then the program as
+ * struct sock_filter in little-endian order. */
+static void
+write_bpf(struct writer *w, const struct ir_policy *p, enum scp_arch arch)
+{
+	struct bpf_prog prog;
+	uint8_t *d;
+	int rc;
+
+	if (w->rc)
+		return;
+	rc = bpf_build(p, arch, &prog);
+	if (rc) {
+		w->rc = rc;
+		return;
+	}
+	d = grow(w, &w->bpf[arch],
+		 sizeof(struct art_bpf_header) + prog.len * ART_BPF_INSN_SIZE);
+	if (d) {
+		art_put32(d + offsetof(struct art_bpf_header, audit_arch), prog.audit_arch);
+		art_put32(d + offsetof(struct art_bpf_header, insn_count), (uint32_t)prog.len);
+		d += sizeof(struct art_bpf_header);
+		for (size_t i = 0; i < prog.len; i++, d += ART_BPF_INSN_SIZE) {
+			art_put16(d + offsetof(struct art_bpf_insn, code), prog.insns[i].code);
+			d[offsetof(struct art_bpf_insn, jt)] = prog.insns[i].jt;
+			d[offsetof(struct art_bpf_insn, jf)] = prog.insns[i].jf;
+			art_put32(d + offsetof(struct art_bpf_insn, k), prog.insns[i].k);
+		}
+	}
+	bpf_prog_free(&prog);
+}
+
+static void
+write_linux(struct writer *w, const struct ir_policy *p)
+{
+	if (!(p->platforms & IR_PLAT_BIT(IR_LINUX)))
+		return;
+	w->linux_on = true;
+	write_landlock(w, p);
+	for (int a = 0; a < SCP_ARCH_COUNT; a++)
+		write_bpf(w, p, (enum scp_arch)a);
+}
+
 static size_t
 align_up(size_t n)
 {
 	return (n + ART_ALIGN - 1) & ~(size_t)(ART_ALIGN - 1);
 }
 
+struct placed {
+	uint32_t type, flags;
+	const struct buf *b;
+};
+
+/* The sections in file order; returns how many. */
+static size_t
+list_sections(const struct writer *w, struct placed *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < NCOMMON; i++) {
+		uint32_t type = section_order[i];
+
+		out[n++] = (struct placed){type, type == ART_SEC_META ? 0 : ART_SECF_CRITICAL,
+					   &w->sec[type]};
+	}
+	if (!w->linux_on)
+		return n;
+	out[n++] = (struct placed){ART_SEC_LINUX_LANDLOCK, ART_SECF_CRITICAL, &w->landlock};
+	for (int a = 0; a < SCP_ARCH_COUNT; a++)
+		out[n++] = (struct placed){ART_SEC_SECCOMP_BPF,
+					   ART_SECF_CRITICAL | ART_SECF_PER_ARCH, &w->bpf[a]};
+	return n;
+}
+
 /* Lays the sections out behind the header and the table and seals it. */
 static int
 assemble(struct writer *w, uint8_t **out, size_t *len)
 {
-	size_t off[NSECTIONS];
-	size_t pos = ART_HEADER_SIZE + NSECTIONS * ART_SECTION_ENTRY_SIZE;
+	struct placed sec[MAX_SECTIONS];
+	size_t nsec = list_sections(w, sec);
+	size_t off[MAX_SECTIONS];
+	size_t pos = ART_HEADER_SIZE + nsec * ART_SECTION_ENTRY_SIZE;
 	uint8_t *f, *h, *e;
 
-	for (size_t i = 0; i < NSECTIONS; i++) {
+	for (size_t i = 0; i < nsec; i++) {
 		off[i] = pos;
-		pos = align_up(pos + w->sec[section_order[i]].len);
+		pos = align_up(pos + sec[i].b->len);
 		if (pos > ART_MAX_FILE_SIZE)
 			return -EFBIG;
 	}
@@ -456,18 +567,17 @@ assemble(struct writer *w, uint8_t **out, size_t *len)
 	art_put16(h + offsetof(struct art_file_header, fmt_major), ART_FMT_MAJOR);
 	art_put16(h + offsetof(struct art_file_header, fmt_minor), ART_FMT_MINOR);
 	art_put16(h + offsetof(struct art_file_header, header_size), ART_HEADER_SIZE);
-	art_put16(h + offsetof(struct art_file_header, section_count), NSECTIONS);
+	art_put16(h + offsetof(struct art_file_header, section_count), (uint16_t)nsec);
 	art_put32(h + offsetof(struct art_file_header, platform), ART_FILE_PLATFORM_NEUTRAL);
+	art_put32(h + offsetof(struct art_file_header, min_landlock_abi), w->min_landlock_abi);
 	art_put64(h + offsetof(struct art_file_header, file_size), pos);
 	art_put64(h + offsetof(struct art_file_header, section_table_off), ART_HEADER_SIZE);
-	for (size_t i = 0; i < NSECTIONS; i++) {
-		uint32_t type = section_order[i];
-		const struct buf *b = &w->sec[type];
+	for (size_t i = 0; i < nsec; i++) {
+		const struct buf *b = sec[i].b;
 
 		e = f + ART_HEADER_SIZE + i * ART_SECTION_ENTRY_SIZE;
-		art_put32(e + offsetof(struct art_file_section, type), type);
-		art_put32(e + offsetof(struct art_file_section, flags),
-			  type == ART_SEC_META ? 0 : ART_SECF_CRITICAL);
+		art_put32(e + offsetof(struct art_file_section, type), sec[i].type);
+		art_put32(e + offsetof(struct art_file_section, flags), sec[i].flags);
 		art_put64(e + offsetof(struct art_file_section, offset), off[i]);
 		art_put64(e + offsetof(struct art_file_section, size), b->len);
 		art_put32(e + offsetof(struct art_file_section, crc), crc32c_buf(b->data, b->len));
@@ -503,6 +613,7 @@ artifact_write(const struct ir_policy *policy, uint8_t **out, size_t *len)
 	write_python(&w, policy);
 	write_extras(&w, policy);
 	write_meta(&w, policy);
+	write_linux(&w, policy);
 	rc = w.rc ? w.rc : assemble(&w, out, len);
 	if (!rc && art_validate(*out, *len, &view, NULL, 0) != 0) {
 		/* Something in the IR is out of range (a mode, a mask, an
@@ -513,8 +624,11 @@ artifact_write(const struct ir_policy *policy, uint8_t **out, size_t *len)
 		*len = 0;
 		rc = -EINVAL;
 	}
-	for (size_t i = 0; i <= ART_SEC_KNOWN_MAX; i++)
+	for (size_t i = 0; i <= ART_SEC_COMMON_MAX; i++)
 		free(w.sec[i].data);
+	free(w.landlock.data);
+	for (int a = 0; a < SCP_ARCH_COUNT; a++)
+		free(w.bpf[a].data);
 	free(w.slots);
 	return rc;
 }

@@ -14,13 +14,16 @@
 
 #include "artifact.h"
 #include "artifact_load.h"
+#include "artifact_read.h"
 #include "artifact_write.h"
 #include "ast.h"
 #include "diag.h"
 #include "explain.h"
 #include "fmt.h"
 #include "ir.h"
+#include "landlock_lower.h"
 #include "parse.h"
+#include "seccomp_emit.h"
 #include "sema.h"
 #include "version.h"
 
@@ -31,7 +34,7 @@ static const char usage_text[] =
 	"       heelc check POLICY.heel [--target ...]\n"
 	"       heelc explain [--json] POLICY.heel|ARTIFACT.hpol\n"
 	"       heelc fmt [--check | -i] POLICY.heel\n"
-	"       heelc emit sbpl|landlock|seccomp|acl POLICY.heel\n"
+	"       heelc emit landlock|seccomp|sbpl|acl POLICY.heel|ARTIFACT.hpol\n"
 	"       heelc --help | --version\n";
 
 static const char help_text[] =
@@ -45,7 +48,7 @@ static const char help_text[] =
 	"  explain   say what a policy or artifact allows, for a reviewer\n"
 	"  fmt       print the canonical layout (-i: rewrite in place;\n"
 	"            --check: exit 1 when the file is not canonical)\n"
-	"  emit      print one platform's part as text\n"
+	"  emit      print one platform's part as text (landlock, seccomp)\n"
 	"\n"
 	"options:\n"
 	"  -o, --output FILE    where to write the artifact\n"
@@ -383,24 +386,135 @@ out:
 	return rc;
 }
 
+/* The seccomp programs an artifact holds, annotated with the model of the
+ * policy it carries: the disassembly is of the bytes heel-exec would load,
+ * not of a program rebuilt from them. */
+static int
+emit_seccomp_view(const struct art_view *view, const struct ir_policy *ir, FILE *out)
+{
+	for (int a = 0; a < SCP_ARCH_COUNT; a++) {
+		struct bpf_prog prog = {.audit_arch = scp_audit_arch((enum scp_arch)a)};
+		struct scp_model *m = NULL;
+		struct art_bpf bpf;
+		int e;
+
+		if (art_seccomp(view, prog.audit_arch, &bpf) != 0)
+			return -ENOENT; /* validation guarantees both for linux */
+		prog.len = bpf.len;
+		prog.insns = calloc(bpf.len, sizeof(*prog.insns));
+		if (!prog.insns)
+			return -ENOMEM;
+		art_bpf_decode(&bpf, prog.insns);
+		e = scp_build(ir, (enum scp_arch)a, &m);
+		if (!e) {
+			if (a > 0)
+				fputc('\n', out);
+			e = seccomp_emit_prog(m, &prog, out);
+		}
+		scp_free(m);
+		bpf_prog_free(&prog);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+/* `emit landlock|seccomp` of an artifact: from its own Linux sections. */
+static int
+emit_artifact(const char *what, const char *path, const uint8_t *buf, size_t len)
+{
+	struct ir_policy *ir = NULL;
+	struct art_view view;
+	struct ll_table_view table;
+	const uint8_t *payload;
+	size_t plen;
+	char err[256] = "";
+	int e;
+
+	e = artifact_load(buf, len, &ir, err, sizeof(err));
+	if (!e)
+		e = art_validate(buf, len, &view, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "heelc: %s: %s\n", path, err[0] ? err : strerror(-e));
+		ir_policy_free(ir);
+		return e == -ENOMEM ? EXIT_IO : EXIT_POLICY;
+	}
+	if (art_landlock(&view, &payload, &plen) != 0) {
+		fprintf(stderr, "heelc: emit %s: %s is not built for linux\n", what, path);
+		ir_policy_free(ir);
+		return EXIT_POLICY;
+	}
+	if (strcmp(what, "landlock") == 0) {
+		/* Parsed already by art_validate(); this cannot fail. */
+		e = ll_table_parse(payload, plen, &table, NULL, 0);
+		if (!e)
+			e = ll_emit_view(&table, stdout);
+	} else {
+		e = emit_seccomp_view(&view, ir, stdout);
+	}
+	ir_policy_free(ir);
+	if (e || fflush(stdout) == EOF) {
+		fprintf(stderr, "heelc: emit %s: %s\n", what, strerror(e ? -e : errno));
+		return EXIT_IO;
+	}
+	return EXIT_OK;
+}
+
+static int
+emit_source(const char *what, const char *path)
+{
+	struct ir_policy *ir = NULL;
+	int rc = compile_policy(path, 0, &ir), e;
+
+	if (rc)
+		return rc;
+	if (!(ir->platforms & IR_PLAT_BIT(IR_LINUX))) {
+		fprintf(stderr, "heelc: emit %s: %s is not built for linux%s%s\n", what, path,
+			ir->excluded_reason[IR_LINUX] ? ": " : "",
+			ir->excluded_reason[IR_LINUX] ? ir->excluded_reason[IR_LINUX] : "");
+		ir_policy_free(ir);
+		return EXIT_POLICY;
+	}
+	e = strcmp(what, "landlock") == 0 ? landlock_emit_text(ir, stdout)
+					  : seccomp_emit_text(ir, stdout);
+	ir_policy_free(ir);
+	if (e || fflush(stdout) == EOF) {
+		fprintf(stderr, "heelc: emit %s: %s\n", what, strerror(e ? -e : errno));
+		return EXIT_IO;
+	}
+	return EXIT_OK;
+}
+
 static int
 cmd_emit(const char *what, const char *path)
 {
-	static const char *const parts[] = { "sbpl", "landlock", "seccomp", "acl" };
+	char *buf = NULL;
+	size_t len = 0;
+	int e, rc;
 
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		if (strcmp(what, parts[i]) == 0) {
-			/* The platform backends are separate work items; saying
-			 * so beats printing an empty or made-up part. */
-			fprintf(stderr,
-				"heelc: emit %s: this heelc has no %s backend yet; "
-				"the artifact holds the platform-neutral policy only\n",
-				what, what);
-			(void)path;
-			return EXIT_USAGE;
-		}
+	if (strcmp(what, "sbpl") == 0 || strcmp(what, "acl") == 0) {
+		/* The macOS and Windows backends are separate work items;
+		 * saying so beats printing an empty or made-up part. */
+		fprintf(stderr,
+			"heelc: emit %s: this heelc has no %s backend yet; "
+			"the artifact holds the platform-neutral and Linux parts only\n",
+			what, what);
+		return EXIT_USAGE;
 	}
-	return usage_error("emit: unknown part `%s` (sbpl, landlock, seccomp or acl)", what);
+	if (strcmp(what, "landlock") != 0 && strcmp(what, "seccomp") != 0)
+		return usage_error("emit: unknown part `%s` (landlock, seccomp, sbpl or acl)",
+				   what);
+	e = read_all(path, &buf, &len);
+	if (e) {
+		fprintf(stderr, "heelc: %s: cannot read: %s\n", path, strerror(-e));
+		return EXIT_IO;
+	}
+	if (looks_like_artifact(buf, len))
+		rc = emit_artifact(what, path, (const uint8_t *)buf, len);
+	else
+		rc = emit_source(what, path);
+	free(buf);
+	return rc;
 }
 
 int

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
- * Syscall names for `seccomp deny|allow "NAME"`: a name is known when
- * libseccomp resolves it on x86_64 or aarch64, the two architectures the
- * artifact carries filters for. */
+ * Syscall names for `seccomp deny|allow "NAME"`, answered from the seccomp
+ * backend's own tables (seccomp_policy.h, generated from the kernel UAPI
+ * headers), so that sema accepts exactly the names the backend can place
+ * in a filter: a name is known when x86_64 or aarch64 has it. */
 #ifndef HEEL_COMPILER_SYSCALLS_H
 #define HEEL_COMPILER_SYSCALLS_H
 
@@ -10,11 +11,12 @@
 bool syscalls_known(const char *name);
 
 /* Calls no policy may allow: the escapes DESIGN.md "What seccomp must
- * always deny" keeps closed whatever the policy says. */
+ * always deny" keeps closed whatever the policy says (the backend's own
+ * list, scp_never_allowable). */
 bool syscalls_never_allowable(const char *name);
 
-/* Every known name, NULL-terminated, for "did you mean"; built on first
- * use and kept for the life of the process. NULL on out-of-memory. */
+/* Every known name, sorted, NULL-terminated, for "did you mean"; built on
+ * first use and kept for the life of the process. NULL on out-of-memory. */
 const char *const *syscalls_names(void);
 
 #endif

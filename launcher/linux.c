@@ -175,6 +175,19 @@ exit_code(int status)
 	return 125;
 }
 
+/* Overwrites our copy of the launcher's environment once nothing needs
+ * it: /proc/<pid>/environ shows those bytes for as long as a process
+ * lives, and a sandbox running as root (or a same-uid one, were we
+ * dumpable) could read the tokens in them (peers.md 4.19). */
+static void
+wipe_environ(void)
+{
+	extern char **environ;
+
+	for (char **e = environ; e && *e; e++)
+		explicit_bzero(*e, strlen(*e));
+}
+
 /* ---------------------------------------------------------------- child */
 
 /* Marks every descriptor above 2 close-on-exec rather than closing it,
@@ -216,14 +229,15 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 		report(rep, REP_SETUP, errno, 0, "chdir %s: %s", l->workdir, strerror(errno));
 		_exit(125);
 	}
-	if ((r = linux_apply_landlock(l, err, sizeof(err))) < 0) {
-		report(rep, REP_SETUP, -r, 0, "Landlock: %s", err[0] ? err : strerror(-r));
-		_exit(125);
-	}
-	/* Required by seccomp for an unprivileged caller, and what keeps a
+	/* Before Landlock, not after: landlock_restrict_self and seccomp
+	 * both refuse a caller without it (or CAP_SYS_ADMIN), and it keeps a
 	 * setuid binary from running with more rights than we had. */
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
 		report(rep, REP_SETUP, errno, 0, "no_new_privs: %s", strerror(errno));
+		_exit(125);
+	}
+	if ((r = linux_apply_landlock(l, err, sizeof(err))) < 0) {
+		report(rep, REP_SETUP, -r, 0, "Landlock: %s", err[0] ? err : strerror(-r));
 		_exit(125);
 	}
 	if ((r = linux_apply_seccomp(l, err, sizeof(err))) < 0) {
@@ -242,44 +256,6 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	_exit(execpath_status(r));
 }
 
-/* PID 1 of the new PID namespace: starts the command, forwards signals to
- * it, reaps orphans, and exits with the command's status; its exit makes
- * the kernel SIGKILL everything left in the namespace. Never returns. */
-static void __attribute__((noreturn))
-init_main(struct linux_launch *l, int rep, int max_fd, bool newns)
-{
-	int status;
-	pid_t cmd;
-
-	/* Our memory is the launcher's: keep same-uid processes, the
-	 * command included, out of /proc/1/{mem,environ}. */
-	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-	if (newns) {
-		/* Nothing we mount may propagate back to the host. */
-		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
-			report(rep, REP_SETUP, errno, 0, "making mounts private: %s",
-			       strerror(errno));
-			_exit(125);
-		}
-		/* A /proc of this PID namespace: the host's processes, the
-		 * launcher's environ among them, drop out of sight. Defence in
-		 * depth only, so a refusal (a container that masks parts of
-		 * /proc) is a note, not an error. */
-		if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-			report(rep, REP_NOTE, errno, 0, "no private /proc: %s", strerror(errno));
-	}
-	cmd = fork();
-	if (cmd < 0) {
-		report(rep, REP_SETUP, errno, 0, "fork: %s", strerror(errno));
-		_exit(125);
-	}
-	if (cmd == 0)
-		command_main(l, rep, max_fd);
-	status = pt_init_wait(cmd, &l->fwd);
-	report(rep, REP_STATUS, 0, status, NULL);
-	_exit(exit_code(status));
-}
-
 /* fork() into new namespaces: with CLONE_NEWPID the child is PID 1 of the
  * new namespace at once, where unshare() would need one more process.
  * Raw clone with no stack behaves as fork (glibc >= 2.34 asks the kernel
@@ -294,26 +270,82 @@ clone_fork(int flags)
 			      NULL, NULL);
 }
 
-/* The first child, in both modes: its own process group, dies with the
- * launcher, waits for the launcher's go. Never returns. */
+/* The init: the launcher's child and the command's parent. In a new PID
+ * namespace it is PID 1 there (never the command itself: PID 1 ignores
+ * every signal it has no handler for, and must reap orphans), and its
+ * exit makes the kernel SIGKILL everything left in the namespace, which
+ * is also what happens when the launcher is SIGKILLed (PDEATHSIG). Without
+ * namespaces it is a subreaper that kills what is left of the tree itself,
+ * also when the launcher dies: so a SIGKILLed heel-exec leaves no process
+ * behind either way. It starts the command, forwards signals, reaps, and
+ * exits with the command's status. Never returns. */
 static void __attribute__((noreturn))
-child_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep,
-	   int max_fd)
+init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep,
+	  int max_fd)
 {
+	bool pidns = flags & CLONE_NEWPID;
+	sigset_t term;
+	int status;
+	pid_t cmd;
 	char c;
 
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, NULL);
 	setpgid(0, 0);
 	/* In a new PID namespace getppid() is 0 whoever the parent is: the
 	 * go byte below is what proves the launcher was alive after the
 	 * request (a dead launcher closes the pipe without writing). */
-	if (pt_die_with_parent(flags & CLONE_NEWPID ? 0 : parent) < 0)
+	if (pt_die_with_parent(pidns ? 0 : parent, pidns ? SIGKILL : SIGTERM) < 0)
 		_exit(125);
 	if (read(go, &c, 1) != 1)
 		_exit(125);
 	close(go);
-	if (flags & CLONE_NEWPID)
-		init_main(l, rep, max_fd, flags & CLONE_NEWNS);
-	command_main(l, rep, max_fd);
+
+	/* Our memory is the launcher's: keep same-uid processes, the
+	 * command included, out of our /proc/<pid>/{mem,environ}. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	if (!pidns && pt_become_subreaper() < 0) {
+		report(rep, REP_SETUP, errno, 0, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
+		_exit(125);
+	}
+	if (flags & CLONE_NEWNS) {
+		/* Nothing we mount may propagate back to the host. */
+		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+			report(rep, REP_SETUP, errno, 0, "making mounts private: %s",
+			       strerror(errno));
+			_exit(125);
+		}
+		/* A /proc of this PID namespace: the host's processes, the
+		 * launcher's environ among them, drop out of sight. Defence in
+		 * depth only, so a refusal (a container that masks parts of
+		 * /proc) is a note, not an error. */
+		if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+			report(rep, REP_NOTE, errno, 0, "no private /proc: %s", strerror(errno));
+	}
+
+	cmd = fork();
+	if (cmd < 0) {
+		report(rep, REP_SETUP, errno, 0, "fork: %s", strerror(errno));
+		_exit(125);
+	}
+	if (cmd == 0)
+		command_main(l, rep, max_fd);
+	wipe_environ();
+	/* Forward to the whole sandbox, as a terminal would to a job: a
+	 * shell waiting for its child ignores SIGINT unless the child got
+	 * it too. kill(-1) from PID 1 reaches its namespace only. */
+	if (pt_init_wait(cmd, &l->fwd, pidns ? -1 : -getpgrp(), pidns ? 0 : parent,
+			 &status) < 0) {
+		pt_kill_tree(0);
+		_exit(125);
+	}
+	report(rep, REP_STATUS, 0, status, NULL);
+	/* Not the group: we are in it. Everything in it descends from us,
+	 * so the sweep of our descendants finds it all. */
+	if (!pidns)
+		pt_kill_tree(0);
+	_exit(exit_code(status));
 }
 
 /* ---------------------------------------------------------------- parent */
@@ -471,12 +503,14 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 		return 125;
 	}
 	if (child == 0) {
+		l->mountns = flags & CLONE_NEWNS;
 		close(go[1]);
 		close(rep[0]);
-		child_main(l, flags, parent, go[0], rep[1], max_fd);
+		init_main(l, flags, parent, go[0], rep[1], max_fd);
 	}
 	close(go[0]);
 	close(rep[1]);
+	wipe_environ();
 	if (l->verbose && flags)
 		l->note("namespaces: %sPID, mount", flags & CLONE_NEWUSER ? "user, " : "");
 

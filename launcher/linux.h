@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT
- * heel-exec on Linux: probing the kernel, and the launch itself: fork
- * (into new user, PID and mount namespaces where the kernel lets us), the
- * child's setup in the order DESIGN.md fixes, execve, waiting, and the
- * end of the whole process tree. Landlock and seccomp come in through the
- * four enforcement hooks below; until they are built, heel-exec refuses
- * to run anything. */
+ * heel-exec on Linux: probing the kernel, and the launch itself. The
+ * launcher forks an init of its own (PID 1 of new user, PID and mount
+ * namespaces where the kernel lets us, else a subreaper), which forks the
+ * command; the command sets itself up in the order DESIGN.md fixes and
+ * execs; at the end nothing of the tree is left. Landlock and seccomp
+ * come in through the four enforcement hooks below; until they are
+ * built, heel-exec refuses to run anything. */
 #ifndef HEEL_LAUNCHER_LINUX_H
 #define HEEL_LAUNCHER_LINUX_H
 
@@ -54,6 +55,11 @@ struct linux_launch {
 	sigset_t fwd;             /* forwarded signals, blocked since linux_block_signals() */
 	sigset_t old_mask;        /* the mask heel-exec started with; the command gets it */
 
+	/* Known in the child only (the apply hooks): */
+	bool mountns;             /* the command runs in a private mount namespace
+				   * of its own, where it may still mount (binds
+				   * over protected paths) before Landlock */
+
 	/* Private to each hook, from its check to its apply. */
 	void *landlock_state;
 	void *seccomp_state;
@@ -72,12 +78,13 @@ struct linux_launch {
  *   message in err naming what is missing ("Landlock ABI 3 needed for
  *   `grant ... rw` (truncate), kernel has 2"). May allocate into
  *   l->*_state.
- * linux_apply_*: child, after rlimits, nice, ioprio, chdir(workdir) and
- *   with the final environment known (l->envp), before execve; Landlock
- *   before PR_SET_NO_NEW_PRIVS, seccomp after it. The child is a fork of
- *   a single-threaded parent: allocation works, printing does not (stderr
- *   is the command's): return 0, or -errno with a one-line message in
- *   err, which the parent prints; the command never runs.
+ * linux_apply_*: the command's process (a fork of the init, itself a
+ *   fork of the single-threaded launcher), in this order: rlimits, nice,
+ *   ioprio, chdir(l->workdir), PR_SET_NO_NEW_PRIVS, linux_apply_landlock,
+ *   linux_apply_seccomp, close inherited fds, execve with l->envp.
+ *   Allocation works, printing does not (stderr is the command's):
+ *   return 0, or -errno with a one-line message in err, which the parent
+ *   prints (exit 125); the command never runs.
  * ==================================================================== */
 int linux_check_landlock(struct linux_launch *l, char *err, size_t errlen);
 int linux_apply_landlock(struct linux_launch *l, char *err, size_t errlen);

@@ -57,7 +57,7 @@ struct art_file_header {
 	uint32_t platform;	    /* enum art_file_platform */
 	uint32_t arch;		    /* AUDIT_ARCH of a single-arch artifact; 0 = neutral */
 	uint32_t flags;		    /* ART_HDR_FLAGS_KNOWN */
-	uint32_t min_landlock_abi;  /* 0 = none required */
+	uint32_t min_landlock_abi;  /* the LINUX_LANDLOCK table's min_abi; 0 without one */
 	uint64_t file_size;	    /* must equal the number of bytes read */
 	uint64_t section_table_off; /* 8-aligned, >= header_size */
 	uint32_t header_crc;	    /* CRC-32C of [0, header_size) with this field zero */
@@ -81,7 +81,9 @@ static_assert(offsetof(struct art_file_header, reserved) == 56, "layout");
 
 /* Section flags. A reader that does not know a section's type refuses the
  * artifact when CRITICAL is set (ignoring it could weaken the sandbox) and
- * skips the section otherwise. PER_ARCH is reserved for SECCOMP_BPF. */
+ * skips the section otherwise. PER_ARCH marks a type that appears once per
+ * architecture (SECCOMP_BPF) instead of once per file; it is part of the
+ * type's fixed flags, so a reader refuses it on any other type. */
 #define ART_SECF_CRITICAL 0x1u
 #define ART_SECF_PER_ARCH 0x2u
 
@@ -101,10 +103,10 @@ static_assert(offsetof(struct art_file_section, size) == 16, "layout");
 static_assert(offsetof(struct art_file_section, crc) == 24, "layout");
 static_assert(offsetof(struct art_file_section, reserved) == 28, "layout");
 
-/* Section types. 1..15 are the common part, 16.. the platform parts,
- * reserved here for the backends and absent from 1.0 artifacts (a 1.0
- * reader treats them as unknown, so it refuses them, as they are
- * critical). */
+/* Section types. 1..15 are the common part, 16.. the platform parts:
+ * 16-31 Linux, 32-47 macOS, 48-63 Windows. The macOS and Windows types
+ * are reserved for their backends; a reader does not know them yet, so it
+ * refuses them (they are critical). */
 enum art_section_type {
 	ART_SEC_STRTAB = 1,  /* critical: NUL-terminated strings */
 	ART_SEC_SCALARS = 2, /* critical: limits and every per-platform scalar */
@@ -116,12 +118,14 @@ enum art_section_type {
 	ART_SEC_EXTRAS = 8,  /* critical: seccomp adjustments, mach lookups, raw sbpl,
 			      * capabilities, excluded-platform reasons */
 	ART_SEC_META = 9,    /* non-critical: compiler version, source digest */
-	ART_SEC_KNOWN_MAX = ART_SEC_META,
+	ART_SEC_COMMON_MAX = ART_SEC_META,
 
-	ART_SEC_LINUX_LANDLOCK = 16, /* reserved: Landlock rule table */
-	ART_SEC_SECCOMP_BPF = 17,    /* reserved: one cBPF program per arch */
-	ART_SEC_SBPL = 32,	     /* reserved: macOS SBPL profile */
-	ART_SEC_APPCONTAINER = 48,   /* reserved: Windows ACL manifest */
+	ART_SEC_LINUX_LANDLOCK = 16, /* critical: Landlock rule table (runtime/landlock_table.h) */
+	ART_SEC_SECCOMP_BPF = 17,    /* critical, per arch: one cBPF program per architecture */
+	ART_SEC_KNOWN_MAX = ART_SEC_SECCOMP_BPF,
+
+	ART_SEC_SBPL = 32,	   /* reserved: macOS SBPL profile */
+	ART_SEC_APPCONTAINER = 48, /* reserved: Windows ACL manifest */
 };
 
 /* A string reference: byte offset of a string's first byte in STRTAB. */
@@ -331,6 +335,38 @@ static_assert(offsetof(struct art_rec_extra, platforms) == 8, "layout");
 static_assert(offsetof(struct art_rec_extra, action) == 9, "layout");
 static_assert(offsetof(struct art_rec_extra, errno_value) == 10, "layout");
 static_assert(offsetof(struct art_rec_extra, origin) == 12, "layout");
+
+/* SECCOMP_BPF: one section per architecture, each this header followed by
+ * insn_count instructions of 8 bytes (struct sock_filter: u16 code, u8 jt,
+ * u8 jf, u32 k, little-endian). The payload is exactly 16 + 8 * insn_count
+ * bytes; the program passes bpf_verify() for audit_arch. LINUX_LANDLOCK and
+ * SECCOMP_BPF are present exactly when the policy is built for linux, then
+ * with one program for each architecture below. */
+#define ART_AUDIT_ARCH_X86_64 0xc000003eu  /* AUDIT_ARCH_X86_64 */
+#define ART_AUDIT_ARCH_AARCH64 0xc00000b7u /* AUDIT_ARCH_AARCH64 */
+#define ART_BPF_ARCH_COUNT 2
+#define ART_BPF_INSN_SIZE 8
+#define ART_BPF_MAX_INSNS 4096u /* the kernel's BPF_MAXINSNS */
+
+struct art_bpf_header {
+	uint32_t audit_arch;  /* ART_AUDIT_ARCH_* */
+	uint32_t insn_count;  /* 1..ART_BPF_MAX_INSNS */
+	uint32_t reserved[2]; /* 0 */
+};
+static_assert(sizeof(struct art_bpf_header) == 16, "seccomp program header is 16 bytes");
+static_assert(offsetof(struct art_bpf_header, insn_count) == 4, "layout");
+static_assert(offsetof(struct art_bpf_header, reserved) == 8, "layout");
+
+struct art_bpf_insn {
+	uint16_t code;
+	uint8_t jt;
+	uint8_t jf;
+	uint32_t k;
+};
+static_assert(sizeof(struct art_bpf_insn) == ART_BPF_INSN_SIZE, "instruction is 8 bytes");
+static_assert(offsetof(struct art_bpf_insn, jt) == 2, "layout");
+static_assert(offsetof(struct art_bpf_insn, jf) == 3, "layout");
+static_assert(offsetof(struct art_bpf_insn, k) == 4, "layout");
 
 /* META: not a table; size >= 40 (later minors may append). */
 struct art_rec_meta {

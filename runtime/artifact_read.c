@@ -19,7 +19,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bpf_verify.h"
 #include "crc32c.h"
+#include "landlock_table.h"
+
+/* The artifact's constants restate the kernel ABI values bpf_sim.h uses. */
+static_assert(ART_AUDIT_ARCH_X86_64 == BPF_SIM_AUDIT_ARCH_X86_64, "audit arch");
+static_assert(ART_AUDIT_ARCH_AARCH64 == BPF_SIM_AUDIT_ARCH_AARCH64, "audit arch");
+static_assert(ART_BPF_MAX_INSNS == BPF_SIM_MAXINSNS, "program limit");
+static_assert(sizeof(struct art_bpf_insn) == sizeof(struct bpf_sim_insn), "sock_filter");
 
 #if defined(__GNUC__) || defined(__clang__)
 #define ART_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -150,10 +158,19 @@ struct vctx {
 	size_t strtab_size;
 };
 
+/* Known types; the holes (10..15) are unknown types. */
 static const char *const section_names[ART_SEC_KNOWN_MAX + 1] = {
-    [ART_SEC_STRTAB] = "STRTAB", [ART_SEC_SCALARS] = "SCALARS", [ART_SEC_PATHS] = "PATHS",
-    [ART_SEC_ENV] = "ENV",	 [ART_SEC_NETWORK] = "NETWORK", [ART_SEC_IPC] = "IPC",
-    [ART_SEC_PYTHON] = "PYTHON", [ART_SEC_EXTRAS] = "EXTRAS",	[ART_SEC_META] = "META",
+    [ART_SEC_STRTAB] = "STRTAB",
+    [ART_SEC_SCALARS] = "SCALARS",
+    [ART_SEC_PATHS] = "PATHS",
+    [ART_SEC_ENV] = "ENV",
+    [ART_SEC_NETWORK] = "NETWORK",
+    [ART_SEC_IPC] = "IPC",
+    [ART_SEC_PYTHON] = "PYTHON",
+    [ART_SEC_EXTRAS] = "EXTRAS",
+    [ART_SEC_META] = "META",
+    [ART_SEC_LINUX_LANDLOCK] = "LINUX_LANDLOCK",
+    [ART_SEC_SECCOMP_BPF] = "SECCOMP_BPF",
 };
 
 const char *
@@ -162,12 +179,17 @@ art_section_name(uint32_t type)
 	return type >= 1 && type <= ART_SEC_KNOWN_MAX ? section_names[type] : NULL;
 }
 
-/* Every known section is critical but META: dropping any of them would
- * silently change what the sandbox allows. */
-static bool
-section_is_critical(uint32_t type)
+/* The flags each known type is written with. Every known section is
+ * critical but META: dropping any of them would silently change what the
+ * sandbox allows. */
+static uint32_t
+section_flags(uint32_t type)
 {
-	return type != ART_SEC_META;
+	if (type == ART_SEC_META)
+		return 0;
+	if (type == ART_SEC_SECCOMP_BPF)
+		return ART_SECF_CRITICAL | ART_SECF_PER_ARCH;
+	return ART_SECF_CRITICAL;
 }
 
 static const char *
@@ -692,6 +714,123 @@ check_meta(struct vctx *c, const struct art_span *sp)
 			 true);
 }
 
+static int
+check_landlock(struct vctx *c, const struct art_span *sp, uint32_t header_abi)
+{
+	static const char prefix[] = "landlock table: ";
+	struct ll_table_view t;
+	char msg[192];
+	const char *why = msg;
+
+	if (ll_table_parse(sp->data, sp->size, &t, msg, sizeof(msg)) != 0) {
+		/* The section name already says what the table is. */
+		if (strncmp(msg, prefix, sizeof(prefix) - 1) == 0)
+			why += sizeof(prefix) - 1;
+		return VFAIL(c, "LINUX_LANDLOCK: %s", why);
+	}
+	/* heel-exec probes the kernel against the header before it parses
+	 * anything else; a header that understates the table would let an
+	 * older kernel through. */
+	if (header_abi != t.min_abi)
+		return VFAIL(c, "header min_landlock_abi %lu does not match the Landlock table's %lu",
+			     (unsigned long)header_abi, (unsigned long)t.min_abi);
+	return 0;
+}
+
+static const char *
+arch_name(uint32_t audit_arch)
+{
+	switch (audit_arch) {
+	case ART_AUDIT_ARCH_X86_64:
+		return "x86_64";
+	case ART_AUDIT_ARCH_AARCH64:
+		return "aarch64";
+	}
+	return NULL;
+}
+
+/* One SECCOMP_BPF section (table index `index`): its header, its size, no
+ * second program for the same arch, and the verifier heelc itself runs,
+ * so a bad program is refused here with a message rather than by the
+ * kernel with a bare EINVAL. */
+static int
+check_bpf(struct vctx *c, unsigned index, const uint8_t *data, size_t size,
+	  struct art_view *view)
+{
+	/* 32 KiB: the largest program the kernel takes, decoded. */
+	struct bpf_sim_insn insns[ART_BPF_MAX_INSNS];
+	char msg[BPF_VERIFY_MSG_MAX];
+	struct art_bpf *prog;
+	uint32_t arch, count;
+	const char *name;
+
+	if (size < sizeof(struct art_bpf_header))
+		return VFAIL(c, "section %u (SECCOMP_BPF): %zu bytes, shorter than its %zu-byte header",
+			     index, size, sizeof(struct art_bpf_header));
+	arch = art_get32(data + offsetof(struct art_bpf_header, audit_arch));
+	count = art_get32(data + offsetof(struct art_bpf_header, insn_count));
+	name = arch_name(arch);
+	if (!name)
+		return VFAIL(c, "section %u (SECCOMP_BPF): unknown architecture 0x%08lx", index,
+			     (unsigned long)arch);
+	for (uint32_t i = 0; i < view->nbpf; i++)
+		if (view->bpf[i].audit_arch == arch)
+			return VFAIL(c, "SECCOMP_BPF: two programs for %s", name);
+	if (!all_zero(data + offsetof(struct art_bpf_header, reserved), 8))
+		return VFAIL(c, "SECCOMP_BPF (%s): reserved field is not zero", name);
+	if (count > (size - sizeof(struct art_bpf_header)) / ART_BPF_INSN_SIZE ||
+	    size != sizeof(struct art_bpf_header) + (size_t)count * ART_BPF_INSN_SIZE)
+		return VFAIL(c, "SECCOMP_BPF (%s): size %zu does not match %lu instructions of %d bytes",
+			     name, size, (unsigned long)count, ART_BPF_INSN_SIZE);
+	if (count > ART_BPF_MAX_INSNS)
+		return VFAIL(c, "SECCOMP_BPF (%s): %lu instructions, more than the kernel's limit of %u",
+			     name, (unsigned long)count, ART_BPF_MAX_INSNS);
+	prog = &view->bpf[view->nbpf];
+	prog->audit_arch = arch;
+	prog->len = count;
+	prog->insns = data + sizeof(struct art_bpf_header);
+	art_bpf_decode(prog, insns);
+	if (bpf_verify(insns, count, arch, msg, sizeof(msg)) != 0)
+		return VFAIL(c, "SECCOMP_BPF (%s): %s", name, msg);
+	view->nbpf++;
+	return 0;
+}
+
+/* The Linux sections are there exactly when the policy is built for
+ * linux: stripping them from a linux policy (and re-sealing the
+ * checksums) must not leave heel-exec with nothing to enforce. */
+static int
+check_linux_presence(struct vctx *c, const struct art_view *view)
+{
+	static const uint32_t arches[ART_BPF_ARCH_COUNT] = {ART_AUDIT_ARCH_X86_64,
+							    ART_AUDIT_ARCH_AARCH64};
+	bool linux_on = art_platform_enabled(view, ART_LINUX);
+
+	if (!linux_on) {
+		if (view->sec[ART_SEC_LINUX_LANDLOCK].data || view->nbpf)
+			return VFAIL(c, "section %s is present, but the policy is not built for linux",
+				     view->nbpf ? "SECCOMP_BPF" : "LINUX_LANDLOCK");
+		if (view->min_landlock_abi)
+			return VFAIL(c, "header min_landlock_abi %lu without a Landlock table",
+				     (unsigned long)view->min_landlock_abi);
+		return 0;
+	}
+	if (!view->sec[ART_SEC_LINUX_LANDLOCK].data)
+		return VFAIL(c, "missing section LINUX_LANDLOCK (the policy is built for linux)");
+	for (size_t a = 0; a < ART_BPF_ARCH_COUNT; a++) {
+		bool found = false;
+
+		for (uint32_t i = 0; i < view->nbpf; i++)
+			found |= view->bpf[i].audit_arch == arches[a];
+		if (!found)
+			return VFAIL(c,
+				     "missing section SECCOMP_BPF for %s (the policy is built for "
+				     "linux)",
+				     arch_name(arches[a]));
+	}
+	return 0;
+}
+
 static bool
 overlaps(uint64_t a_off, uint64_t a_size, uint64_t b_off, uint64_t b_size)
 {
@@ -728,6 +867,7 @@ art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, s
 	uint64_t file_size, toff;
 	unsigned major, minor, hsize, nsec;
 	char t1[24], t2[24];
+	unsigned bpf_index[ART_BPF_ARCH_COUNT], nbpf = 0;
 	int rc;
 
 	memset(view, 0, sizeof(*view));
@@ -834,19 +974,28 @@ art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, s
 			view->nskipped++;
 			continue;
 		}
+		if (flags != section_flags(type))
+			return VFAIL(c, "section %u (%s): wrong flags 0x%lx", i,
+				     section_names[type], (unsigned long)flags);
+		if (type == ART_SEC_SECCOMP_BPF) {
+			/* One per architecture: which one is in the payload,
+			 * checked with the structure below. */
+			if (nbpf == ART_BPF_ARCH_COUNT)
+				return VFAIL(c,
+					     "too many SECCOMP_BPF sections (at most %d, one per "
+					     "architecture)",
+					     ART_BPF_ARCH_COUNT);
+			bpf_index[nbpf++] = i;
+			continue;
+		}
 		sp = &view->sec[type];
 		if (sp->data)
 			return VFAIL(c, "duplicate section %s", section_names[type]);
-		if (!(flags & ART_SECF_CRITICAL) != !section_is_critical(type) ||
-		    (flags & ~ART_SECF_CRITICAL))
-			return VFAIL(c, "section %u (%s): wrong flags 0x%lx", i,
-				     section_names[type], (unsigned long)flags);
 		sp->data = buf + art_get64(ENTRY(i, offset));
 		sp->size = (size_t)art_get64(ENTRY(i, size));
 	}
-#undef ENTRY
-	for (uint32_t t = 1; t <= ART_SEC_KNOWN_MAX; t++)
-		if (section_is_critical(t) && !view->sec[t].data)
+	for (uint32_t t = 1; t <= ART_SEC_COMMON_MAX; t++)
+		if ((section_flags(t) & ART_SECF_CRITICAL) && !view->sec[t].data)
 			return VFAIL(c, "missing section %s", section_names[t]);
 
 	if ((rc = check_strtab(c, &view->sec[ART_SEC_STRTAB])) ||
@@ -859,6 +1008,21 @@ art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, s
 	    (rc = check_extras(c, &view->sec[ART_SEC_EXTRAS])))
 		goto bad;
 	if (view->sec[ART_SEC_META].data && (rc = check_meta(c, &view->sec[ART_SEC_META])))
+		goto bad;
+	view->min_landlock_abi = art_get32(h + offsetof(struct art_file_header, min_landlock_abi));
+	if (view->sec[ART_SEC_LINUX_LANDLOCK].data &&
+	    (rc = check_landlock(c, &view->sec[ART_SEC_LINUX_LANDLOCK], view->min_landlock_abi)))
+		goto bad;
+	for (unsigned k = 0; k < nbpf; k++) {
+		unsigned i = bpf_index[k];
+
+		rc = check_bpf(c, i, buf + art_get64(ENTRY(i, offset)),
+			       (size_t)art_get64(ENTRY(i, size)), view);
+		if (rc)
+			goto bad;
+	}
+#undef ENTRY
+	if ((rc = check_linux_presence(c, view)))
 		goto bad;
 
 	view->buf = buf;
@@ -1089,4 +1253,41 @@ art_meta(const struct art_view *view, struct art_meta *out)
 	    str_at(view, art_get32(sp->data + offsetof(struct art_rec_meta, compiler_version)));
 	out->source_digest = sp->data + offsetof(struct art_rec_meta, source_digest);
 	return true;
+}
+
+int
+art_landlock(const struct art_view *view, const uint8_t **payload, size_t *len)
+{
+	const struct art_span *sp = &view->sec[ART_SEC_LINUX_LANDLOCK];
+
+	if (!sp->data)
+		return -ENOENT;
+	*payload = sp->data;
+	*len = sp->size;
+	return 0;
+}
+
+int
+art_seccomp(const struct art_view *view, uint32_t audit_arch, struct art_bpf *out)
+{
+	for (uint32_t i = 0; i < view->nbpf; i++) {
+		if (view->bpf[i].audit_arch == audit_arch) {
+			*out = view->bpf[i];
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+void
+art_bpf_decode(const struct art_bpf *prog, struct bpf_sim_insn *out)
+{
+	for (uint32_t i = 0; i < prog->len; i++) {
+		const uint8_t *p = prog->insns + (size_t)i * ART_BPF_INSN_SIZE;
+
+		out[i].code = art_get16(p + offsetof(struct art_bpf_insn, code));
+		out[i].jt = p[offsetof(struct art_bpf_insn, jt)];
+		out[i].jf = p[offsetof(struct art_bpf_insn, jf)];
+		out[i].k = art_get32(p + offsetof(struct art_bpf_insn, k));
+	}
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "artifact.h"
+#include "bpf_sim.h"
 
 /* Opens `path` without following a final symbolic link, checks that it is
  * a regular file of ART_MIN_FILE_SIZE..ART_MAX_FILE_SIZE bytes, owned by
@@ -28,6 +29,13 @@ struct art_span {
 	const uint8_t *items; /* table sections: first trailing item */
 };
 
+/* One architecture's seccomp program in a validated artifact. */
+struct art_bpf {
+	uint32_t audit_arch;  /* ART_AUDIT_ARCH_* */
+	uint32_t len;	      /* instructions, 1..ART_BPF_MAX_INSNS */
+	const uint8_t *insns; /* len * ART_BPF_INSN_SIZE bytes, little-endian */
+};
+
 /* What art_validate() found. Points into the caller's buffer, which must
  * outlive it. Read it with the accessors below. */
 struct art_view {
@@ -40,6 +48,9 @@ struct art_view {
 	struct art_span sec[ART_SEC_KNOWN_MAX + 1]; /* by enum art_section_type */
 	const uint8_t *scalars[ART_PLATFORM_COUNT]; /* each platform's record */
 	const uint8_t *python[ART_PLATFORM_COUNT];
+	uint32_t min_landlock_abi;		/* header field, checked against the table */
+	struct art_bpf bpf[ART_BPF_ARCH_COUNT]; /* in file order */
+	uint32_t nbpf;
 };
 
 /* Checks buf[0..len) completely (header, checksums, section table, the
@@ -159,5 +170,18 @@ int art_extra_at(const struct art_view *view, size_t i, struct art_extra *out);
 
 /* Returns false when the artifact has no META section (it is optional). */
 bool art_meta(const struct art_view *view, struct art_meta *out);
+
+/* The LINUX_LANDLOCK payload (runtime/landlock_table.h; validation has run
+ * ll_table_parse() on it, so parsing it again cannot fail). 0, or -ENOENT
+ * when the policy is not built for linux. */
+int art_landlock(const struct art_view *view, const uint8_t **payload, size_t *len);
+
+/* The seccomp program for `audit_arch`: 0, or -ENOENT when the artifact
+ * has none for it. The program passed bpf_verify() for that arch. */
+int art_seccomp(const struct art_view *view, uint32_t audit_arch, struct art_bpf *out);
+
+/* Decodes prog->len instructions into out[] in host byte order (the
+ * layout of struct sock_filter, ready for seccomp(2)). */
+void art_bpf_decode(const struct art_bpf *prog, struct bpf_sim_insn *out);
 
 #endif

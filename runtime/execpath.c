@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Errors that mean "not here, try the next PATH element", as execvp. */
@@ -13,6 +14,26 @@ keep_searching(int err)
 {
 	return err == ENOENT || err == ENOTDIR || err == ESTALE ||
 	       err == ENODEV || err == ETIMEDOUT || err == ENAMETOOLONG;
+}
+
+/* One PATH candidate. A failure other than "not here" means the file was
+ * found but cannot be run: remember the first such reason and go on, as a
+ * later element may hold a runnable file of the same name. EACCES is
+ * either: a directory we may not search hides nothing we could run, so
+ * it only counts when the file itself is there. */
+static void
+try_exec(const char *path, char *const argv[], char *const envp[], int *found_err)
+{
+	struct stat st;
+	int err;
+
+	execve(path, argv, envp);
+	err = errno;
+	if (keep_searching(err) || *found_err)
+		return;
+	if (err == EACCES && stat(path, &st) < 0)
+		return;
+	*found_err = err;
 }
 
 int
@@ -47,22 +68,13 @@ execpath_exec(const char *file, char *const argv[], char *const envp[],
 			continue;
 		buf[dlen] = '/';
 		memcpy(buf + dlen + 1, file, flen + 1);
-		execve(buf, argv, envp);
-		if (!keep_searching(errno)) {
-			/* Found, but it cannot be run: remember the first
-			 * such reason and go on, as a later element may
-			 * hold a runnable file of the same name. */
-			if (!found_err)
-				found_err = errno;
-		}
+		try_exec(buf, argv, envp, &found_err);
 		/* "a:" ends with an empty element that the loop would
 		 * skip: search it too. */
 		if (*end == ':' && end[1] == '\0') {
 			memcpy(buf, "./", 2);
 			memcpy(buf + 2, file, flen + 1);
-			execve(buf, argv, envp);
-			if (!keep_searching(errno) && !found_err)
-				found_err = errno;
+			try_exec(buf, argv, envp, &found_err);
 			break;
 		}
 	}

@@ -21,9 +21,9 @@ pt_become_subreaper(void)
 }
 
 int
-pt_die_with_parent(pid_t parent)
+pt_die_with_parent(pid_t parent, int sig)
 {
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0)
+	if (prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0) < 0)
 		return -errno;
 	/* The parent may have died between fork and prctl: the signal is
 	 * only sent for a death after the request. */
@@ -103,34 +103,41 @@ pt_wait_child(pid_t child, pid_t pgid, const sigset_t *fwd, int *first_signal)
 }
 
 int
-pt_init_wait(pid_t cmd, const sigset_t *fwd)
+pt_init_wait(pid_t cmd, const sigset_t *fwd, pid_t target, pid_t parent,
+	     int *status)
 {
 	sigset_t set = *fwd;
 	siginfo_t info;
-	int status, cmd_status = 0;
-	bool done = false;
+	int st;
 	pid_t pid;
 	int sig;
 
 	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
 	for (;;) {
-		/* Orphans of the namespace are re-parented to us: reap them
-		 * too, or they stay zombies until the namespace ends. */
-		while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+		/* Orphans are re-parented to us (PID 1, or a subreaper): reap
+		 * them too, or they stay zombies until the end. */
+		while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
 			if (pid == cmd) {
-				cmd_status = status;
-				done = true;
+				*status = st;
+				return 0;
 			}
-		if (done || (pid < 0 && errno == ECHILD))
-			return cmd_status;
+		if (pid < 0 && errno == ECHILD)
+			return -ECHILD;
 		sig = sigwaitinfo(&set, &info);
-		if (sig < 0 || sig == SIGCHLD)
+		/* The parent-death signal, or any signal after the launcher
+		 * died: there is nobody left to clean up but us. */
+		if (parent && getppid() != parent)
+			return -ESRCH;
+		if (sig < 0 || sig == SIGCHLD || !sigismember(fwd, sig))
 			continue;
 		/* SI_KERNEL: the terminal sent it to the foreground process
-		 * group, which the command is in: it has it already. */
-		if (info.si_code == SI_KERNEL)
+		 * group, which the command is in: it has it already. Our own
+		 * kill() to the group comes back to us: not again. */
+		if (info.si_code == SI_KERNEL ||
+		    (info.si_code == SI_USER && info.si_pid == getpid()))
 			continue;
-		kill(cmd, sig);
+		kill(target, sig);
 	}
 }
 

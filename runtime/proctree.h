@@ -21,12 +21,14 @@
 /* Makes the caller a child subreaper. 0 or -errno. */
 int pt_become_subreaper(void);
 
-/* Asks for SIGKILL when the parent dies, then checks that the parent has
- * not died already (before the request, when it would never come): 0, or
- * -ESRCH when getppid() is no longer parent. In a new PID namespace
- * getppid() is 0 whatever happens, so pass parent = 0 there and make sure
- * of the parent another way (a pipe it writes to after this call). */
-int pt_die_with_parent(pid_t parent);
+/* Asks for signal `sig` when the parent dies (PR_SET_PDEATHSIG; sent when
+ * the parent *thread* exits, and the launcher has one), then checks that
+ * the parent has not died already, before the request, when it would
+ * never come: 0, or -ESRCH when getppid() is no longer parent. In a new
+ * PID namespace getppid() is 0 whatever happens, so pass parent = 0 there
+ * and make sure of the parent another way (a pipe it writes to after
+ * this call). */
+int pt_die_with_parent(pid_t parent, int sig);
 
 /* The signals a launcher forwards to its command: SIGINT, SIGTERM, SIGHUP,
  * SIGQUIT, less those ignored when we started (nohup, a shell's
@@ -41,12 +43,17 @@ void pt_forward_set(sigset_t *set);
 int pt_wait_child(pid_t child, pid_t pgid, const sigset_t *fwd,
 		  int *first_signal);
 
-/* PID 1 side. With fwd and SIGCHLD blocked by the caller: reaps every
- * process of the namespace until `cmd` ends, forwarding each signal of
- * fwd that was sent with kill() to cmd (those the terminal sent went to
- * the whole foreground process group, cmd included, already). Returns
- * cmd's wait status. */
-int pt_init_wait(pid_t cmd, const sigset_t *fwd);
+/* The init's side: the process between the launcher and the command,
+ * PID 1 of the sandbox's PID namespace or, without one, a subreaper. With
+ * fwd, SIGCHLD and SIGTERM blocked by the caller: reaps every orphan until
+ * `cmd` ends, forwarding each signal of fwd that was sent with kill() to
+ * `target` (-1: every process of the namespace; -pgid: the command's
+ * group); those the terminal sent reached the whole foreground group
+ * already. 0 with cmd's wait status in *status; -ESRCH when `parent`
+ * (0: do not watch) died, which its death signal (SIGTERM, see
+ * pt_die_with_parent) announces: then the caller must end the tree. */
+int pt_init_wait(pid_t cmd, const sigset_t *fwd, pid_t target, pid_t parent,
+		 int *status);
 
 /* Kills process group pgid (0: none) and then every descendant of the
  * caller, which must be a subreaper, repeating until it has no child left;

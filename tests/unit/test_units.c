@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "errno_names.h"
+#include "seccomp_policy.h"
 #include "syscalls.h"
 #include "units.h"
 
@@ -136,6 +137,27 @@ Test(syscalls, known_on_either_architecture)
 	cr_expect_not(syscalls_known("socketcall"));
 	cr_expect_not(syscalls_known("frobnicate"));
 	cr_expect_not(syscalls_known(""));
+}
+
+/* sema answers from the seccomp backend's tables: every name the backend
+ * can put in a filter is accepted, including calls newer than libseccomp
+ * 2.5 (open_tree_attr must be deniable along with the mount API). */
+Test(syscalls, agrees_with_the_backend)
+{
+	for (int a = 0; a < SCP_ARCH_COUNT; a++) {
+		size_t len;
+		const struct scp_syscall *t = scp_table((enum scp_arch)a, &len);
+
+		for (size_t i = 0; i < len; i++) {
+			cr_expect(syscalls_known(t[i].name), "%s", t[i].name);
+			cr_expect_eq(syscalls_never_allowable(t[i].name),
+				     scp_never_allowable(t[i].name), "%s", t[i].name);
+		}
+	}
+	cr_expect(syscalls_known("open_tree_attr"));
+	cr_expect(syscalls_known("mseal"));
+	cr_expect(syscalls_known("uretprobe")); /* x86_64 only */
+	cr_expect_not(syscalls_known(NULL));
 }
 
 Test(syscalls, never_allowable)
