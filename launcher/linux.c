@@ -68,7 +68,6 @@ linux_probe(struct linux_probe *p, bool try_ns)
 }
 
 /* ---------------------------------------------------- enforcement hooks
- * Stubs until the Landlock and seccomp backends land: fail closed.
  * HEEL_TEST_NO_ENFORCE exists only for tests/launcher (the binary
  * build/tests/heel-exec-noenforce), which exercise the process life cycle
  * without the kernel's enforcement; the Makefile never passes it to
@@ -102,36 +101,7 @@ linux_apply_seccomp(struct linux_launch *l, char *err, size_t errlen)
 	return 0;
 }
 
-#else
-
-int
-linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
-{
-	snprintf(err, errlen, "Landlock backend not built: refusing to run unsandboxed");
-	return -ENOSYS;
-}
-
-int
-linux_apply_landlock(struct linux_launch *l, char *err, size_t errlen)
-{
-	snprintf(err, errlen, "Landlock backend not built");
-	return -ENOSYS;
-}
-
-int
-linux_check_seccomp(struct linux_launch *l, char *err, size_t errlen)
-{
-	snprintf(err, errlen, "seccomp backend not built: refusing to run unsandboxed");
-	return -ENOSYS;
-}
-
-int
-linux_apply_seccomp(struct linux_launch *l, char *err, size_t errlen)
-{
-	snprintf(err, errlen, "seccomp backend not built");
-	return -ENOSYS;
-}
-
+/* The real hooks are in linux_enforce.c. */
 #endif
 
 /* -------------------------------------------------------------- reports

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: MIT
+ * heel-exec's enforcement on Linux: the four hooks of linux.h. Landlock
+ * from the artifact's table (runtime/landlock_apply.c) with, where the
+ * command has a private mount namespace, the mounts that Landlock cannot
+ * express (protected paths inside writable grants, noexec on everything
+ * writable); then the seccomp program for this architecture. */
+#ifndef HEEL_TEST_NO_ENFORCE
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "artifact_read.h"
+#include "bpf_sim.h"
+#include "landlock_abi.h"
+#include "landlock_apply.h"
+#include "landlock_table.h"
+#include "linux.h"
+
+#if defined(__x86_64__)
+#define NATIVE_AUDIT_ARCH ART_AUDIT_ARCH_X86_64
+#define NATIVE_ARCH_NAME "x86_64"
+#elif defined(__aarch64__)
+#define NATIVE_AUDIT_ARCH ART_AUDIT_ARCH_AARCH64
+#define NATIVE_ARCH_NAME "aarch64"
+#else
+#error "heel-exec supports x86_64 and aarch64"
+#endif
+
+/* ${NAME} comes from the launcher's environment (LANGUAGE.md: expanded at
+ * launch from the launcher's environment). */
+static const char *
+host_getenv(const char *name, void *ctx)
+{
+	char *const *env = ctx;
+	size_t n = strlen(name);
+
+	for (; env && *env; env++)
+		if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
+			return *env + n + 1;
+	return NULL;
+}
+
+static int
+table_of(const struct linux_launch *l, struct ll_table_view *t, char *err, size_t errlen)
+{
+	const uint8_t *payload;
+	size_t len;
+
+	if (art_landlock(l->view, &payload, &len) < 0) {
+		snprintf(err, errlen, "the artifact has no Linux part (compiled for other platforms only)");
+		return -ENOENT;
+	}
+	return ll_table_parse(payload, len, t, err, errlen);
+}
+
+/* Stands in for the real cover during the parent's dry run: a mount
+ * namespace will be there (the probe made one), so the plan may count on
+ * it. */
+static int
+cover_possible(const struct ll_mount_request *req, void *ctx, char *err, size_t errlen)
+{
+	return 0;
+}
+
+static void
+report_lines(const struct linux_launch *l, const struct ll_report *rep)
+{
+	for (size_t i = 0; i < rep->nlines; i++) {
+		const struct ll_report_line *line = &rep->lines[i];
+
+		if (line->kind == LL_LINE_WEAKENING)
+			l->note("weakened: %s", line->text);
+		else if (l->verbose && line->kind != LL_LINE_APPLIED)
+			l->note("landlock: %s", line->text);
+	}
+	if (l->verbose)
+		l->note("landlock: ABI %d, %zu path rules", rep->abi, rep->nrules);
+}
+
+int
+linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
+{
+	struct ll_table_view t;
+	struct ll_launch ll = {
+		.getenv = host_getenv,
+		.getenv_ctx = (void *)l->host_env,
+		.cwd = l->launch_dir,
+	};
+	struct ll_plan plan = { 0 };
+	struct ll_report rep = { 0 };
+	int r;
+
+	if ((r = table_of(l, &t, err, errlen)) < 0)
+		return r;
+	if (l->probe->landlock_abi <= 0 && !l->best_effort) {
+		snprintf(err, errlen, "%s", ll_probe_message(l->probe->landlock_abi));
+		return -EOPNOTSUPP;
+	}
+	/* The user namespace probe tells whether the command will get a
+	 * mount namespace of its own; without one a protected path inside a
+	 * writable grant cannot be held (ll_plan_build refuses it). */
+	if (l->probe->userns == 0 && l->namespaces)
+		ll.cover = cover_possible;
+	/* A dry run on the real file system: a missing path, a grant that is
+	 * a link, an unset ${NAME} are refused here, before anything exists. */
+	r = ll_plan_build(&t, &ll, l->probe->landlock_abi > 0 ? l->probe->landlock_abi : 0,
+			  l->best_effort, &plan, &rep, err, errlen);
+	if (r == 0)
+		report_lines(l, &rep);
+	ll_plan_free(&plan);
+	ll_report_free(&rep);
+	return r;
+}
+
+/* ORs in the flags the mount already has: in a user namespace the
+ * kernel refuses a remount that would clear a flag the outer namespace
+ * locked (nosuid, nodev, ro...), so a bind remount must restate them. */
+static unsigned long
+locked_flags(const char *path)
+{
+	struct statvfs sv;
+	unsigned long f = 0;
+
+	if (statvfs(path, &sv) < 0)
+		return 0;
+	if (sv.f_flag & ST_RDONLY)
+		f |= MS_RDONLY;
+	if (sv.f_flag & ST_NOSUID)
+		f |= MS_NOSUID;
+	if (sv.f_flag & ST_NODEV)
+		f |= MS_NODEV;
+	if (sv.f_flag & ST_NOEXEC)
+		f |= MS_NOEXEC;
+	if (sv.f_flag & ST_NOATIME)
+		f |= MS_NOATIME;
+	if (sv.f_flag & ST_NODIRATIME)
+		f |= MS_NODIRATIME;
+	if (sv.f_flag & ST_RELATIME)
+		f |= MS_RELATIME;
+	return f;
+}
+
+/* Binds `path` onto itself and remounts it with `add` on top of what it
+ * had. Landlock's EXECUTE right gates execve() only: a no-exec directory
+ * still lets the dynamic loader map a payload from it
+ * (`ld-linux.so ./payload`), which only a noexec mount stops. */
+static int
+rebind(const char *path, unsigned long add, char *err, size_t errlen)
+{
+	if (mount(path, path, NULL, MS_BIND | MS_REC, NULL) < 0) {
+		snprintf(err, errlen, "bind %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | locked_flags(path) | add, NULL) < 0) {
+		snprintf(err, errlen, "remount %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+/* A protected path inside a writable grant: Landlock could only protect
+ * it by taking the grant apart, so the mount namespace hides it under an
+ * empty read-only object, and pins every directory between the grant and
+ * it (a bind mount cannot be renamed: EBUSY), so the protection cannot be
+ * moved aside (peers.md 4.7, 4.8). */
+static int
+cover_mount(const struct ll_mount_request *req, void *ctx, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < req->nkeep; i++)
+		if (mount(req->keep[i], req->keep[i], NULL, MS_BIND, NULL) < 0) {
+			snprintf(err, errlen, "pin %s: %s", req->keep[i], strerror(errno));
+			return -errno;
+		}
+	if (req->is_dir) {
+		if (mount("tmpfs", req->deny, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			  "size=4k,mode=000") < 0) {
+			snprintf(err, errlen, "cover %s: %s", req->deny, strerror(errno));
+			return -errno;
+		}
+		return 0;
+	}
+	/* A file: /dev/null read-only over it reads as empty and refuses
+	 * writes; the original bytes are out of reach. */
+	if (mount("/dev/null", req->deny, NULL, MS_BIND, NULL) < 0 ||
+	    mount(NULL, req->deny, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NOEXEC,
+		  NULL) < 0) {
+		snprintf(err, errlen, "cover %s: %s", req->deny, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static bool
+writable_not_exec(uint64_t access)
+{
+	return (access & LL_FS_WRITE_FILE) && !(access & LL_FS_EXECUTE);
+}
+
+/* Whether the directory of plan rule `i` must become a noexec mount: a
+ * writable, non-executable grant or carved-out sibling; or a spine (a
+ * grant narrowed because something beneath it is denied) whose entries
+ * are writable and none executable, since a writable sibling *file*
+ * cannot be a mount point of its own. */
+static bool
+wants_noexec(const struct ll_plan *plan, size_t i)
+{
+	const struct ll_plan_rule *pr = &plan->rules[i];
+	size_t n = strlen(pr->path);
+	bool writable = false;
+
+	if (!pr->is_dir || strncmp(pr->path, "/dev/", 5) == 0)
+		return false;
+	if (pr->kind != LL_PK_SPINE)
+		return (pr->kind == LL_PK_GRANT || pr->kind == LL_PK_SIBLING) &&
+		       writable_not_exec(pr->access);
+	for (size_t j = 0; j < plan->nrules; j++) {
+		const struct ll_plan_rule *q = &plan->rules[j];
+
+		if (strncmp(q->path, pr->path, n) != 0 || q->path[n] != '/')
+			continue;
+		if (q->access & LL_FS_EXECUTE)
+			return false;
+		writable |= (q->access & LL_FS_WRITE_FILE) != 0;
+	}
+	return writable;
+}
+
+int
+linux_apply_landlock(struct linux_launch *l, char *err, size_t errlen)
+{
+	struct ll_table_view t;
+	struct ll_launch ll = {
+		.getenv = host_getenv,
+		.getenv_ctx = (void *)l->host_env,
+		.cwd = l->launch_dir,
+		.workdir = l->workdir,
+		.cover = l->mountns ? cover_mount : NULL,
+	};
+	struct ll_plan plan = { 0 };
+	struct ll_report rep = { 0 };
+	int abi = ll_probe_abi(), r;
+
+	if ((r = table_of(l, &t, err, errlen)) < 0)
+		return r;
+	r = ll_plan_build(&t, &ll, abi > 0 ? abi : 0, l->best_effort, &plan, &rep, err, errlen);
+	if (r < 0)
+		goto out;
+	for (size_t i = 0; l->mountns && i < plan.nmounts; i++)
+		if ((r = cover_mount(&plan.mounts[i], NULL, err, errlen)) < 0)
+			goto out;
+	if (l->mountns) {
+		/* Nothing writable is executable, also for the loader trick:
+		 * the working directory and every writable grant that is
+		 * not rwx become noexec mounts. */
+		if ((r = rebind(l->workdir, MS_NOEXEC | MS_NOSUID | MS_NODEV, err, errlen)) < 0)
+			goto out;
+		for (size_t i = 0; i < plan.nrules; i++) {
+			if (wants_noexec(&plan, i) &&
+			    (r = rebind(plan.rules[i].path, MS_NOEXEC | MS_NOSUID | MS_NODEV, err,
+					errlen)) < 0)
+				goto out;
+		}
+		/* The command's cwd was set before the bind mount, so it
+		 * still names the directory under it, without noexec: enter
+		 * the mount. */
+		if (chdir(l->workdir) < 0) {
+			r = -errno;
+			snprintf(err, errlen, "chdir %s: %s", l->workdir, strerror(errno));
+			goto out;
+		}
+	}
+	r = ll_plan_enforce(&plan, err, errlen);
+out:
+	ll_plan_free(&plan);
+	ll_report_free(&rep);
+	return r;
+}
+
+int
+linux_check_seccomp(struct linux_launch *l, char *err, size_t errlen)
+{
+	struct art_bpf prog;
+
+	if (art_seccomp(l->view, NATIVE_AUDIT_ARCH, &prog) < 0) {
+		snprintf(err, errlen, "the artifact has no seccomp program for %s", NATIVE_ARCH_NAME);
+		return -ENOENT;
+	}
+	/* No best effort here: a sandbox without its syscall filter leaves
+	 * io_uring, ptrace and the memfd exec escape open. */
+	if (l->probe->seccomp < 0) {
+		snprintf(err, errlen, "this kernel has no seccomp filters (CONFIG_SECCOMP_FILTER)");
+		return -EOPNOTSUPP;
+	}
+	if (l->verbose)
+		l->note("seccomp: %u instructions for %s", prog.len, NATIVE_ARCH_NAME);
+	return 0;
+}
+
+int
+linux_apply_seccomp(struct linux_launch *l, char *err, size_t errlen)
+{
+	struct sock_fprog fprog;
+	struct sock_filter *insns;
+	struct art_bpf prog;
+
+	if (art_seccomp(l->view, NATIVE_AUDIT_ARCH, &prog) < 0) {
+		snprintf(err, errlen, "no seccomp program for %s", NATIVE_ARCH_NAME);
+		return -ENOENT;
+	}
+	insns = calloc(prog.len, sizeof(*insns));
+	if (!insns)
+		return -ENOMEM;
+	_Static_assert(sizeof(struct sock_filter) == sizeof(struct bpf_sim_insn), "layout");
+	art_bpf_decode(&prog, (struct bpf_sim_insn *)insns);
+	fprog.len = (unsigned short)prog.len;
+	fprog.filter = insns;
+	/* Without TSYNC: the command's process has one thread here. */
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "loading the filter: %s", strerror(e));
+		free(insns);
+		return -e;
+	}
+	free(insns);
+	return 0;
+}
+
+#endif
