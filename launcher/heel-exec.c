@@ -89,12 +89,65 @@ load_policy(const char *path, uint8_t **buf, struct art_view *view)
 		fail("%s: the policy was not compiled for linux", path);
 }
 
+/* `heel-exec check` prints on stdout what a launch would note. */
+static void
+note_stdout(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* What this machine can enforce of the policy: the same dry run a launch
+ * makes, once strictly (the verdict) and once with --best-effort to list
+ * every weakening and every rule that would be skipped. Exit 0 when a
+ * launch would run, 125 when it would refuse. */
+static int
+policy_verdict(const struct art_view *view, struct linux_probe *p)
+{
+	struct linux_launch l = {
+		.view = view,
+		.probe = p,
+		.host_env = environ,
+		.note = note_stdout,
+		.namespaces = true,
+	};
+	char cwd[PATH_MAX], err[512] = "";
+	int r;
+
+	l.launch_dir = getcwd(cwd, sizeof(cwd)) ? cwd : "/";
+	r = linux_check_landlock(&l, err, sizeof(err));
+	if (r == 0)
+		r = linux_check_seccomp(&l, err, sizeof(err));
+	if (r == 0) {
+		l.verbose = true;
+		linux_check_landlock(&l, err, sizeof(err));
+		linux_check_seccomp(&l, err, sizeof(err));
+		printf("verdict: this machine enforces the whole policy\n");
+		return 0;
+	}
+	printf("verdict: heel-exec would refuse to run: %s\n", err);
+	l.best_effort = true;
+	l.verbose = true;
+	err[0] = '\0';
+	if (linux_check_landlock(&l, err, sizeof(err)) == 0 &&
+	    linux_check_seccomp(&l, err, sizeof(err)) == 0)
+		printf("with --best-effort: it would run, weakened as listed above\n");
+	else
+		printf("with --best-effort: still refused: %s\n", err);
+	return EXIT_HEEL;
+}
+
 static int
 check_main(int argc, char *argv[])
 {
 	struct linux_probe p;
 	struct art_view view;
 	uint8_t *buf;
+	int rc;
 
 	if (argc != 3)
 		usage();
@@ -113,8 +166,9 @@ check_main(int argc, char *argv[])
 		printf("user namespaces: available\n");
 	else
 		printf("user namespaces: not available (%s)\n", strerror(-p.userns));
+	rc = policy_verdict(&view, &p);
 	free(buf);
-	return 0;
+	return rc;
 }
 
 /* Notes each limit the policy asked above what we may set. */
