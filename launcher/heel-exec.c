@@ -30,7 +30,7 @@ static void __attribute__((noreturn))
 usage(void)
 {
 	fprintf(stderr,
-		"usage: heel-exec [--workdir DIR] [--best-effort] [-v] POLICY.hpol -- CMD [ARG...]\n"
+		"usage: heel-exec [--workdir DIR] [--best-effort [--no-namespaces]] [-v] POLICY.hpol -- CMD [ARG...]\n"
 		"       heel-exec check POLICY.hpol\n");
 	exit(EXIT_HEEL);
 }
@@ -189,6 +189,7 @@ main(int argc, char *argv[])
 		{ "workdir", required_argument, NULL, 'w' },
 		{ "best-effort", no_argument, NULL, 'b' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "no-namespaces", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct linux_launch l = { .namespaces = true, .note = note };
@@ -218,6 +219,9 @@ main(int argc, char *argv[])
 		case 'v':
 			l.verbose = true;
 			break;
+		case 'n':
+			l.namespaces = false;
+			break;
 		default:
 			usage();
 		}
@@ -230,9 +234,17 @@ main(int argc, char *argv[])
 	l.argv = argv + 2;
 #ifdef HEEL_TEST_NO_ENFORCE
 	/* Test build only: exercise the fallback without namespaces. */
-	if (getenv("HEEL_TEST_NO_NAMESPACES"))
+	if (getenv("HEEL_TEST_NO_NAMESPACES")) {
 		l.namespaces = false;
+		l.best_effort = true;
+	}
 #endif
+	/* Without a private mount namespace nothing stops a written file
+	 * from being run through the dynamic loader: that is a weakening,
+	 * so it is only ever chosen together with --best-effort. */
+	if (!l.namespaces && !l.best_effort)
+		fail("--no-namespaces gives up the noexec mounts and the PID namespace; "
+		     "it needs --best-effort");
 
 	linux_block_signals(&l);
 

@@ -458,13 +458,33 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 		flags = CLONE_NEWPID | CLONE_NEWNS | (geteuid() != 0 ? CLONE_NEWUSER : 0);
 		child = clone_fork(flags);
 		if (child < 0) {
-			if (l->verbose)
-				l->note("no user/PID/mount namespaces (%s): process group "
-					"and subreaper only; if heel-exec is SIGKILLed, "
-					"processes that left the group may survive",
-					strerror(errno));
+			int e = errno;
+
+			/* Fail closed: the noexec mounts (the dynamic-loader
+			 * trick) and the covers of protected paths need the
+			 * mount namespace. */
+			if (!l->best_effort) {
+				snprintf(msg, msglen,
+					 "cannot create user/PID/mount namespaces (%s): without them "
+					 "a written file can be run through the dynamic loader; "
+					 "--best-effort accepts that",
+					 strerror(e));
+				close(go[0]);
+				close(go[1]);
+				close(rep[0]);
+				close(rep[1]);
+				return 125;
+			}
+			l->note("weakened: no user/PID/mount namespaces (%s): writable places are "
+				"not noexec mounts (a written file can be run through the dynamic "
+				"loader), and the tree is tracked by process group and subreaper only",
+				strerror(e));
 			flags = 0;
 		}
+	} else {
+		l->note("weakened: --no-namespaces: writable places are not noexec mounts (a "
+			"written file can be run through the dynamic loader), and the tree is "
+			"tracked by process group and subreaper only");
 	}
 	if (!flags)
 		child = fork();

@@ -106,10 +106,11 @@ linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
 		snprintf(err, errlen, "%s", ll_probe_message(l->probe->landlock_abi));
 		return -EOPNOTSUPP;
 	}
-	/* The user namespace probe tells whether the command will get a
-	 * mount namespace of its own; without one a protected path inside a
-	 * writable grant cannot be held (ll_plan_build refuses it). */
-	if (l->probe->userns == 0 && l->namespaces)
+	/* Unless the probe found namespaces impossible (or they were turned
+	 * off), the command gets a mount namespace of its own (the launch
+	 * refuses otherwise); without one a protected path inside a writable
+	 * grant cannot be held and ll_plan_build refuses it. */
+	if (l->probe->userns >= 0 && l->namespaces)
 		ll.cover = cover_possible;
 	/* A dry run on the real file system: a missing path, a grant that is
 	 * a link, an unset ${NAME} are refused here, before anything exists. */
