@@ -34,7 +34,7 @@ GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime 
 # nothing is missing). Build: what heelc needs. Check: what tests need.
 DEPS_BUILD := flex bison libjansson-dev nettle-dev libseccomp-dev pkg-config
 DEPS_CHECK := $(DEPS_BUILD) libcriterion-dev clang libclang-rt-14-dev
-DEPS_BENCH := $(DEPS_CHECK) hyperfine
+DEPS_BENCH := $(DEPS_CHECK) hyperfine bubblewrap firejail
 
 define install_missing
 	@missing=""; \
@@ -67,7 +67,7 @@ LIBS_HEELC := $(shell pkg-config --libs jansson nettle libseccomp 2>/dev/null ||
 
 .PHONY: all deps deps-check deps-bench demo check fuzz bench fmt install clean \
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
-	check-launcher
+	check-launcher check-conformance
 
 all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static
 
@@ -166,6 +166,25 @@ check-roundtrip: $(BIN)/heelc
 check-launcher: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(TBIN)/heel-exec-noenforce
 	@bash tests/launcher/run.sh $(B)
 
+# The escape suite (tests/conformance): peers.md §4 run for real against
+# bin/heel-exec, as root and as uid 65534. Its helpers are static so they
+# run from the test's own executable directory.
+CONF := $(B)/conformance
+CONF_CFLAGS := $(CSTD) -O2 -Wall -Wextra -Werror
+$(CONF)/try $(CONF)/ptyrun $(CONF)/serve: $(CONF)/%: tests/conformance/%.c
+	@mkdir -p $(CONF)
+	$(CC) $(CONF_CFLAGS) -static -o $@ $<
+$(CONF)/payload: tests/conformance/payload.c
+	@mkdir -p $(CONF)
+	$(CC) $(CONF_CFLAGS) -o $@ $<
+$(CONF)/hpolpatch: tests/conformance/hpolpatch.c runtime/crc32c.c
+	@mkdir -p $(CONF)
+	$(CC) $(CONF_CFLAGS) -Iruntime -o $@ $^
+
+check-conformance: $(BIN)/heelc $(BIN)/heel-exec $(CONF)/try $(CONF)/ptyrun $(CONF)/serve \
+		$(CONF)/payload $(CONF)/hpolpatch
+	@bash tests/conformance/run.sh $(BIN)/heelc $(BIN)/heel-exec $(CONF)
+
 # The artifact reader (and everything in runtime/) again under ASan+UBSan,
 # since it is what parses untrusted bytes in heel-exec.
 ASAN := $(B)/asan
@@ -219,6 +238,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-golden
 	@$(MAKE) --no-print-directory check-roundtrip
 	@$(MAKE) --no-print-directory check-launcher
+	@$(MAKE) --no-print-directory check-conformance
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz-smoke
 	@echo "make check: all suites passed"

@@ -45,7 +45,9 @@ struct art_view {
 	uint32_t platform; /* enum art_file_platform */
 	uint32_t nsections;
 	uint32_t nskipped;			    /* unknown non-critical sections skipped */
-	struct art_span sec[ART_SEC_KNOWN_MAX + 1]; /* by enum art_section_type */
+	/* By enum art_section_type; SECCOMP_BPF, which appears once per
+	 * architecture, is in bpf[] instead. */
+	struct art_span sec[ART_SEC_KNOWN_MAX + 1];
 	const uint8_t *scalars[ART_PLATFORM_COUNT]; /* each platform's record */
 	const uint8_t *python[ART_PLATFORM_COUNT];
 	uint32_t min_landlock_abi;		/* header field, checked against the table */

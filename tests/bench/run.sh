@@ -16,3 +16,27 @@ hyperfine -N --warmup 3 --min-runs 10 \
 	-n "10k grants" "$bin/heelc $out/grants-10000.heel -o $out/g10k.hpol" \
 	-n "100k grants" "$bin/heelc $out/grants-100000.heel -o $out/g100k.hpol"
 cat "$out/heelc.md"
+
+# ---------------------------------------------------------------- launch
+# heel-exec against bare exec, the fork+exec+wait floor (a static
+# trampoline built here), bubblewrap and firejail, in one hyperfine run.
+cc -O2 -static -o "$out/trampoline" tests/bench/trampoline.c
+printf 'heel 1\nisolation default\n' >"$out/default.heel"
+"$bin/heelc" "$out/default.heel" -o "$out/default.hpol"
+cmds=(
+	-n "bare /bin/true" "/bin/true"
+	-n "trampoline (static fork+exec+wait)" "$out/trampoline /bin/true"
+	-n "heel-exec-static default.hpol" "$bin/heel-exec-static $out/default.hpol -- /bin/true"
+	-n "heel-exec default.hpol" "$bin/heel-exec $out/default.hpol -- /bin/true"
+	-n "heel-exec --best-effort --no-namespaces" "$bin/heel-exec --best-effort --no-namespaces $out/default.hpol -- /bin/true"
+)
+if command -v bwrap >/dev/null; then
+	cmds+=(-n "bwrap" "bwrap --ro-bind / / --dev /dev --proc /proc --unshare-net /bin/true")
+fi
+if command -v firejail >/dev/null; then
+	cmds+=(-n "firejail" "firejail --quiet --noprofile /bin/true")
+fi
+hyperfine -N --warmup 10 --min-runs 100 --export-markdown "$out/launch.md" \
+	--export-json "$out/launch.json" "${cmds[@]}" 2>/dev/null
+cat "$out/launch.md"
+echo "static heel-exec: $(stat -c %s "$bin/heel-exec-static") bytes; dynamic: $(stat -c %s "$bin/heel-exec") bytes"

@@ -4,7 +4,9 @@
  * (peers.md 4.27). After CMD ends, any byte the terminal echoed means a
  * character was pushed into its input queue: ptyrun then prints
  * "INJECTED" on stdout. Exits with CMD's status (128+N for signal N). */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

@@ -3,7 +3,9 @@
  * sandbox: `serve unix PATH`, `serve abstract NAME`, `serve tcp PORT`
  * (127.0.0.1; 0 picks a port). Prints "READY PORT" once listening, then
  * accepts and closes connections until killed. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stddef.h>

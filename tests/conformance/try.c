@@ -12,7 +12,9 @@
  * past every check the sandbox is there to add. Calls that change state
  * (mount, chroot) first move into a private user+mount namespace when
  * one can be made, so a control never touches the host. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
@@ -453,10 +455,27 @@ op_proc_count(void)
 	return 0;
 }
 
-/* Reads /proc/PID/environ; OK only when MARKER is in it. */
-static int
-op_read_environ(const char *pid, const char *marker)
+/* The marker is passed reversed, so that our own command line (and that
+ * of the heel-exec running us, which holds it) never matches it. */
+static char *
+unreverse(const char *s)
 {
+	size_t n = strlen(s);
+	char *r = malloc(n + 1);
+
+	for (size_t i = 0; r && i < n; i++)
+		r[i] = s[n - 1 - i];
+	if (r)
+		r[n] = '\0';
+	return r;
+}
+
+/* Reads /proc/PID/environ; OK only when the (reversed) MARKER is in it. */
+static int
+op_read_environ(const char *pid, const char *rmarker)
+{
+	const char *marker = unreverse(rmarker);
+
 	char path[64], buf[65536];
 	size_t len = 0;
 	ssize_t n;
@@ -481,10 +500,12 @@ op_read_environ(const char *pid, const char *marker)
 	return 0;
 }
 
-/* Every /proc/N/environ and cmdline we can read, for MARKER. */
+/* Every /proc/N/environ and cmdline we can read, for the (reversed)
+ * MARKER. */
 static int
-op_scan_environ(const char *marker)
+op_scan_environ(const char *rmarker)
 {
+	const char *marker = unreverse(rmarker);
 	static const char *const files[] = { "environ", "cmdline" };
 	char path[300], buf[65536];
 	struct dirent *e;
@@ -659,7 +680,7 @@ op_read_file(const char *path)
 }
 
 static int
-op_proc_mem(const char *arg)
+op_proc_mem(const char *arg, bool rw)
 {
 	char path[64];
 	bool child;
@@ -667,7 +688,8 @@ op_proc_mem(const char *arg)
 	int fd, e;
 
 	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
-	fd = open(path, O_RDWR);
+	/* Opening runs the ptrace access check (PTRACE_MODE_ATTACH). */
+	fd = open(path, rw ? O_RDWR : O_RDONLY);
 	e = fd < 0 ? errno : 0;
 	end_child(pid, child);
 	return say(e);
@@ -776,6 +798,19 @@ main(int argc, char *argv[])
 	if (OP("execveat")) { A(1); return op_execveat(argv[2]); }
 	if (OP("setuid-exec")) { A(1); return op_setuid_exec(argv[2]); }
 	if (OP("euid")) { A(0); printf("EUID=%d\n", (int)geteuid()); return 0; }
+	if (OP("capeff")) {
+		char line[256];
+		FILE *f = fopen("/proc/self/status", "r");
+
+		A(0);
+		if (!f)
+			return say(errno);
+		while (fgets(line, sizeof(line), f))
+			if (strncmp(line, "CapEff:", 7) == 0)
+				printf("CAPEFF=%s", line + 8 + strspn(line + 7, " \t") - 1);
+		fclose(f);
+		return 0;
+	}
 	if (OP("nnp")) { A(0); printf("NNP=%d\n", prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0)); return 0; }
 	/* sockets */
 	if (OP("socket-unix")) { A(0); return op_socket(AF_UNIX, SOCK_STREAM, 0); }
@@ -809,7 +844,8 @@ main(int argc, char *argv[])
 	if (OP("ptrace-traceme")) { A(0); return op_ptrace_traceme(); }
 	if (OP("process-vm-readv")) { A(1); return op_process_vm(argv[2], false); }
 	if (OP("process-vm-writev")) { A(1); return op_process_vm(argv[2], true); }
-	if (OP("proc-mem")) { A(1); return op_proc_mem(argv[2]); }
+	if (OP("proc-mem")) { A(1); return op_proc_mem(argv[2], false); }
+	if (OP("proc-mem-rw")) { A(1); return op_proc_mem(argv[2], true); }
 	if (OP("kill")) { A(2); return op_kill(argv[2], argv[3]); }
 	if (OP("pid-visible")) { A(1); char p[64]; struct stat st; snprintf(p, sizeof(p), "/proc/%s", argv[2]); return res(stat(p, &st)); }
 	if (OP("proc-count")) { A(0); return op_proc_count(); }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * Tests of the .hpol artifact: writer, reader/validator, accessors, IR
- * reload and the file checks. Every refusal asserts its own message, so a
+ * reload, the Linux sections (Landlock table, seccomp programs) and the
+ * file checks. Every refusal asserts its own message, so a
  * check that silently moves behind another one is caught. Self-contained:
  * `make check-asan` builds it again under ASan+UBSan, where every buffer
  * handed to the validator is a heap copy of exactly its length. */
