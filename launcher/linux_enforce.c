@@ -98,7 +98,7 @@ linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
 		.getenv_ctx = (void *)l->host_env,
 		.cwd = l->launch_dir,
 	};
-	struct ll_plan plan = { 0 };
+	struct ll_plan *plan;
 	struct ll_report rep = { 0 };
 	int r;
 
@@ -114,15 +114,29 @@ linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
 	 * grant cannot be held and ll_plan_build refuses it. */
 	if (l->probe->userns >= 0 && l->namespaces)
 		ll.cover = cover_possible;
-	/* A dry run on the real file system: a missing path, a grant that is
-	 * a link, an unset ${NAME} are refused here, before anything exists. */
+	plan = calloc(1, sizeof(*plan));
+	if (!plan)
+		return -ENOMEM;
+	/* On the real file system, before anything exists: a missing path, a
+	 * grant that is a link, an unset ${NAME} are refused here. The plan
+	 * is kept: the command inherits it (and its O_PATH descriptors) and
+	 * only adds the working directory, so a launch plans once. */
 	r = ll_plan_build(&t, &ll, l->probe->landlock_abi > 0 ? l->probe->landlock_abi : 0,
-			  l->best_effort, &plan, &rep, err, errlen);
+			  l->best_effort, plan, &rep, err, errlen);
 	if (r == 0)
 		report_lines(l, &rep);
-	ll_plan_free(&plan);
 	ll_report_free(&rep);
-	return r;
+	if (l->landlock_state) {
+		ll_plan_free(l->landlock_state);
+		free(l->landlock_state);
+		l->landlock_state = NULL;
+	}
+	if (r < 0) {
+		free(plan);
+		return r;
+	}
+	l->landlock_state = plan;
+	return 0;
 }
 
 /* ORs in the flags the mount already has: in a user namespace the
@@ -249,44 +263,64 @@ linux_apply_landlock(struct linux_launch *l, char *err, size_t errlen)
 		.workdir = l->workdir,
 		.cover = l->mountns ? cover_mount : NULL,
 	};
-	struct ll_plan plan = { 0 };
+	struct ll_plan fresh = { 0 }, *plan = l->landlock_state;
 	struct ll_report rep = { 0 };
-	int abi = ll_probe_abi(), r;
+	int r;
 
-	if ((r = table_of(l, &t, err, errlen)) < 0)
-		return r;
-	r = ll_plan_build(&t, &ll, abi > 0 ? abi : 0, l->best_effort, &plan, &rep, err, errlen);
-	if (r < 0)
-		goto out;
-	for (size_t i = 0; l->mountns && i < plan.nmounts; i++)
-		if ((r = cover_mount(&plan.mounts[i], NULL, err, errlen)) < 0)
-			goto out;
+	/* The parent's plan serves when it counted on the mount namespace
+	 * the command really has and the working directory needs no
+	 * carving; otherwise plan again, now with the working directory. */
+	if (plan && (l->mountns || !plan->nmounts)) {
+		r = ll_plan_add_workdir(plan, l->workdir, err, errlen);
+		if (r == -EAGAIN)
+			plan = NULL;
+		else if (r < 0)
+			return r;
+		/* The init mounted a /proc of the PID namespace over the one
+		 * the launcher planned with. */
+		if (plan && l->mountns && (r = ll_plan_reopen_under(plan, "/proc", err, errlen)) < 0)
+			return r;
+	} else {
+		plan = NULL;
+	}
+	if (!plan) {
+		int abi = ll_probe_abi();
+
+		if ((r = table_of(l, &t, err, errlen)) < 0)
+			return r;
+		r = ll_plan_build(&t, &ll, abi > 0 ? abi : 0, l->best_effort, &fresh, &rep, err,
+				  errlen);
+		ll_report_free(&rep);
+		if (r < 0)
+			return r;
+		plan = &fresh;
+	}
+	for (size_t i = 0; l->mountns && i < plan->nmounts; i++)
+		if ((r = cover_mount(&plan->mounts[i], NULL, err, errlen)) < 0)
+			return r;
 	if (l->mountns) {
 		/* Nothing writable is executable, also for the loader trick:
 		 * the working directory and every writable grant that is
 		 * not rwx become noexec mounts. */
 		if ((r = rebind(l->workdir, MS_NOEXEC | MS_NOSUID | MS_NODEV, err, errlen)) < 0)
-			goto out;
-		for (size_t i = 0; i < plan.nrules; i++) {
-			if (wants_noexec(&plan, i) &&
-			    (r = rebind(plan.rules[i].path, MS_NOEXEC | MS_NOSUID | MS_NODEV, err,
+			return r;
+		for (size_t i = 0; i < plan->nrules; i++)
+			if (wants_noexec(plan, i) &&
+			    (r = rebind(plan->rules[i].path, MS_NOEXEC | MS_NOSUID | MS_NODEV, err,
 					errlen)) < 0)
-				goto out;
-		}
+				return r;
 		/* The command's cwd was set before the bind mount, so it
 		 * still names the directory under it, without noexec: enter
 		 * the mount. */
 		if (chdir(l->workdir) < 0) {
-			r = -errno;
 			snprintf(err, errlen, "chdir %s: %s", l->workdir, strerror(errno));
-			goto out;
+			return -errno;
 		}
 	}
-	r = ll_plan_enforce(&plan, err, errlen);
-out:
-	ll_plan_free(&plan);
-	ll_report_free(&rep);
-	return r;
+	/* The plan is not freed: this process execs or exits next, and its
+	 * descriptors are close-on-exec; closing hundreds of them one by one
+	 * would only slow the launch. */
+	return ll_plan_enforce(plan, err, errlen);
 }
 
 int
@@ -325,13 +359,19 @@ drop_capabilities(char *err, size_t errlen)
 		snprintf(err, errlen, "capget: %s", strerror(errno));
 		return -errno;
 	}
-	if (data[0].permitted || data[1].permitted) {
-		for (unsigned long cap = 0; cap < 64; cap++)
-			if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL) {
-				snprintf(err, errlen, "dropping capability %lu: %s", cap,
-					 strerror(errno));
-				return -errno;
-			}
+	/* Only uid 0 regains the bounding set at execve; any other uid
+	 * execs with nothing, since NO_NEW_PRIVS also ignores file
+	 * capabilities. The loop ends at the first number the kernel does
+	 * not know (EINVAL). */
+	if (geteuid() == 0 && (data[0].permitted || data[1].permitted)) {
+		for (unsigned long cap = 0; cap < 64; cap++) {
+			if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
+				continue;
+			if (errno == EINVAL)
+				break;
+			snprintf(err, errlen, "dropping capability %lu: %s", cap, strerror(errno));
+			return -errno;
+		}
 	}
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL) {
 		snprintf(err, errlen, "clearing ambient capabilities: %s", strerror(errno));

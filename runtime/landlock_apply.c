@@ -709,6 +709,10 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 			r = relation(child, targets, nt);
 			if (r == REL_TARGET)
 				continue;
+			/* A link is never granted (what it names has rules of
+			 * its own); the directory entry's type saves opening it. */
+			if (d->d_type == DT_LNK)
+				continue;
 			fd = open2(dfd, ent, O_PATH | O_NOFOLLOW, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS);
 			if (fd == -ENOENT)
 				continue;  /* removed since listed */
@@ -716,7 +720,12 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 				rc = fail(b->err, b->errlen, fd, "%s: %s", child, strerror(-fd));
 				break;
 			}
-			if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode)) {
+			/* The type from getdents is a hint that can be stale;
+			 * the descriptor's own is the truth, but for the two
+			 * common types fstat would only repeat it. */
+			if (d->d_type == DT_DIR || d->d_type == DT_REG) {
+				st.st_mode = d->d_type == DT_DIR ? S_IFDIR : S_IFREG;
+			} else if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode)) {
 				close(fd);
 				continue;
 			}
@@ -1184,6 +1193,77 @@ out:
 	if (rc)
 		ll_plan_free(plan);
 	return rc;
+}
+
+/* The working directory, added to a plan built before it existed (the
+ * launcher's dry run, reused by the command so that the plan is built
+ * once per launch). Only valid when nothing needs carving for it: no
+ * rule lies beneath it, and no ancestor grant holds a right it must not
+ * have (execute, above all), since Landlock would union that right into
+ * it. -EAGAIN then: build the plan again with l->workdir set. */
+int
+ll_plan_add_workdir(struct ll_plan *p, const char *workdir, char *err, size_t errlen)
+{
+	struct ll_plan_rule *grown;
+	char *copy;
+	int fd;
+
+	if (p->abi <= 0)
+		return 0;
+	for (size_t i = 0; i < p->nrules; i++) {
+		const struct ll_plan_rule *r = &p->rules[i];
+
+		if (beneath(r->path, workdir) || strcmp(r->path, workdir) == 0)
+			return -EAGAIN;
+		if (beneath(workdir, r->path) && (r->access & ~WORKDIR_RIGHTS))
+			return -EAGAIN;
+	}
+	fd = open2(AT_FDCWD, workdir, O_PATH | O_DIRECTORY, RESOLVE_NO_SYMLINKS);
+	if (fd < 0)
+		return fail(err, errlen, fd, "the working directory %s: %s", workdir,
+			    strerror(-fd));
+	copy = strdup(workdir);
+	grown = realloc(p->rules, (p->nrules + 1) * sizeof(*grown));
+	if (!copy || !grown) {
+		free(copy);
+		if (grown)
+			p->rules = grown;
+		close(fd);
+		return fail(err, errlen, -ENOMEM, "out of memory");
+	}
+	p->rules = grown;
+	p->rules[p->nrules++] = (struct ll_plan_rule){
+		.path = copy,
+		.fd = fd,
+		.access = WORKDIR_RIGHTS & p->dg.eff.fs,
+		.kind = LL_PK_WORKDIR,
+		.is_dir = true,
+	};
+	return 0;
+}
+
+/* Opens again every rule at or beneath `mountpoint`: a rule names an
+ * inode, so after a new file system was mounted there (the PID
+ * namespace's own /proc, mounted after the launcher planned), the old
+ * descriptors would grant the hidden one and the new one would be
+ * denied. */
+int
+ll_plan_reopen_under(struct ll_plan *p, const char *mountpoint, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < p->nrules; i++) {
+		struct ll_plan_rule *r = &p->rules[i];
+		int fd;
+
+		if (strcmp(r->path, mountpoint) != 0 && !beneath(r->path, mountpoint))
+			continue;
+		fd = open2(AT_FDCWD, r->path, O_PATH, RESOLVE_NO_SYMLINKS);
+		if (fd < 0)
+			return fail(err, errlen, fd, "%s: %s", r->path, strerror(-fd));
+		if (r->fd >= 0)
+			close(r->fd);
+		r->fd = fd;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ enforce */

@@ -168,6 +168,13 @@ int ll_plan_build(const struct ll_table_view *t, const struct ll_launch *l, int 
 		  size_t errlen);
 void ll_plan_free(struct ll_plan *plan);
 
+/* Adds the working directory to a plan built without it, when that needs
+ * no carving; 0, -EAGAIN (rebuild the plan with ll_launch.workdir), or
+ * -errno with a message. */
+int ll_plan_reopen_under(struct ll_plan *plan, const char *mountpoint, char *err,
+			 size_t errlen);
+int ll_plan_add_workdir(struct ll_plan *plan, const char *workdir, char *err, size_t errlen);
+
 /* Creates the ruleset, adds every rule, restricts the calling thread (the
  * launcher is single-threaded when it gets here, so TSYNC is not needed).
  * The caller must have set PR_SET_NO_NEW_PRIVS first (the kernel refuses
