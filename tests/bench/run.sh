@@ -5,7 +5,8 @@
 # time grows linearly. Results go to build/bench/ for BENCHMARKS.md.
 set -euo pipefail
 bin=$1
-out=build/bench
+build=$(dirname "$bin")
+out=$build/bench
 mkdir -p "$out"
 for n in 1000 10000 100000; do
 	sh tests/bench/gen_policy.sh "$n" >"$out/grants-$n.heel"
@@ -40,3 +41,9 @@ hyperfine -N --warmup 10 --min-runs 100 --export-markdown "$out/launch.md" \
 	--export-json "$out/launch.json" "${cmds[@]}" 2>/dev/null
 cat "$out/launch.md"
 echo "static heel-exec: $(stat -c %s "$bin/heel-exec-static") bytes; dynamic: $(stat -c %s "$bin/heel-exec") bytes"
+
+# ---------------------------------------------------------------- seccomp cost
+cc -std=c17 -D_GNU_SOURCE -O2 -Icompiler -Iruntime -I"$build/gen" -o "$out/seccomp_cost" \
+	tests/bench/seccomp_cost.c "$build/lib/libheelc.a" "$build/lib/libheelrt.a" \
+	$(pkg-config --libs jansson nettle libseccomp)
+"$out/seccomp_cost" | tee "$out/seccomp.md"
