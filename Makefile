@@ -67,7 +67,7 @@ LIBS_HEELC := $(shell pkg-config --libs jansson nettle libseccomp 2>/dev/null ||
 
 .PHONY: all deps deps-check deps-bench demo check fuzz bench fmt install clean \
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
-	check-launcher check-conformance
+	check-launcher check-conformance check-matrix
 
 all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static
 
@@ -185,6 +185,13 @@ check-conformance: $(BIN)/heelc $(BIN)/heel-exec $(CONF)/try $(CONF)/ptyrun $(CO
 		$(CONF)/payload $(CONF)/hpolpatch
 	@bash tests/conformance/run.sh $(BIN)/heelc $(BIN)/heel-exec $(CONF)
 
+# Each isolation base (strict, default, permissive) against a matrix of
+# places (system dirs, home, protected paths, shared temp, the working
+# directory) and actions, run for real under bin/heel-exec as root and
+# as uid 65534 (tests/matrix).
+check-matrix: $(BIN)/heelc $(BIN)/heel-exec
+	@bash tests/matrix/run.sh $(B)
+
 # The artifact reader (and everything in runtime/) again under ASan+UBSan,
 # since it is what parses untrusted bytes in heel-exec.
 ASAN := $(B)/asan
@@ -239,6 +246,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-roundtrip
 	@$(MAKE) --no-print-directory check-launcher
 	@$(MAKE) --no-print-directory check-conformance
+	@$(MAKE) --no-print-directory check-matrix
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz-smoke
 	@echo "make check: all suites passed"

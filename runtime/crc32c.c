@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT
- * Table-driven CRC-32C (reflected polynomial 0x82f63b78), portable C17.
- * A byte at a time is fast enough: an artifact is a few kilobytes and is
- * checked once per launch; a constant table keeps the code free of
- * initialisation races and of CPU-specific instructions. */
+ * Table-driven CRC-32C (reflected polynomial 0x82f63b78), portable C17,
+ * no CPU-specific instructions. Eight bytes at a time ("slicing by 8"):
+ * the whole artifact is checked on every launch, and byte-at-a-time was
+ * 5 % of heel-exec's time. The seven derived tables are built from the
+ * constant one before main() runs, so there is no first-use race. */
 #include "crc32c.h"
 
 static const uint32_t crc32c_table[256] = {
@@ -45,12 +46,41 @@ static const uint32_t crc32c_table[256] = {
     0xbe2da0a5u, 0x4c4623a6u, 0x5f16d052u, 0xad7d5351u,
 };
 
+/* slice[k][b]: the CRC of byte b followed by k zero bytes. */
+static uint32_t slice[8][256];
+
+static void __attribute__((constructor))
+crc32c_init_slices(void)
+{
+	for (int b = 0; b < 256; b++) {
+		uint32_t c = crc32c_table[b];
+
+		slice[0][b] = c;
+		for (int k = 1; k < 8; k++) {
+			c = crc32c_table[c & 0xffu] ^ (c >> 8);
+			slice[k][b] = c;
+		}
+	}
+}
+
 uint32_t
 crc32c_update(uint32_t crc, const void *data, size_t len)
 {
 	const uint8_t *p = data;
 
 	crc = ~crc;
+	/* Little-endian byte order is spelled out, so the result is the
+	 * same on any host. */
+	while (len >= 8) {
+		uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+				     (uint32_t)p[3] << 24);
+
+		crc = slice[7][lo & 0xffu] ^ slice[6][(lo >> 8) & 0xffu] ^
+		      slice[5][(lo >> 16) & 0xffu] ^ slice[4][lo >> 24] ^ slice[3][p[4]] ^
+		      slice[2][p[5]] ^ slice[1][p[6]] ^ slice[0][p[7]];
+		p += 8;
+		len -= 8;
+	}
 	while (len--)
 		crc = crc32c_table[(crc ^ *p++) & 0xffu] ^ (crc >> 8);
 	return ~crc;

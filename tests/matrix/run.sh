@@ -7,7 +7,9 @@
 #   usr     a system binary directory (/usr/bin)
 #   etc     a system configuration directory (/etc; /etc/shadow too)
 #   home    the user's home (HOME = a fake home the test makes)
-#   prot    protected paths in that home (~/.ssh/id_rsa, ~/.aws/credentials)
+#   prot    protected paths in that home (~/.ssh/id_rsa, ~/.aws/credentials;
+#           and one file each of shell-history, package-credentials,
+#           browser-data and keychains, read only)
 #   tmp     shared temp: /tmp, and /var/tmp and /dev/shm where present
 #   wd      the sandbox's own working directory
 #
@@ -144,7 +146,12 @@ make_tree() {
 	H=$D/home
 	TB=$D/tmpdir
 	rm -rf "$D"
-	mkdir -p "$H/bin" "$H/.ssh" "$H/.aws" "$TB"
+	mkdir -p "$H/bin" "$H/.ssh" "$H/.aws" "$TB" "$H/.mozilla/firefox" "$H/.local/share/keyrings"
+	# One file of each other protection set that `default` keeps on.
+	for f in .bash_history .netrc .mozilla/firefox/profiles.ini .local/share/keyrings/login.keyring; do
+		echo "secret-$TAG" >"$H/$f"
+		chmod 600 "$H/$f"
+	done
 	echo "plain-$TAG" >"$H/plain.txt"
 	echo "PRIVATE-KEY-$TAG" >"$H/.ssh/id_rsa"
 	printf '[default]\naws_secret_access_key = SECRET-%s\n' "$TAG" >"$H/.aws/credentials"
@@ -420,6 +427,10 @@ run_base() {
 	# protected paths in the home
 	cell_read prot-ssh-r prot "$H/.ssh/id_rsa"
 	cell_read prot-aws-r prot "$H/.aws/credentials"
+	cell_read prot-hist-r prot "$H/.bash_history"
+	cell_read prot-netrc-r prot "$H/.netrc"
+	cell_read prot-browser prot "$H/.mozilla/firefox/profiles.ini"
+	cell_read prot-keyring prot "$H/.local/share/keyrings/login.keyring"
 	cell_append prot-ssh-w prot "$H/.ssh/id_rsa"
 	cell_create prot-aws-w prot "$H/.aws"
 
@@ -468,10 +479,9 @@ run_base() {
 	status exit-kill 137 "$BASE" sh -c 'kill -9 $$'
 	status exit-126 126 "$BASE" "$R/bin/not-exec"
 	status exit-127 127 "$BASE" "$TAG-no-such-command"
-	rm -f "$R/corrupt-ran"
-	status exit-125 125 corrupt /usr/bin/touch "$R/corrupt-ran"
-	if [ -e "$R/corrupt-ran" ]; then
-		bad "$(printf '%-10s %-6s %-12s %s' "$BASE" "$U" corrupt-ran "the command ran under a corrupt artifact")"
+	status exit-125 125 corrupt sh -c 'echo ran'
+	if [ -n "$OUT" ]; then
+		bad "$(printf '%-10s %-6s %-12s %s' "$BASE" "$U" corrupt-ran "the command ran under a corrupt artifact: $OUT")"
 	fi
 
 	if [ "$LEFT" = 0 ]; then
