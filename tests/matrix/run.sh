@@ -113,7 +113,7 @@ cp "$R/pol/default.hpol" "$R/pol/corrupt.hpol"
 size=$(stat -c %s "$R/pol/corrupt.hpol")
 off=$((size / 2))
 byte=$(od -An -tu1 -j "$off" -N1 "$R/pol/corrupt.hpol" | tr -d ' ')
-printf "\\$(printf %03o $((byte ^ 0xff)))" | dd of="$R/pol/corrupt.hpol" bs=1 seek="$off" conv=notrunc status=none
+printf "$(printf '\\%03o' $((byte ^ 0xff)))" | dd of="$R/pol/corrupt.hpol" bs=1 seek="$off" conv=notrunc status=none
 chmod 644 "$R/pol/corrupt.hpol"
 
 # What this machine can enforce: without it there is nothing to test.
@@ -251,7 +251,6 @@ refused() {
 	return 1
 }
 
-SUM=""
 sum_of() { cksum <"$1" 2>/dev/null; }
 
 # cell_read CELL LOC FILE [quiet]: read FILE (its checksum only is printed).
