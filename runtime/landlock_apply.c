@@ -1162,7 +1162,7 @@ ll_plan_build(const struct ll_table_view *t, const struct ll_launch *l, int abi,
 		e->fd = -1;
 	}
 	merge_plan(plan);
-	for (size_t i = 0; i < plan->nrules; i++) {
+	for (size_t i = 0; rep && rep->want_applied && i < plan->nrules; i++) {
 		ll_format_mask('f', plan->rules[i].access, tmp, sizeof(tmp));
 		rc = report(rep, LL_LINE_APPLIED, "%s %s: %s", plan_kind_name(plan->rules[i].kind),
 			    plan->rules[i].path, tmp);

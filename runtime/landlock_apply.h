@@ -84,6 +84,9 @@ struct ll_report {
 	size_t nrules;             /* path rules handed to the kernel */
 	struct ll_report_line *lines;
 	size_t nlines;
+	bool want_applied;         /* set by the caller: also list every rule
+				    * handed to the kernel (LL_LINE_APPLIED),
+				    * which costs a formatted line per rule */
 };
 
 void ll_report_free(struct ll_report *rep);

@@ -340,7 +340,7 @@ Test(landlock_plan, carve_out_read_grant_exact_siblings)
 		{ "A/subdir2", LL_PK_SIBLING, RF | RD },
 	};
 	struct ll_launch l = { .cwd = root };
-	struct ll_report rep = { 0 };
+	struct ll_report rep = { .want_applied = true };
 	struct ll_plan plan;
 	struct table t;
 	char err[512];
@@ -367,7 +367,7 @@ Test(landlock_plan, deny_in_writable_grant_refused_without_namespace)
 		{ P("T2/W/s"), IR_MODE_DENY, false },
 	};
 	struct ll_launch l = { .cwd = root };
-	struct ll_report rep = { 0 };
+	struct ll_report rep = { .want_applied = true };
 	struct ll_plan plan;
 	struct table t;
 	char err[1024];
@@ -397,7 +397,7 @@ Test(landlock_plan, deny_in_writable_grant_best_effort_union_of_ancestors)
 		{ "T2/x", LL_PK_SIBLING, RF },
 	};
 	struct ll_launch l = { .cwd = root };
-	struct ll_report rep = { 0 };
+	struct ll_report rep = { .want_applied = true };
 	struct ll_plan plan;
 	struct table t;
 	char err[1024];
@@ -431,7 +431,7 @@ Test(landlock_plan, deny_in_writable_grant_with_namespace_becomes_mount_request)
 	};
 	int calls = 0;
 	struct ll_launch l = { .cwd = root, .cover = fake_cover, .cover_ctx = &calls };
-	struct ll_report rep = { 0 };
+	struct ll_report rep = { .want_applied = true };
 	struct ll_plan plan;
 	struct table t;
 	char err[1024];
@@ -509,7 +509,7 @@ Test(landlock_plan, narrower_grant_inside_wider_one)
 		{ P("A/sub"), IR_MODE_R, false },
 	};
 	struct ll_launch l = { .cwd = root };
-	struct ll_report rep = { 0 };
+	struct ll_report rep = { .want_applied = true };
 	struct ll_plan plan;
 	struct table t;
 	char err[1024];
@@ -540,7 +540,7 @@ Test(landlock_plan, templates_relative_paths_and_workdir)
 	struct env_pair env[] = { { "TROOT", root }, { NULL, NULL } };
 	struct ll_launch l = { .cwd = root, .getenv = test_getenv, .getenv_ctx = env,
 			       .workdir = P("T2/W/d") };
-	struct ll_report rep = { 0 };
+	struct ll_report rep = { .want_applied = true };
 	struct ll_plan plan;
 	struct table t;
 	char err[1024];
@@ -601,7 +601,7 @@ Test(landlock_plan, links_and_missing_paths)
 	struct spec missing_req[] = { { P("absent"), IR_MODE_R, false } };
 	struct spec missing_opt[] = { { P("absent"), IR_MODE_R, true } };
 	struct ll_launch l = { .cwd = root };
-	struct ll_report rep = { 0 };
+	struct ll_report rep = { .want_applied = true };
 	struct ll_plan plan;
 	struct table t;
 	char err[1024];
@@ -643,7 +643,7 @@ Test(landlock_plan, old_kernels_refused_unless_best_effort)
 {
 	struct spec s[] = { { P("T2/W"), IR_MODE_RW, false }, { "/dev/null", IR_MODE_RW, false } };
 	struct ll_launch l = { .cwd = root };
-	struct ll_report rep = { 0 };
+	struct ll_report rep = { .want_applied = true };
 	struct ll_plan plan;
 	struct table t;
 	char err[2048];
@@ -789,7 +789,7 @@ live_checks(const struct table *t, int abi, uint16_t port)
 {
 	char buf[16] = "";
 	char err[1024] = "";
-	struct ll_report rep = { 0 };
+	struct ll_report rep = { .want_applied = true };
 	struct ll_launch l = { .cwd = root, .workdir = P("W") };
 	struct sockaddr_in sa;
 	int fd, rc, s;
@@ -1004,7 +1004,7 @@ static void
 writable_checks(const struct table *t, int abi, uint16_t unused)
 {
 	char err[1024] = "";
-	struct ll_report rep = { 0 };
+	struct ll_report rep = { .want_applied = true };
 	struct ll_launch l = { .cwd = root };
 	int rc;
 
