@@ -69,7 +69,7 @@ LIBS_HEELC := $(shell pkg-config --libs jansson nettle libseccomp 2>/dev/null ||
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
 	check-launcher check-conformance check-matrix
 
-all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static
+all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl
 
 deps:
 	$(call install_missing,$(DEPS_BUILD))
@@ -141,6 +141,23 @@ $(BIN)/heel-exec: $(LAUNCHER_OBJ) $(LIB)/libheelrt.a | $(BIN)
 $(BIN)/heel-exec-static: $(LAUNCHER_OBJ) $(LIB)/libheelrt.a | $(BIN)
 	$(CC) -static-pie $(LDFLAGS) -o $@ $^
 
+# The smallest trusted base: heel-exec linked statically against musl
+# (Debian's musl-tools). musl ships no kernel headers, so the kernel's
+# UAPI headers come after musl's own (-idirafter): only linux/ and asm/
+# are taken from there.
+MUSL_CC ?= musl-gcc
+MUSL_CFLAGS := $(CSTD) -O2 $(WARN) -fstack-protector-strong -Icompiler -Iruntime -Ilauncher \
+	-idirafter /usr/include -idirafter /usr/include/$(shell $(CC) -print-multiarch 2>/dev/null)
+MUSL_SRC := $(LAUNCHER_SRC) $(RUNTIME_SRC)
+MUSL_OBJ := $(MUSL_SRC:%.c=$(OBJ)/musl/%.o)
+
+$(MUSL_OBJ): $(OBJ)/musl/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(MUSL_CC) $(MUSL_CFLAGS) -c -o $@ $<
+
+$(BIN)/heel-exec-musl: $(MUSL_OBJ) | $(BIN)
+	$(MUSL_CC) -static -o $@ $^
+
 $(TBIN)/heel-exec-noenforce: $(NOENFORCE_OBJ) $(LIB)/libheelrt.a | $(TBIN)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^
 
@@ -163,7 +180,7 @@ check-roundtrip: $(BIN)/heelc
 	@bash tests/roundtrip/run.sh $(BIN)/heelc
 
 # heel-exec run for real, as root and as uid 65534, on artifacts heelc makes.
-check-launcher: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(TBIN)/heel-exec-noenforce
+check-launcher: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(TBIN)/heel-exec-noenforce
 	@bash tests/launcher/run.sh $(B)
 
 # The escape suite (tests/conformance): peers.md §4 run for real against

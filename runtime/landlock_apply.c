@@ -667,6 +667,15 @@ relation(const char *path, struct ent *const *targets, size_t nt)
  * entry relative to the listed directory, with RESOLVE_NO_SYMLINKS, so
  * a rename racing the walk cannot redirect it. A link entry gets no
  * rule: whoever follows it is checked against its target's own rules. */
+/* The kernel's record for getdents64(2). */
+struct linux_dirent64 {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
 static int
 walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t access,
      struct ent *const *targets, size_t nt)
@@ -681,7 +690,8 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 		return fail(b->err, b->errlen, dfd, "cannot list %s to carve out a deny beneath it: %s",
 			    dir, strerror(-dfd));
 	for (;;) {
-		ssize_t n = getdents64(dfd, buf, sizeof(buf));
+		/* The raw call: glibc's getdents64() wrapper is not in musl. */
+		ssize_t n = syscall(SYS_getdents64, dfd, buf, sizeof(buf));
 
 		if (n < 0) {
 			rc = fail(b->err, b->errlen, -errno, "cannot list %s: %s", dir, strerror(errno));
@@ -690,7 +700,7 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 		if (n == 0)
 			break;
 		for (ssize_t off = 0; off < n && !rc;) {
-			struct dirent64 *d = (struct dirent64 *)(buf + off);
+			const struct linux_dirent64 *d = (const struct linux_dirent64 *)(buf + off);
 			const char *ent = d->d_name;
 			struct stat st;
 			enum rel r;

@@ -28,6 +28,7 @@ cmds=(
 	-n "bare /bin/true" "/bin/true"
 	-n "trampoline (static fork+exec+wait)" "$out/trampoline /bin/true"
 	-n "heel-exec-static default.hpol" "$bin/heel-exec-static $out/default.hpol -- /bin/true"
+	-n "heel-exec-musl default.hpol" "$bin/heel-exec-musl $out/default.hpol -- /bin/true"
 	-n "heel-exec default.hpol" "$bin/heel-exec $out/default.hpol -- /bin/true"
 	-n "heel-exec --best-effort --no-namespaces" "$bin/heel-exec --best-effort --no-namespaces $out/default.hpol -- /bin/true"
 )
@@ -40,7 +41,7 @@ fi
 hyperfine -N --warmup 10 --min-runs 100 --export-markdown "$out/launch.md" \
 	--export-json "$out/launch.json" "${cmds[@]}" 2>/dev/null
 cat "$out/launch.md"
-echo "static heel-exec: $(stat -c %s "$bin/heel-exec-static") bytes; dynamic: $(stat -c %s "$bin/heel-exec") bytes"
+echo "heel-exec-static (glibc): $(stat -c %s "$bin/heel-exec-static") bytes; heel-exec-musl: $(stat -c %s "$bin/heel-exec-musl") bytes; dynamic: $(stat -c %s "$bin/heel-exec") bytes"
 
 # ---------------------------------------------------------------- seccomp cost
 cc -std=c17 -D_GNU_SOURCE -O2 -Icompiler -Iruntime -I"$build/gen" -o "$out/seccomp_cost" \

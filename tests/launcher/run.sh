@@ -22,7 +22,7 @@ skip() { skipped=$((skipped + 1)); echo "SKIP $*"; }
 check() { local d=$1; shift; if "$@"; then ok "$d"; else bad "$d"; fi; }
 next_n() { seq_n=$((seq_n + 1)); N=$seq_n; }
 
-for f in "$B/tests/heel-exec-noenforce" "$B/bin/heel-exec" "$B/bin/heel-exec-static"; do
+for f in "$B/tests/heel-exec-noenforce" "$B/bin/heel-exec" "$B/bin/heel-exec-static" "$B/bin/heel-exec-musl"; do
 	[ -x "$f" ] || { echo "missing $f: build it first (make check-launcher)"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 done
 
@@ -35,7 +35,7 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir -p "$T/bin" "$T/pol"
-cp "$B/tests/heel-exec-noenforce" "$B/bin/heel-exec" "$B/bin/heel-exec-static" "$T/bin/"
+cp "$B/tests/heel-exec-noenforce" "$B/bin/heel-exec" "$B/bin/heel-exec-static" "$B/bin/heel-exec-musl" "$T/bin/"
 chmod 755 "$T/bin"/*
 HX=$T/bin/heel-exec-noenforce
 
@@ -149,7 +149,7 @@ out_lacks() { ! grep -q -- "$1" "$T/out"; }
 U=root
 TB=$T/tmp-normal
 mkdir -p "$TB"
-for bin in heel-exec heel-exec-static; do
+for bin in heel-exec heel-exec-static heel-exec-musl; do
 	# The normal build enforces: a write outside the working directory
 	# is refused by the kernel, a write inside it works.
 	rm -f "$T/marker"
@@ -172,6 +172,7 @@ check "heel-exec: no TEST BUILD code in the normal binary" bash -c "! grep -q 'T
 check "heel-exec: links libc only" \
 	bash -c "[ \"\$(readelf -d '$T/bin/heel-exec' | awk '/NEEDED/ {print \$NF}' | tr -d '[]' | sort -u | tr '\n' ' ')\" = 'libc.so.6 ' ]"
 check "heel-exec-static: no dynamic dependencies" bash -c "! readelf -d '$T/bin/heel-exec-static' | grep -q NEEDED"
+check "heel-exec-musl: no dynamic dependencies" bash -c "! readelf -d '$T/bin/heel-exec-musl' | grep -q NEEDED"
 
 # ---------------------------------------------------------------- per user
 users=root
