@@ -89,6 +89,21 @@ load_policy(const char *path, uint8_t **buf, struct art_view *view)
 		fail("%s: the policy was not compiled for linux", path);
 }
 
+/* Fail closed on what this heel-exec cannot enforce at all, before the
+ * kernel probe: a network other than deny needs heel-proxy between the
+ * sandbox and the world, and running without it would be unfiltered. */
+static void
+refuse_unsupported(const char *path, const struct art_view *view)
+{
+	static const char *const kinds[] = { "deny", "allow-all", "allow-list" };
+	struct art_scalar s;
+
+	if (art_scalar(view, ART_LINUX, ART_SC_NETWORK, &s) == 0 && s.set && s.value != 0)
+		fail("%s: the policy's network is `%s`, which needs heel-proxy; this heel-exec "
+		     "has no proxy yet, so it refuses rather than run without the filter",
+		     path, s.value < 3 ? kinds[s.value] : "?");
+}
+
 /* `heel-exec check` prints on stdout what a launch would note. */
 static void
 note_stdout(const char *fmt, ...)
@@ -251,6 +266,7 @@ main(int argc, char *argv[])
 	/* 1. The artifact, and whether this kernel can enforce it. Nothing
 	 * has been created yet, so a refusal leaves nothing behind. */
 	load_policy(policy, &buf, &view);
+	refuse_unsupported(policy, &view);
 	l.view = &view;
 	linux_probe(&probe, false);
 	l.probe = &probe;

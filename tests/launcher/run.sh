@@ -77,6 +77,11 @@ heel 1
 io-priority utility
 EOF
 
+compile netall <<'EOF' || exit 1
+heel 1
+network allow-all
+EOF
+
 P=$T/pol/plain.hpol
 
 # ---------------------------------------------------------------- helpers
@@ -167,6 +172,16 @@ for bin in heel-exec heel-exec-static heel-exec-musl; do
 	check "$bin check: exit 0" rc_is 0
 	check "$bin check: reports Landlock, seccomp, user namespaces" \
 		bash -c "grep -q '^landlock: ' '$T/out' && grep -q '^seccomp: ' '$T/out' && grep -q '^user namespaces: ' '$T/out'"
+done
+# No heel-proxy yet: a network other than deny must be refused, never run
+# unfiltered, --best-effort included.
+for flags in "" "--best-effort"; do
+	rm -f "$T/marker"
+	env -u XDG_RUNTIME_DIR TMPDIR="$TB" "$T/bin/heel-exec" $flags "$T/pol/netall.hpol" -- touch "$T/marker" >"$T/out" 2>"$T/err"
+	rc=$?
+	check "heel-exec $flags: network allow-all refused without heel-proxy (125)" rc_is 125
+	check "heel-exec $flags: the refused command never ran" test ! -e "$T/marker"
+	check "heel-exec $flags: says it needs heel-proxy" grep -q 'needs heel-proxy' "$T/err"
 done
 check "heel-exec: no TEST BUILD code in the normal binary" bash -c "! grep -q 'TEST BUILD' '$T/bin/heel-exec'"
 check "heel-exec: links libc only" \
