@@ -46,9 +46,11 @@ define install_missing
 	if [ -n "$$missing" ]; then \
 		echo "make deps: installing$$missing"; \
 		if [ "$$(id -u)" != 0 ]; then echo "make deps: need root to install:$$missing" >&2; exit 1; fi; \
-		apt-get update -qq >/dev/null && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null \
-			|| { echo "make deps: apt-get install failed:$$missing" >&2; exit 1; }; \
+		log=$$(mktemp); \
+		{ apt-get update -qq && \
+		  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; } \
+			>"$$log" 2>&1 || { cat "$$log" >&2; rm -f "$$log"; echo "make deps: apt-get install failed:$$missing" >&2; exit 1; }; \
+		rm -f "$$log"; \
 	fi
 endef
 
