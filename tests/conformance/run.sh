@@ -710,10 +710,16 @@ case_60() { # Fail closed: tampered or unenforceable artifacts never run.
 		[ "$RC" = 125 ] || prob "$1: exit $RC, expected 125"
 		[ -e "$W/marker" ] && prob "$1: the command ran"
 	}
-	for i in 0 9 16 24 33 41 49 53 60 64 $((size / 2)) $((size - 1)); do
+	# Every header field, then a byte every 97 through the whole file (the
+	# validator's own unit test flips every byte; this proves the launcher
+	# refuses before anything runs, wherever the damage is).
+	for i in 0 9 16 24 33 41 49 53 60 64 $(seq 71 97 $((size - 1))) $((size - 1)); do
+		local byte
+		byte=$(od -An -tu1 -j "$i" -N1 "$pol" | tr -d ' ')
 		cp "$pol" "$t"
-		printf "\\x$(printf %02x $((0x$(xxd -s $i -l 1 -p "$pol") ^ 0x40)))" |
-			dd of="$t" bs=1 seek=$i conv=notrunc status=none
+		printf "\\$(printf %03o $((byte ^ 0x40)))" |
+			dd of="$t" bs=1 seek="$i" conv=notrunc status=none
+		cmp -s "$pol" "$t" && prob "byte $i: the copy was not changed (test machinery)"
 		refused "byte $i flipped"
 	done
 	for what in half minus8 plus1; do
