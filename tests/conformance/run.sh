@@ -48,6 +48,7 @@ cleanup() {
 	chattr -R -i "$T" 2>/dev/null
 	chmod -R u+rwx "$T" 2>/dev/null
 	rm -rf "$T"
+	[ -n "${OTHER_HOME:-}" ] && rm -rf "$OTHER_HOME"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -411,6 +412,27 @@ case_15() { # Credentials in the home (default base, protections on).
 		sbx_denied "read ~/$f" "$ERRNO" home open-read "$H/$f"
 	done
 	sbx_ok "read ~/notes.txt" home open-read "$H/notes.txt"
+	finish
+}
+
+case_15o() { # Another user's credentials under /home (default base).
+	# The protection sets name ${HOME}; the base must not open the other
+	# homes at all (it granted /home once: as root, every user's ~/.ssh
+	# was readable). The key is world-readable so that the control works
+	# for uid 65534 too: what stops the sandbox is heel, not file modes.
+	begin 15-other-users-credentials
+	if [ -z "${OTHER_HOME:-}" ]; then
+		OTHER_HOME=$(mktemp -d /home/heel-conformance-other.XXXXXX) || { prob "cannot make a home under /home"; finish; return; }
+		mkdir -p "$OTHER_HOME/.ssh"
+		echo OTHER-SECRET >"$OTHER_HOME/.ssh/id_rsa"
+		echo public >"$OTHER_HOME/notes.txt"
+		chmod 755 "$OTHER_HOME" "$OTHER_HOME/.ssh"
+		chmod 644 "$OTHER_HOME/.ssh/id_rsa" "$OTHER_HOME/notes.txt"
+	fi
+	ctl_ok "read another user's ~/.ssh/id_rsa" open-read "$OTHER_HOME/.ssh/id_rsa"
+	sbx_denied "read another user's ~/.ssh/id_rsa" "$ERRNO" home open-read "$OTHER_HOME/.ssh/id_rsa"
+	sbx_denied "read another user's plain file" "$ERRNO" home open-read "$OTHER_HOME/notes.txt"
+	sbx_ok "read a plain file in one's own home" home open-read "$H/notes.txt"
 	finish
 }
 
@@ -841,7 +863,7 @@ table_case() {
 
 # ================================================================ main
 CASES=(case_01 case_02 case_03 case_04 case_05 case_06 case_07 case_08 case_09
-	case_13 case_15 case_16 case_18 case_19 case_20 case_21m case_21l case_23
+	case_13 case_15 case_15o case_16 case_18 case_19 case_20 case_21m case_21l case_23
 	case_24 case_25 case_26 case_27 case_30 case_31 case_32 case_36 case_40 case_60)
 
 for user in root $NOBODY; do
