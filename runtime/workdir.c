@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * Working directory life cycle; see workdir.h. */
+#include <stdbool.h>
+
 #include "workdir.h"
 
 #include <dirent.h>
@@ -228,6 +230,29 @@ mkdir_p(char *path)
 	return 0;
 }
 
+/* The system's own trees: a working directory is writable as a whole, so
+ * `--workdir /usr` (or `/`, which contains it) would hand the sandbox
+ * the system (as root, to write; as anyone, every file it may write). */
+bool
+wd_is_system(const char *path)
+{
+	static const char *const system[] = {
+		"/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc",
+		"/root", "/run", "/sbin", "/sys", "/usr", "/var", "/home",
+	};
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < sizeof(system) / sizeof(system[0]); i++) {
+		size_t m = strlen(system[i]);
+
+		/* The path is the system tree itself or one of its ancestors. */
+		if (strncmp(system[i], path, n) == 0 &&
+		    (n == m || system[i][n] == '/' || (n == 1 && path[0] == '/')))
+			return true;
+	}
+	return false;
+}
+
 int
 wd_use(struct wd *wd, const char *dir, char *err, size_t errlen)
 {
@@ -241,6 +266,11 @@ wd_use(struct wd *wd, const char *dir, char *err, size_t errlen)
 		return fail(err, errlen, r, "%s: %s", dir, strerror(-r));
 	if (!realpath(dir, wd->path))
 		return fail(err, errlen, -errno, "%s: %s", dir, strerror(errno));
+	if (wd_is_system(wd->path))
+		return fail(err, errlen, -EPERM,
+			    "%s: the working directory becomes writable as a whole; refusing "
+			    "the root or a system directory (or one that contains it)",
+			    wd->path);
 	return make_tmp(wd, err, errlen);
 }
 

@@ -47,4 +47,9 @@ int wd_use(struct wd *wd, const char *dir, char *err, size_t errlen);
  * it only when nothing runs in the tree any more. */
 int wd_remove(struct wd *wd);
 
+/* Whether `path` (absolute, resolved) is the root, a system directory
+ * (/usr, /etc, /var, /home, ...) or an ancestor of one: never a working
+ * directory. */
+bool wd_is_system(const char *path);
+
 #endif

@@ -183,6 +183,15 @@ for flags in "" "--best-effort"; do
 	check "heel-exec $flags: the refused command never ran" test ! -e "$T/marker"
 	check "heel-exec $flags: says it needs heel-proxy" grep -q 'needs heel-proxy' "$T/err"
 done
+# A working directory is writable as a whole: the root or a system
+# directory is refused, and nothing runs.
+for d in / /usr /etc; do
+	rm -f "$T/marker"
+	"$T/bin/heel-exec" --workdir "$d" "$P" -- touch "$T/marker" >"$T/out" 2>"$T/err"
+	rc=$?
+	check "heel-exec --workdir $d: refused (125)" rc_is 125
+	check "heel-exec --workdir $d: the command never ran" test ! -e "$T/marker"
+done
 check "heel-exec: no TEST BUILD code in the normal binary" bash -c "! grep -q 'TEST BUILD' '$T/bin/heel-exec'"
 check "heel-exec: links libc only" \
 	bash -c "[ \"\$(readelf -d '$T/bin/heel-exec' | awk '/NEEDED/ {print \$NF}' | tr -d '[]' | sort -u | tr '\n' ' ')\" = 'libc.so.6 ' ]"
