@@ -1006,9 +1006,11 @@ expand_table(struct builder *b)
 
 		ll_table_rule(b->t, i, &r);
 		optional = (r.flags & LL_RF_OPTIONAL) || r.kind != LL_KIND_GRANT;
-		label(b, &tmp, lab, sizeof(lab));
 		rc = expand(r.path, b->l, path, name, sizeof(name));
 		if (rc) {
+			/* The label is formatted only for a message: doing it
+			 * for every rule was a measurable part of a launch. */
+			label(b, &tmp, lab, sizeof(lab));
 			const char *why = rc == -ENOENT ? "is not set" : rc == -ENAMETOOLONG ?
 					  "makes the path too long" :
 					  "must expand to an absolute path without . or ..";
