@@ -353,6 +353,19 @@ explicit_deny(uint8_t source)
 	return source == IR_SRC_USER || source == IR_SRC_PRESET;
 }
 
+/* The rule for one path and platform now comes from this statement. */
+static void
+cell_take(struct sema_cell *c, uint8_t mode, bool optional, const struct sema_ectx *e,
+	  const struct diag_loc *loc)
+{
+	c->mode = mode;
+	c->optional = optional;
+	c->set = e->set;
+	c->source = e->source;
+	c->origin = sema_origin(e, loc);
+	c->loc = *loc;
+}
+
 void
 sema_add_path_rule(struct sema *s, const char *path, uint8_t mode, bool optional, unsigned mask,
 		   const struct sema_ectx *e, const struct diag_loc *loc)
@@ -369,12 +382,7 @@ sema_add_path_rule(struct sema *s, const char *path, uint8_t mode, bool optional
 			continue;
 		if (!c->present) {
 			c->present = true;
-			c->mode = mode;
-			c->optional = optional;
-			c->set = e->set;
-			c->source = e->source;
-			c->origin = sema_origin(e, loc);
-			c->loc = *loc;
+			cell_take(c, mode, optional, e, loc);
 			continue;
 		}
 		if (mode == IR_MODE_DENY) {
@@ -385,12 +393,7 @@ sema_add_path_rule(struct sema *s, const char *path, uint8_t mode, bool optional
 			 * `default`, which grants ${HOME} read. */
 			if (c->mode != IR_MODE_DENY && c->source == IR_SRC_BASE &&
 			    e->source != IR_SRC_BASE) {
-				c->mode = IR_MODE_DENY;
-				c->optional = optional;
-				c->set = e->set;
-				c->source = e->source;
-				c->origin = sema_origin(e, loc);
-				c->loc = *loc;
+				cell_take(c, IR_MODE_DENY, optional, e, loc);
 				continue;
 			}
 			/* LANGUAGE.md: between a grant and a deny of one
@@ -413,12 +416,7 @@ sema_add_path_rule(struct sema *s, const char *path, uint8_t mode, bool optional
 				diag_push(s->ctx, DIAG_NOTE, &c->loc, NULL, "denied here");
 				warned = true;
 			}
-			c->mode = mode;
-			c->optional = optional;
-			c->set = e->set;
-			c->source = e->source;
-			c->origin = sema_origin(e, loc);
-			c->loc = *loc;
+			cell_take(c, mode, optional, e, loc);
 			continue;
 		}
 		/* LANGUAGE.md: two grants keep the union of their modes, but
