@@ -2103,6 +2103,23 @@ sema_compile(struct diag_ctx *ctx, const struct sema_options *opts, struct ir_po
 		else if (!s.oom)
 			internal_missing(&s, name);
 	}
+	/* `allow gpu`: the device grants are a policy of their own in
+	 * policies/devices/gpu.heel, so a reviewer can read what it opens. */
+	if (!s.oom) {
+		unsigned mask = 0;
+		struct sema_file *f;
+
+		FOR_PLATFORMS(p, IR_PLAT_ALL)
+		if (s.ir->scalar[p].gpu.set && s.ir->scalar[p].gpu.value)
+			mask |= IR_PLAT_BIT(p);
+		if (mask) {
+			f = load_embedded(&s, "devices/gpu", IR_SRC_BASE);
+			if (f)
+				eval_file(&s, f, mask, IR_SET_NONE);
+			else if (!s.oom)
+				internal_missing(&s, "devices/gpu");
+		}
+	}
 	if (!s.oom) {
 		check_network(&s);
 		check_targets(&s);

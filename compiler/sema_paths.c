@@ -408,6 +408,11 @@ sema_add_path_rule(struct sema *s, const char *path, uint8_t mode, bool optional
 			continue;
 		}
 		if (c->mode == IR_MODE_DENY) {
+			/* A base grant (the device grants of `allow gpu` are
+			 * evaluated last) never undoes a deny the policy or a
+			 * protection set made: it is a default, as above. */
+			if (e->source == IR_SRC_BASE && c->source != IR_SRC_BASE)
+				continue;
 			if (explicit_deny(c->source) && !warned) {
 				diag_push(
 				    s->ctx, DIAG_WARNING, loc,

@@ -1170,3 +1170,36 @@ Test(sema, users_grant_of_a_base_path_survives_a_later_protection)
 	cr_expect_eq(home->mode, IR_MODE_R);
 	cr_expect_eq(home->source, IR_SRC_USER);
 }
+
+/* `allow gpu` opens the device nodes of policies/devices/gpu.heel on
+ * Linux; `deny gpu` does not; a user's deny of a node wins although the
+ * device grants are evaluated after the user's file. */
+Test(sema, allow_gpu_grants_the_device_nodes)
+{
+	const struct ir_path_rule *dri;
+
+	compile_ok("heel 1\nisolation strict\nallow gpu\n");
+	dri = rule("/dev/dri", LINUX);
+	cr_assert_not_null(dri);
+	cr_expect_eq(dri->mode, IR_MODE_RW);
+	cr_expect(dri->optional);
+	cr_expect_eq(dri->platforms, LINUX);
+}
+
+Test(sema, deny_gpu_grants_no_device_node)
+{
+	compile_ok("heel 1\nisolation strict\n");
+	cr_expect_null(rule("/dev/dri", LINUX));
+	cr_expect_null(rule("/dev/nvidiactl", LINUX));
+}
+
+Test(sema, users_deny_of_a_gpu_node_wins)
+{
+	const struct ir_path_rule *dri;
+
+	compile_ok("heel 1\nisolation default\ndeny \"/dev/dri\"\n");
+	dri = rule("/dev/dri", LINUX);
+	cr_assert_not_null(dri);
+	cr_expect_eq(dri->mode, IR_MODE_DENY);
+	cr_expect_eq(dri->source, IR_SRC_USER);
+}
