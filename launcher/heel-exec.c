@@ -98,10 +98,25 @@ refuse_unsupported(const char *path, const struct art_view *view)
 	static const char *const kinds[] = { "deny", "allow-all", "allow-list" };
 	struct art_scalar s;
 
+	struct art_python py;
+
 	if (art_scalar(view, ART_LINUX, ART_SC_NETWORK, &s) == 0 && s.set && s.value != 0)
 		fail("%s: the policy's network is `%s`, which needs heel-proxy; this heel-exec "
 		     "has no proxy yet, so it refuses rather than run without the filter",
 		     path, s.value < 3 ? kinds[s.value] : "?");
+	/* Host commands and the venv are grants of their own; running
+	 * without them would be a different sandbox than the one reviewed. */
+	for (size_t i = 0; i < art_ipc_count(view); i++) {
+		struct art_ipc c;
+
+		if (art_ipc_at(view, i, &c) == 0 && (c.platforms & ART_PLAT_BIT(ART_LINUX)))
+			fail("%s: the policy declares the host command `ipc \"%s\"`; this heel-exec "
+			     "has no IPC broker yet, so it refuses rather than run without it",
+			     path, c.name);
+	}
+	if (art_python(view, ART_LINUX, &py) == 0 && py.set)
+		fail("%s: the policy declares a `python` virtual environment; this heel-exec "
+		     "cannot make it yet, so it refuses rather than run without it", path);
 }
 
 /* `heel-exec check` prints on stdout what a launch would note. */

@@ -81,6 +81,18 @@ compile netall <<'EOF' || exit 1
 heel 1
 network allow-all
 EOF
+compile ipc <<'EOF' || exit 1
+heel 1
+ipc "search" {
+    exec "/usr/bin/true"
+}
+EOF
+compile venv <<'EOF' || exit 1
+heel 1
+python {
+    venv "./venv"
+}
+EOF
 
 P=$T/pol/plain.hpol
 
@@ -182,6 +194,14 @@ for flags in "" "--best-effort"; do
 	check "heel-exec $flags: network allow-all refused without heel-proxy (125)" rc_is 125
 	check "heel-exec $flags: the refused command never ran" test ! -e "$T/marker"
 	check "heel-exec $flags: says it needs heel-proxy" grep -q 'needs heel-proxy' "$T/err"
+done
+# Nor are host commands (ipc) and the python venv silently left out.
+for pol in ipc venv; do
+	rm -f "$T/marker"
+	env -u XDG_RUNTIME_DIR TMPDIR="$TB" "$T/bin/heel-exec" --best-effort "$T/pol/$pol.hpol" -- touch "$T/marker" >"$T/out" 2>"$T/err"
+	rc=$?
+	check "heel-exec: a policy with $pol is refused (125), even with --best-effort" rc_is 125
+	check "heel-exec: $pol: the refused command never ran" test ! -e "$T/marker"
 done
 # A working directory is writable as a whole: the root or a system
 # directory is refused, and nothing runs.
