@@ -267,22 +267,34 @@ print_paths(struct text_out *t, const char *title, bool (*want)(const struct ir_
 {
 	const struct ir_policy *p = t->p;
 	int width = path_width(p, want);
-	bool any = false;
+	bool any = false, base_heading = false;
 
 	fprintf(t->f, "\n%s\n", title);
 	if (always)
 		fprintf(t->f, "  %s\n", always);
-	for (size_t i = 0; i < p->npaths; i++) {
-		const struct ir_path_rule *r = &p->paths[i];
-		char extra[96] = "";
+	/* What the policy's own files and presets say comes first; the
+	 * isolation base's many system paths follow under a heading of
+	 * their own, so a reviewer finds the lines that were written here. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < p->npaths; i++) {
+			const struct ir_path_rule *r = &p->paths[i];
+			char extra[96] = "";
 
-		if (!want(r))
-			continue;
-		any = true;
-		if (r->mode != IR_MODE_DENY)
-			snprintf(extra, sizeof(extra), "(%s%s)", ir_mode_name(r->mode),
-				 r->optional ? ", optional" : "");
-		print_path_line(t, r->path, extra, r->platforms, &r->origin, width);
+			if (!want(r) || (r->source == IR_SRC_BASE) != (pass == 1))
+				continue;
+			if (pass == 1 && !base_heading) {
+				fputs("  from the isolation base:\n", t->f);
+				base_heading = true;
+			}
+			any = true;
+			if (r->mode != IR_MODE_DENY)
+				snprintf(extra, sizeof(extra), "(%s%s)", ir_mode_name(r->mode),
+					 r->optional ? ", optional" : "");
+			if (pass == 1)
+				fputs("  ", t->f);
+			print_path_line(t, r->path, extra, r->platforms, &r->origin,
+					pass == 1 ? width - 2 : width);
+		}
 	}
 	if (!any && !always)
 		fputs("  nothing\n", t->f);
