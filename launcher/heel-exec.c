@@ -36,15 +36,21 @@ usage(void)
 }
 
 static void
+vnote(const char *fmt, va_list ap)
+{
+	fputs("heel-exec: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+static void
 note(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("heel-exec: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vnote(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
@@ -52,11 +58,9 @@ fail(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("heel-exec: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vnote(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(EXIT_HEEL);
 }
 

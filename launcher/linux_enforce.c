@@ -23,6 +23,7 @@
 
 #include "artifact_read.h"
 #include "bpf_sim.h"
+#include "env.h"
 #include "landlock_abi.h"
 #include "landlock_apply.h"
 #include "landlock_table.h"
@@ -43,13 +44,7 @@
 static const char *
 host_getenv(const char *name, void *ctx)
 {
-	char *const *env = ctx;
-	size_t n = strlen(name);
-
-	for (; env && *env; env++)
-		if (strncmp(*env, name, n) == 0 && (*env)[n] == '=')
-			return *env + n + 1;
-	return NULL;
+	return envb_lookup(ctx, name);
 }
 
 static int
