@@ -94,7 +94,7 @@ linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
 		.cwd = l->launch_dir,
 	};
 	struct ll_plan *plan;
-	struct ll_report rep = { .want_applied = l->verbose };
+	struct ll_report rep = { .want_applied = l->verbose, .weakenings_only = !l->verbose };
 	int r;
 
 	if ((r = table_of(l, &t, err, errlen)) < 0)

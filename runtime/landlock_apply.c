@@ -167,6 +167,15 @@ ll_report_free(struct ll_report *rep)
 	rep->nlines = 0;
 }
 
+/* Whether a line of this kind would be kept: callers skip formatting
+ * (labels above all) for lines nobody will read. */
+static bool
+keeps(const struct ll_report *rep, enum ll_line_kind kind)
+{
+	return rep && (!rep->weakenings_only || kind == LL_LINE_WEAKENING) &&
+	       (kind != LL_LINE_APPLIED || rep->want_applied);
+}
+
 __attribute__((format(printf, 3, 4))) static int
 report(struct ll_report *rep, enum ll_line_kind kind, const char *fmt, ...)
 {
@@ -175,7 +184,7 @@ report(struct ll_report *rep, enum ll_line_kind kind, const char *fmt, ...)
 	char *text;
 	int n;
 
-	if (!rep)
+	if (!rep || (rep->weakenings_only && kind != LL_LINE_WEAKENING))
 		return 0;
 	va_start(ap, fmt);
 	n = vasprintf(&text, fmt, ap);
@@ -339,47 +348,33 @@ open2(int dirfd, const char *path, uint64_t flags, uint64_t resolve)
  * prefix, so a grant above it still forbids creating it. */
 static int resolve_deny_slow(const char *path, char *out, bool *exists, bool *is_dir);
 
-/* The common case first, in a few syscalls: a deny whose existing part
- * holds no symbolic link resolves to itself. Only when a link is found
- * (ELOOP) is the path resolved component by component with realpath(),
- * which costs a readlink() per component and, over the hundred denies of
- * the protection sets, most of a launch. */
+/* The common case in one syscall: a deny whose existing part holds no
+ * symbolic link resolves to itself. The kernel walks the components in
+ * order, so ENOENT under RESOLVE_NO_SYMLINKS means it reached a missing
+ * component without meeting a link (a link would have been ELOOP first):
+ * the path stands as written, and nothing is gained by opening its
+ * prefixes (that walk was a third of a launch's syscalls). Only a link
+ * (ELOOP) or a file in the middle (ENOTDIR) takes the slow path, which
+ * resolves component by component with realpath(). */
 static int
 resolve_deny(const char *path, char *out, bool *exists, bool *is_dir)
 {
-	char prefix[PATH_MAX];
 	size_t len = strlen(path);
 	struct stat st;
 	int fd;
 
-	if (len >= sizeof(prefix) || path[0] != '/')
+	if (len >= PATH_MAX || path[0] != '/')
 		return resolve_deny_slow(path, out, exists, is_dir);
-	memcpy(prefix, path, len + 1);
-	for (;;) {
-		char *slash;
-
-		fd = open2(AT_FDCWD, prefix, O_PATH, RESOLVE_NO_SYMLINKS);
-		if (fd >= 0)
-			break;
-		if (fd != -ENOENT)
-			return resolve_deny_slow(path, out, exists, is_dir);
-		slash = strrchr(prefix, '/');
-		if (!slash)
-			return resolve_deny_slow(path, out, exists, is_dir);
-		if (slash == prefix) {
-			prefix[1] = '\0';
-			fd = open2(AT_FDCWD, prefix, O_PATH, RESOLVE_NO_SYMLINKS);
-			if (fd < 0)
-				return resolve_deny_slow(path, out, exists, is_dir);
-			break;
-		}
-		*slash = '\0';
-	}
-	*exists = strlen(prefix) == len;
+	fd = open2(AT_FDCWD, path, O_PATH, RESOLVE_NO_SYMLINKS);
+	if (fd < 0 && fd != -ENOENT)
+		return resolve_deny_slow(path, out, exists, is_dir);
+	*exists = fd >= 0;
 	*is_dir = true;
-	if (*exists && fstat(fd, &st) == 0)
-		*is_dir = S_ISDIR(st.st_mode);
-	close(fd);
+	if (fd >= 0) {
+		if (fstat(fd, &st) == 0)
+			*is_dir = S_ISDIR(st.st_mode);
+		close(fd);
+	}
 	memcpy(out, path, len + 1);
 	return 0;
 }
@@ -527,10 +522,14 @@ add_grant(struct builder *b, const char *path, uint64_t access, bool optional,
 	struct stat st;
 	int fd, rc;
 
+	/* The label is formatted only for a message: doing it for every
+	 * grant was a measurable part of a launch. */
 	e.path = (char *)path;
-	label(b, &e, lab, sizeof(lab));
 	fd = open2(AT_FDCWD, path, O_PATH, RESOLVE_NO_SYMLINKS);
+	if (fd < 0 && optional && !keeps(b->rep, LL_LINE_SKIPPED))
+		return 0;
 	if (fd < 0) {
+		label(b, &e, lab, sizeof(lab));
 		const char *what = fd == -ELOOP ? "is or passes through a symbolic link" :
 				   (fd == -ENOENT || fd == -ENOTDIR) ? "does not exist" :
 				   strerror(-fd);
@@ -552,14 +551,16 @@ add_grant(struct builder *b, const char *path, uint64_t access, bool optional,
 	if (fstat(fd, &st) < 0) {
 		rc = -errno;
 		close(fd);
-		return fail(b->err, b->errlen, rc, "%s: %s: %s", lab, path, strerror(-rc));
+		return fail(b->err, b->errlen, rc, "%s: %s: %s", label(b, &e, lab, sizeof(lab)),
+			    path, strerror(-rc));
 	}
 	e.is_dir = S_ISDIR(st.st_mode);
 	/* The kernel refuses directory rights on a file (EINVAL). */
 	e.access = access & b->plan->dg.eff.fs & (e.is_dir ? ~0ull : LL_FS_FILE_RIGHTS);
 	if (!e.access) {
 		close(fd);
-		return report(b->rep, LL_LINE_SKIPPED, "%s: no right left on this kernel, skipped", lab);
+		return report(b->rep, LL_LINE_SKIPPED, "%s: no right left on this kernel, skipped",
+			      label(b, &e, lab, sizeof(lab)));
 	}
 	e.path = strdup(path);
 	if (!e.path) {
@@ -584,6 +585,8 @@ add_deny(struct builder *b, const char *path, int32_t tidx)
 
 	e.path = (char *)path;
 	rc = resolve_deny(path, real, &e.exists, &e.is_dir);
+	if (rc && !keeps(b->rep, LL_LINE_SKIPPED))
+		return 0;
 	if (rc) {
 		/* Unreachable for the launcher (EACCES, a link loop): the
 		 * sandbox, with the same credentials, cannot reach it either. */
@@ -599,10 +602,60 @@ add_deny(struct builder *b, const char *path, int32_t tidx)
 	return rc;
 }
 
+/* Merge sort of an array of pointers; `tmp` holds n/2 + 1 of them. Not
+ * qsort(): musl's moves every element with a memcpy call, and that was a
+ * tenth of a launch. Runs that are already in order (a directory's
+ * entries often are) cost one comparison. */
+static void
+sort_ptrs(void **a, void **tmp, size_t n, int (*cmp)(const void *, const void *))
+{
+	size_t h = n / 2, i = 0, j = h, w = 0;
+
+	if (n < 2)
+		return;
+	sort_ptrs(a, tmp, h, cmp);
+	sort_ptrs(a + h, tmp, n - h, cmp);
+	if (cmp(&a[h - 1], &a[h]) <= 0)
+		return;
+	memcpy(tmp, a, h * sizeof(*a));
+	while (i < h && j < n)
+		a[w++] = cmp(&a[j], &tmp[i]) < 0 ? a[j++] : tmp[i++];
+	while (i < h)
+		a[w++] = tmp[i++];
+}
+
+/* Sorts n records of `width` bytes (stable) through an array of
+ * pointers to them; `cmp` compares two pointers to records. */
+static int
+sort_records(void *base, size_t n, size_t width, int (*cmp)(const void *, const void *))
+{
+	unsigned char *copy;
+	void **ptr;
+
+	if (n < 2)
+		return 0;
+	ptr = malloc((n + n / 2 + 1) * sizeof(*ptr));
+	copy = malloc(n * width);
+	if (!ptr || !copy) {
+		free(ptr);
+		free(copy);
+		return -ENOMEM;
+	}
+	memcpy(copy, base, n * width);
+	for (size_t i = 0; i < n; i++)
+		ptr[i] = copy + i * width;
+	sort_ptrs(ptr, ptr + n, n, cmp);
+	for (size_t i = 0; i < n; i++)
+		memcpy((unsigned char *)base + i * width, ptr[i], width);
+	free(ptr);
+	free(copy);
+	return 0;
+}
+
 static int
 cmp_ent(const void *a, const void *b)
 {
-	const struct ent *x = a, *y = b;
+	const struct ent *x = *(const struct ent *const *)a, *y = *(const struct ent *const *)b;
 	int c = path_cmp(x->path, y->path);
 
 	if (c)
@@ -613,13 +666,14 @@ cmp_ent(const void *a, const void *b)
 
 /* Sorts the entries and folds those that name one path: grants keep the
  * union, a grant beats a deny. */
-static void
+static int
 merge_ents(struct builder *b)
 {
 	size_t w = 0;
+	int rc = sort_records(b->e, b->ne, sizeof(*b->e), cmp_ent);
 
-	if (b->ne > 1)
-		qsort(b->e, b->ne, sizeof(*b->e), cmp_ent);
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < b->ne; i++) {
 		struct ent *d = w ? &b->e[w - 1] : NULL;
 
@@ -633,6 +687,7 @@ merge_ents(struct builder *b)
 		b->e[w++] = b->e[i];
 	}
 	b->ne = w;
+	return 0;
 }
 
 /* Does rule `in` (beneath grant `g`) narrow it? A deny always does; a
@@ -647,16 +702,48 @@ narrows(const struct ent *in, const struct ent *g)
 
 enum rel { REL_NONE, REL_TARGET, REL_ANCESTOR };
 
-static enum rel
-relation(const char *path, struct ent *const *targets, size_t nt)
+/* A target seen from a directory being walked: the name of the entry it
+ * is, or lies beneath. */
+struct target_name {
+	const char *name;
+	size_t len;
+	bool exact;                /* the target is that entry itself */
+};
+
+/* The entries of `dir` that targets name, so that each listed entry is
+ * matched by its name alone, not by comparing full paths. */
+static size_t
+target_names(const char *dir, struct ent *const *targets, size_t nt, struct target_name *out)
 {
-	enum rel r = REL_NONE;
+	size_t dlen = strcmp(dir, "/") == 0 ? 0 : strlen(dir), n = 0;
 
 	for (size_t i = 0; i < nt; i++) {
-		if (strcmp(targets[i]->path, path) == 0)
+		const char *rest, *slash;
+
+		if (!beneath(targets[i]->path, dir))
+			continue;
+		rest = targets[i]->path + dlen + 1;
+		slash = strchr(rest, '/');
+		out[n].name = rest;
+		out[n].len = slash ? (size_t)(slash - rest) : strlen(rest);
+		out[n].exact = !slash;
+		n++;
+	}
+	return n;
+}
+
+static enum rel
+relation(const char *name, const struct target_name *names, size_t nn)
+{
+	size_t len = strlen(name);
+	enum rel r = REL_NONE;
+
+	for (size_t i = 0; i < nn; i++) {
+		if (names[i].len != len || memcmp(names[i].name, name, len) != 0)
+			continue;
+		if (names[i].exact)
 			return REL_TARGET;
-		if (beneath(targets[i]->path, path))
-			r = REL_ANCESTOR;
+		r = REL_ANCESTOR;
 	}
 	return r;
 }
@@ -682,6 +769,8 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 {
 	char buf[8192] __attribute__((aligned(8)));
 	char child[PATH_MAX];
+	struct target_name *names;
+	size_t nn, dlen = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
 	int dfd, rc = 0;
 
 	dfd = open2(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW,
@@ -689,6 +778,14 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 	if (dfd < 0)
 		return fail(b->err, b->errlen, dfd, "cannot list %s to carve out a deny beneath it: %s",
 			    dir, strerror(-dfd));
+	names = malloc((nt ? nt : 1) * sizeof(*names));
+	if (!names) {
+		close(dfd);
+		return -ENOMEM;
+	}
+	nn = target_names(dir, targets, nt, names);
+	memcpy(child, dir, dlen);
+	child[dlen] = '/';
 	for (;;) {
 		/* The raw call: glibc's getdents64() wrapper is not in musl. */
 		ssize_t n = syscall(SYS_getdents64, dfd, buf, sizeof(buf));
@@ -702,21 +799,22 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 		for (ssize_t off = 0; off < n && !rc;) {
 			const struct linux_dirent64 *d = (const struct linux_dirent64 *)(buf + off);
 			const char *ent = d->d_name;
+			size_t elen = strlen(ent);
 			struct stat st;
 			enum rel r;
 			uint64_t a;
 			int fd;
 
 			off += d->d_reclen;
-			if (strcmp(ent, ".") == 0 || strcmp(ent, "..") == 0)
+			if (ent[0] == '.' && (elen == 1 || (elen == 2 && ent[1] == '.')))
 				continue;
-			if (snprintf(child, sizeof(child), "%s/%s", strcmp(dir, "/") ? dir : "",
-				     ent) >= (int)sizeof(child)) {
+			if (dlen + 1 + elen >= sizeof(child)) {
 				rc = fail(b->err, b->errlen, -ENAMETOOLONG, "%s/%s: name too long", dir,
 					  ent);
 				break;
 			}
-			r = relation(child, targets, nt);
+			memcpy(child + dlen + 1, ent, elen + 1);
+			r = relation(ent, names, nn);
 			if (r == REL_TARGET)
 				continue;
 			/* A link is never granted (what it names has rules of
@@ -742,6 +840,8 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 			if (r == REL_ANCESTOR && S_ISDIR(st.st_mode)) {
 				close(fd);
 				rc = walk(b, dfd, ent, child, access, targets, nt);
+				/* The recursion wrote its own names after ours. */
+				child[dlen] = '/';
 				continue;
 			}
 			/* Not a directory: nothing can lie beneath it, so even an
@@ -758,6 +858,7 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 		if (rc)
 			break;
 	}
+	free(names);
 	close(dfd);
 	return rc;
 }
@@ -814,8 +915,8 @@ add_mount_request(struct builder *b, struct ent *d, struct ent *g)
 static int
 cmp_plan_rule(const void *a, const void *b)
 {
-	return path_cmp(((const struct ll_plan_rule *)a)->path,
-			((const struct ll_plan_rule *)b)->path);
+	return path_cmp((*(const struct ll_plan_rule *const *)a)->path,
+			(*(const struct ll_plan_rule *const *)b)->path);
 }
 
 /* Decides, for every deny that lies inside a writable grant, between a
@@ -847,19 +948,23 @@ decide_writable(struct builder *b, struct pair *pairs, size_t np, bool best_effo
 		 * granted again. */
 		coverable = b->l->cover && d->exists &&
 			    !(pairs[i].d + 1 < b->ne && beneath(b->e[pairs[i].d + 1].path, d->path));
-		label(b, d, lab_d, sizeof(lab_d));
-		label(b, outer, lab_g, sizeof(lab_g));
 		if (coverable) {
 			d->covered = true;
 			rc = add_mount_request(b, d, outer);
 			if (rc)
 				return rc;
+			if (!keeps(b->rep, LL_LINE_NOTE))
+				continue;
 			rc = report(b->rep, LL_LINE_NOTE,
-				    "%s inside writable %s: hidden by a read-only mount", lab_d, lab_g);
+				    "%s inside writable %s: hidden by a read-only mount",
+				    label(b, d, lab_d, sizeof(lab_d)),
+				    label(b, outer, lab_g, sizeof(lab_g)));
 			if (rc)
 				return rc;
 			continue;
 		}
+		label(b, d, lab_d, sizeof(lab_d));
+		label(b, outer, lab_g, sizeof(lab_g));
 		if (!best_effort)
 			return fail(b->err, b->errlen, -EPERM,
 				    "%s lies inside writable %s: without a private mount namespace "
@@ -949,7 +1054,7 @@ split_grants(struct builder *b, const struct pair *pairs, size_t np)
 		}
 		rc = walk(b, AT_FDCWD, g->path, g->path, g->access, targets, nt);
 		for (size_t k = 0; k < nt && !rc; k++)
-			if (targets[k]->access)
+			if (targets[k]->access && keeps(b->rep, LL_LINE_NOTE))
 				rc = report(b->rep, LL_LINE_NOTE,
 					    "%s narrows %s: expanded around it", label(b, targets[k],
 					    lab, sizeof(lab)), g->path);
@@ -960,13 +1065,14 @@ split_grants(struct builder *b, const struct pair *pairs, size_t np)
 
 /* Folds plan rules that name one path (a sibling of two expanded
  * grants): one rule with the union. */
-static void
+static int
 merge_plan(struct ll_plan *p)
 {
 	size_t w = 0;
+	int rc = sort_records(p->rules, p->nrules, sizeof(*p->rules), cmp_plan_rule);
 
-	if (p->nrules > 1)
-		qsort(p->rules, p->nrules, sizeof(*p->rules), cmp_plan_rule);
+	if (rc)
+		return rc;
 	for (size_t i = 0; i < p->nrules; i++) {
 		if (w && strcmp(p->rules[w - 1].path, p->rules[i].path) == 0) {
 			p->rules[w - 1].access |= p->rules[i].access;
@@ -978,6 +1084,7 @@ merge_plan(struct ll_plan *p)
 		p->rules[w++] = p->rules[i];
 	}
 	p->nrules = w;
+	return 0;
 }
 
 static const char *
@@ -1007,6 +1114,8 @@ expand_table(struct builder *b)
 		ll_table_rule(b->t, i, &r);
 		optional = (r.flags & LL_RF_OPTIONAL) || r.kind != LL_KIND_GRANT;
 		rc = expand(r.path, b->l, path, name, sizeof(name));
+		if (rc && optional && !keeps(b->rep, LL_LINE_SKIPPED))
+			continue;
 		if (rc) {
 			/* The label is formatted only for a message: doing it
 			 * for every rule was a measurable part of a launch. */
@@ -1153,7 +1262,9 @@ ll_plan_build(const struct ll_table_view *t, const struct ll_launch *l, int abi,
 		if (rc)
 			goto out;
 	}
-	merge_ents(&b);
+	rc = merge_ents(&b);
+	if (rc)
+		goto out;
 	rc = find_pairs(&b, &pairs, &np);
 	if (rc)
 		goto out;
@@ -1173,7 +1284,9 @@ ll_plan_build(const struct ll_table_view *t, const struct ll_launch *l, int abi,
 			goto out;
 		e->fd = -1;
 	}
-	merge_plan(plan);
+	rc = merge_plan(plan);
+	if (rc)
+		goto out;
 	for (size_t i = 0; rep && rep->want_applied && i < plan->nrules; i++) {
 		ll_format_mask('f', plan->rules[i].access, tmp, sizeof(tmp));
 		rc = report(rep, LL_LINE_APPLIED, "%s %s: %s", plan_kind_name(plan->rules[i].kind),

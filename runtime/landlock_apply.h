@@ -87,6 +87,9 @@ struct ll_report {
 	bool want_applied;         /* set by the caller: also list every rule
 				    * handed to the kernel (LL_LINE_APPLIED),
 				    * which costs a formatted line per rule */
+	bool weakenings_only;      /* set by the caller: keep LL_LINE_WEAKENING
+				    * lines only (a launch that prints nothing
+				    * else need not format the rest) */
 };
 
 void ll_report_free(struct ll_report *rep);

@@ -1063,3 +1063,42 @@ Test(landlock_live, deny_in_writable_grant_landlock_only_as_nobody)
 {
 	live_writable(65534);
 }
+
+/* A launch that prints only weakenings asks for nothing else: the plan
+ * is the same, the skipped and informative lines are not formatted, the
+ * weakenings still are. */
+Test(landlock_plan, weakenings_only_report_keeps_the_plan)
+{
+	struct spec s[] = {
+		{ P("T2"), IR_MODE_R, false },
+		{ P("T2/W"), IR_MODE_RW, false },
+		{ P("T2/W/s"), IR_MODE_DENY, false },
+		{ P("lnk"), IR_MODE_R, true },
+		{ "${HEEL_TEST_UNSET_VARIABLE}/x", IR_MODE_R, true },
+	};
+	struct ll_launch l = { .cwd = root };
+	struct ll_report full = { 0 }, quiet = { .weakenings_only = true };
+	struct ll_plan a, b;
+	struct table t;
+	char err[1024];
+
+	table_build(&t, s, 5, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, true, &a, &full, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, true, &b, &quiet, err, sizeof(err)), 0, "%s", err);
+	cr_assert(report_has(&full, LL_LINE_SKIPPED, "symbolic link, skipped (optional)"));
+	cr_assert(report_has(&full, LL_LINE_SKIPPED, "is not set"));
+	cr_assert(report_has(&quiet, LL_LINE_WEAKENING, "no mount namespace"));
+	for (size_t i = 0; i < quiet.nlines; i++)
+		cr_assert_eq(quiet.lines[i].kind, LL_LINE_WEAKENING, "%s", quiet.lines[i].text);
+	cr_assert_eq(a.nrules, b.nrules);
+	for (size_t i = 0; i < a.nrules; i++) {
+		cr_assert_str_eq(a.rules[i].path, b.rules[i].path);
+		cr_assert_eq(a.rules[i].access, b.rules[i].access);
+		cr_assert_eq(a.rules[i].kind, b.rules[i].kind);
+	}
+	ll_plan_free(&a);
+	ll_plan_free(&b);
+	ll_report_free(&full);
+	ll_report_free(&quiet);
+	free(t.bytes);
+}
