@@ -160,6 +160,18 @@ $(MUSL_OBJ): $(OBJ)/musl/%.o: %.c
 $(BIN)/heel-exec-musl: $(MUSL_OBJ) | $(BIN)
 	$(MUSL_CC) -static -o $@ $^
 
+# heel-exec-musl with launch phase marks (launcher/launch_timing.h), for
+# `make bench` only: never installed, never tested as the launcher.
+TIMING_OBJ := $(MUSL_SRC:%.c=$(OBJ)/timing/%.o)
+
+$(TIMING_OBJ): $(OBJ)/timing/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(MUSL_CC) $(MUSL_CFLAGS) -DHEEL_LAUNCH_TIMING -c -o $@ $<
+
+$(B)/bench/heel-exec-timing: $(TIMING_OBJ)
+	@mkdir -p $(dir $@)
+	$(MUSL_CC) -static -o $@ $^
+
 $(TBIN)/heel-exec-noenforce: $(NOENFORCE_OBJ) $(LIB)/libheelrt.a | $(TBIN)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^
 
@@ -275,7 +287,7 @@ demo: deps
 	@bash tests/demo.sh $(BIN)
 
 bench: deps-bench
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(B)/bench/heel-exec-timing
 	@bash tests/bench/run.sh $(BIN)
 
 fmt:

@@ -17,6 +17,7 @@
 
 #include "artifact_read.h"
 #include "env.h"
+#include "launch_timing.h"
 #include "linux.h"
 #include "rlimits.h"
 #include "workdir.h"
@@ -239,6 +240,7 @@ main(int argc, char *argv[])
 	int ch, r, status;
 
 	ensure_std_fds();
+	launch_mark("start");
 	if (argc >= 2 && strcmp(argv[1], "check") == 0)
 		return check_main(argc, argv);
 
@@ -286,6 +288,7 @@ main(int argc, char *argv[])
 	 * has been created yet, so a refusal leaves nothing behind. */
 	load_policy(policy, &buf, &view);
 	refuse_unsupported(policy, &view);
+	launch_mark("artifact read and validated");
 	l.view = &view;
 	linux_probe(&probe, false);
 	l.probe = &probe;
@@ -306,10 +309,12 @@ main(int argc, char *argv[])
 	l.limits = &plan;
 	if (l.verbose)
 		note_capped(&plan);
+	launch_mark("kernel probed, limits planned");
 	if (linux_check_landlock(&l, err, sizeof(err)) < 0 ||
 	    linux_check_seccomp(&l, err, sizeof(err)) < 0)
 		fail("%s", err);
 
+	launch_mark("Landlock plan built (launcher)");
 	/* 2. The working directory: --workdir, the policy's, or a fresh one
 	 * that is removed at exit. */
 	if (!workdir_arg && art_scalar(&view, ART_LINUX, ART_SC_WORKDIR, &s) == 0 &&
@@ -327,6 +332,7 @@ main(int argc, char *argv[])
 	l.workdir = wd.path;
 	l.tmpdir = wd.tmp;
 
+	launch_mark("working directory made");
 	/* The environment, from scratch. */
 	envb_init(&env);
 	if ((r = envb_build(&env, environ, &view, ART_LINUX, wd.tmp)) < 0) {
@@ -337,12 +343,14 @@ main(int argc, char *argv[])
 	l.envp = env.vars;
 
 	/* 3.-5. Fork, set up, exec, wait, kill what is left. */
+	launch_mark("environment built");
 	status = linux_run(&l, msg, sizeof(msg));
 out:
 	if (msg[0])
 		note("%s", msg);
 	if ((r = wd_remove(&wd)) < 0)
 		note("could not remove the working directory %s: %s", wd.path, strerror(-r));
+	launch_mark("working directory removed");
 	envb_free(&env);
 	free(buf);
 	return status;

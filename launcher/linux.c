@@ -21,6 +21,7 @@
 
 #include "env.h"
 #include "execpath.h"
+#include "launch_timing.h"
 #include "proctree.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
@@ -188,6 +189,7 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	/* Only the launcher and the init wait for signals; the command gets
 	 * the mask heel-exec was started with. */
 	sigprocmask(SIG_SETMASK, &l->old_mask, NULL);
+	launch_mark("command process running (fork)");
 
 	if ((r = lim_apply(l->limits, &step)) < 0) {
 		report(rep, REP_SETUP, -r, 0, "%s %s: %s",
@@ -206,10 +208,12 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 		report(rep, REP_SETUP, errno, 0, "no_new_privs: %s", strerror(errno));
 		_exit(125);
 	}
+	launch_mark("limits, chdir, no_new_privs");
 	if ((r = linux_apply_landlock(l, err, sizeof(err))) < 0) {
 		report(rep, REP_SETUP, -r, 0, "Landlock: %s", err[0] ? err : strerror(-r));
 		_exit(125);
 	}
+	launch_mark("Landlock ruleset enforced");
 	if ((r = linux_apply_seccomp(l, err, sizeof(err))) < 0) {
 		report(rep, REP_SETUP, -r, 0, "seccomp: %s", err[0] ? err : strerror(-r));
 		_exit(125);
@@ -220,6 +224,7 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	}
 	/* The sandbox's PATH, not ours: the command is looked up as the
 	 * sandbox sees the file system. */
+	launch_mark("capabilities dropped, seccomp loaded");
 	path = envb_lookup(l->envp, "PATH");
 	r = execpath_exec(l->file, l->argv, l->envp, path);
 	report(rep, REP_EXEC, -r, 0, NULL);
@@ -266,6 +271,7 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep,
 	/* In a new PID namespace getppid() is 0 whoever the parent is: the
 	 * go byte below is what proves the launcher was alive after the
 	 * request (a dead launcher closes the pipe without writing). */
+	launch_mark("init running (clone, namespaces)");
 	if (pt_die_with_parent(pidns ? 0 : parent, pidns ? SIGKILL : SIGTERM) < 0)
 		_exit(125);
 	if (read(go, &c, 1) != 1)
@@ -294,6 +300,7 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep,
 			report(rep, REP_NOTE, errno, 0, "no private /proc: %s", strerror(errno));
 	}
 
+	launch_mark("init: private mounts, /proc");
 	cmd = fork();
 	if (cmd < 0) {
 		report(rep, REP_SETUP, errno, 0, "fork: %s", strerror(errno));
@@ -536,9 +543,12 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 	}
 	close(go[1]);
 
+	launch_mark("launcher: id maps written, go sent");
 	status = pt_wait_child(child, child, &l->fwd, &first_sig);
+	launch_mark("command ran and exited, init reaped");
 	/* Whatever is left, in the group or re-parented to us. */
 	pt_kill_tree(child);
+	launch_mark("tree swept");
 	if (first_sig && l->verbose)
 		l->note("forwarded %s to the command", strsignal(first_sig));
 

@@ -27,6 +27,7 @@
 #include "landlock_abi.h"
 #include "landlock_apply.h"
 #include "landlock_table.h"
+#include "launch_timing.h"
 #include "linux.h"
 
 #if defined(__x86_64__)
@@ -318,6 +319,7 @@ linux_apply_landlock(struct linux_launch *l, char *err, size_t errlen)
 	/* The plan is not freed: this process execs or exits next, and its
 	 * descriptors are close-on-exec; closing hundreds of them one by one
 	 * would only slow the launch. */
+	launch_mark("covers and noexec mounts");
 	return ll_plan_enforce(plan, err, errlen);
 }
 

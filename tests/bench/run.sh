@@ -22,11 +22,15 @@ cat "$out/heelc.md"
 # heel-exec against bare exec, the fork+exec+wait floor (a static
 # trampoline built here), bubblewrap and firejail, in one hyperfine run.
 cc -O2 -static -o "$out/trampoline" tests/bench/trampoline.c
+# The same trampoline on musl: shows what glibc's start-up (CPU feature
+# probing, slow in a VM) costs each of the two processes above.
+musl-gcc -O2 -static -o "$out/trampoline-musl" tests/bench/trampoline.c
 printf 'heel 1\nisolation default\n' >"$out/default.heel"
 "$bin/heelc" "$out/default.heel" -o "$out/default.hpol"
 cmds=(
 	-n "bare /bin/true" "/bin/true"
 	-n "trampoline (static fork+exec+wait)" "$out/trampoline /bin/true"
+	-n "trampoline on musl (for reference)" "$out/trampoline-musl /bin/true"
 	-n "heel-exec-static default.hpol" "$bin/heel-exec-static $out/default.hpol -- /bin/true"
 	-n "heel-exec-musl default.hpol" "$bin/heel-exec-musl $out/default.hpol -- /bin/true"
 	-n "heel-exec default.hpol" "$bin/heel-exec $out/default.hpol -- /bin/true"
@@ -42,6 +46,12 @@ hyperfine -N --warmup 10 --min-runs 100 --export-markdown "$out/launch.md" \
 	--export-json "$out/launch.json" "${cmds[@]}" 2>/dev/null
 cat "$out/launch.md"
 echo "heel-exec-static (glibc): $(stat -c %s "$bin/heel-exec-static") bytes; heel-exec-musl: $(stat -c %s "$bin/heel-exec-musl") bytes; dynamic: $(stat -c %s "$bin/heel-exec") bytes"
+
+# ---------------------------------------------------------------- phases
+# Where heel-exec's own time goes, from the phase marks of
+# build/bench/heel-exec-timing (launcher/launch_timing.h).
+bash tests/bench/phases.sh "$build/bench/heel-exec-timing" "$out/default.hpol" /bin/true 200 |
+	tee "$out/phases.md"
 
 # ---------------------------------------------------------------- seccomp cost
 cc -std=c17 -D_GNU_SOURCE -O2 -Icompiler -Iruntime -I"$build/gen" -o "$out/seccomp_cost" \

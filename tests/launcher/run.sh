@@ -213,6 +213,10 @@ for d in / /usr /etc; do
 	check "heel-exec --workdir $d: the command never ran" test ! -e "$T/marker"
 done
 check "heel-exec: no TEST BUILD code in the normal binary" bash -c "! grep -q 'TEST BUILD' '$T/bin/heel-exec'"
+for b in heel-exec heel-exec-static heel-exec-musl; do
+	check "$b: no launch phase marks (those are build/bench/heel-exec-timing's)" \
+		bash -c "! grep -q 'heel-timing' '$T/bin/$b'"
+done
 check "heel-exec: links libc only" \
 	bash -c "[ \"\$(readelf -d '$T/bin/heel-exec' | awk '/NEEDED/ {print \$NF}' | tr -d '[]' | sort -u | tr '\n' ' ')\" = 'libc.so.6 ' ]"
 check "heel-exec-static: no dynamic dependencies" bash -c "! readelf -d '$T/bin/heel-exec-static' | grep -q NEEDED"
