@@ -12,7 +12,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 
 #include "bpf_verify.h"
 #include "crc32c.h"
+#include "errmsg.h"
 #include "landlock_table.h"
 
 /* The artifact's constants restate the kernel ABI values bpf_sim.h uses. */
@@ -28,24 +28,6 @@ static_assert(ART_AUDIT_ARCH_X86_64 == BPF_SIM_AUDIT_ARCH_X86_64, "audit arch");
 static_assert(ART_AUDIT_ARCH_AARCH64 == BPF_SIM_AUDIT_ARCH_AARCH64, "audit arch");
 static_assert(ART_BPF_MAX_INSNS == BPF_SIM_MAXINSNS, "program limit");
 static_assert(sizeof(struct art_bpf_insn) == sizeof(struct bpf_sim_insn), "sock_filter");
-
-#if defined(__GNUC__) || defined(__clang__)
-#define ART_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#else
-#define ART_PRINTF(a, b)
-#endif
-
-static int ART_PRINTF(4, 5) fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 /* ------------------------------------------------------------ the file */
 
@@ -72,28 +54,28 @@ art_read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t er
 			rc = -ELOOP;
 #endif
 		if (rc == -ELOOP)
-			return fail(err, errlen, rc,
+			return rt_error(err, errlen, rc,
 				    "%s: is a symbolic link (refused: links are not followed)",
 				    path);
-		return fail(err, errlen, rc, "%s: cannot open: %s", path, strerror(-rc));
+		return rt_error(err, errlen, rc, "%s: cannot open: %s", path, strerror(-rc));
 	}
 	if (fstat(fd, &st) < 0) {
 		rc = -errno;
-		fail(err, errlen, rc, "%s: cannot stat: %s", path, strerror(-rc));
+		rt_error(err, errlen, rc, "%s: cannot stat: %s", path, strerror(-rc));
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		rc = fail(err, errlen, -EINVAL, "%s: not a regular file", path);
+		rc = rt_error(err, errlen, -EINVAL, "%s: not a regular file", path);
 		goto out;
 	}
 	if (st.st_size < ART_MIN_FILE_SIZE) {
-		rc = fail(err, errlen, -EINVAL,
+		rc = rt_error(err, errlen, -EINVAL,
 			  "%s: too small to be an artifact (%lld bytes, at least %d)", path,
 			  (long long)st.st_size, ART_MIN_FILE_SIZE);
 		goto out;
 	}
 	if (st.st_size > (off_t)ART_MAX_FILE_SIZE) {
-		rc = fail(err, errlen, -EFBIG,
+		rc = rt_error(err, errlen, -EFBIG,
 			  "%s: too large to be an artifact (%lld bytes, at most %u)", path,
 			  (long long)st.st_size, ART_MAX_FILE_SIZE);
 		goto out;
@@ -102,13 +84,13 @@ art_read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t er
 	 * write the file decides the sandbox. Only root and the user who
 	 * runs the launcher may. */
 	if (st.st_uid != 0 && st.st_uid != getuid()) {
-		rc = fail(err, errlen, -EPERM,
+		rc = rt_error(err, errlen, -EPERM,
 			  "%s: owned by uid %lu, neither root nor the invoking user", path,
 			  (unsigned long)st.st_uid);
 		goto out;
 	}
 	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		rc = fail(err, errlen, -EPERM,
+		rc = rt_error(err, errlen, -EPERM,
 			  "%s: writable by group or others (mode %04o); chmod go-w it", path,
 			  (unsigned)(st.st_mode & 07777));
 		goto out;
@@ -116,7 +98,7 @@ art_read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t er
 	size = (size_t)st.st_size;
 	data = malloc(size);
 	if (!data) {
-		rc = fail(err, errlen, -ENOMEM, "%s: out of memory", path);
+		rc = rt_error(err, errlen, -ENOMEM, "%s: out of memory", path);
 		goto out;
 	}
 	while (got < size) {
@@ -126,7 +108,7 @@ art_read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t er
 			if (errno == EINTR)
 				continue;
 			rc = -errno;
-			fail(err, errlen, rc, "%s: read failed: %s", path, strerror(-rc));
+			rt_error(err, errlen, rc, "%s: read failed: %s", path, strerror(-rc));
 			goto out;
 		}
 		if (n == 0)
@@ -134,7 +116,7 @@ art_read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t er
 		got += (size_t)n;
 	}
 	if (got != size) {
-		rc = fail(err, errlen, -EIO, "%s: changed size while being read", path);
+		rc = rt_error(err, errlen, -EIO, "%s: changed size while being read", path);
 		goto out;
 	}
 	*buf = data;
@@ -203,7 +185,7 @@ type_label(uint32_t type, char tmp[24])
 	return tmp;
 }
 
-#define VFAIL(c, ...) fail((c)->err, (c)->errlen, -EINVAL, __VA_ARGS__)
+#define VFAIL(c, ...) rt_error((c)->err, (c)->errlen, -EINVAL, __VA_ARGS__)
 
 static int
 check_str(struct vctx *c, const char *sec, size_t rec, const char *field, uint32_t off,

@@ -4,27 +4,11 @@
 #include "bpf_verify.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 
+#include "errmsg.h"
+
 #define X32_SYSCALL_BIT 0x40000000u
-
-static int
-fail(char *msg, size_t msgsize, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int
-fail(char *msg, size_t msgsize, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msg != NULL && msgsize > 0) {
-		va_start(ap, fmt);
-		vsnprintf(msg, msgsize, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
 
 /* The opcodes seccomp_check_filter() lets through (after bpf_check_classic
  * accepted them); LD W ABS is checked further by the caller. */
@@ -110,7 +94,7 @@ check_scratch(const struct bpf_sim_insn *prog, size_t len, char *msg,
 		case BPF_LD | BPF_MEM:
 		case BPF_LDX | BPF_MEM:
 			if (!(valid & (1u << in->k)))
-				return fail(msg, msgsize,
+				return rt_error(msg, msgsize, -EINVAL,
 					    "instruction %zu: reads M[%u] before it is written on every path",
 					    pc, (unsigned)in->k);
 			break;
@@ -139,9 +123,9 @@ bpf_verify_kernel(const struct bpf_sim_insn *prog, size_t len, char *msg,
 	if (msg != NULL && msgsize > 0)
 		msg[0] = '\0';
 	if (prog == NULL || len == 0)
-		return fail(msg, msgsize, "empty seccomp program");
+		return rt_error(msg, msgsize, -EINVAL, "empty seccomp program");
 	if (len > BPF_SIM_MAXINSNS)
-		return fail(msg, msgsize,
+		return rt_error(msg, msgsize, -EINVAL,
 			    "%zu instructions, more than the kernel's limit of %u",
 			    len, BPF_SIM_MAXINSNS);
 
@@ -149,29 +133,29 @@ bpf_verify_kernel(const struct bpf_sim_insn *prog, size_t len, char *msg,
 		const struct bpf_sim_insn *in = &prog[pc];
 
 		if (!opcode_allowed(in->code))
-			return fail(msg, msgsize,
+			return rt_error(msg, msgsize, -EINVAL,
 				    "instruction %zu: opcode 0x%04x is not allowed in a seccomp filter",
 				    pc, (unsigned)in->code);
 		switch (in->code) {
 		case BPF_LD | BPF_W | BPF_ABS:
 			if (in->k & 3u)
-				return fail(msg, msgsize,
+				return rt_error(msg, msgsize, -EINVAL,
 					    "instruction %zu: load offset %u is not 4-byte aligned",
 					    pc, (unsigned)in->k);
 			if (in->k >= sizeof(struct bpf_sim_data))
-				return fail(msg, msgsize,
+				return rt_error(msg, msgsize, -EINVAL,
 					    "instruction %zu: load offset %u is outside seccomp_data (%zu bytes)",
 					    pc, (unsigned)in->k, sizeof(struct bpf_sim_data));
 			break;
 		case BPF_ALU | BPF_DIV | BPF_K:
 			if (in->k == 0)
-				return fail(msg, msgsize,
+				return rt_error(msg, msgsize, -EINVAL,
 					    "instruction %zu: division by constant zero", pc);
 			break;
 		case BPF_ALU | BPF_LSH | BPF_K:
 		case BPF_ALU | BPF_RSH | BPF_K:
 			if (in->k >= 32)
-				return fail(msg, msgsize,
+				return rt_error(msg, msgsize, -EINVAL,
 					    "instruction %zu: shift by %u (32 or more)",
 					    pc, (unsigned)in->k);
 			break;
@@ -180,28 +164,28 @@ bpf_verify_kernel(const struct bpf_sim_insn *prog, size_t len, char *msg,
 		case BPF_ST:
 		case BPF_STX:
 			if (in->k >= BPF_SIM_MEMWORDS)
-				return fail(msg, msgsize,
+				return rt_error(msg, msgsize, -EINVAL,
 					    "instruction %zu: scratch slot M[%u] out of range (0-%u)",
 					    pc, (unsigned)in->k, BPF_SIM_MEMWORDS - 1);
 			break;
 		case BPF_JMP | BPF_JA:
 			/* k is 32 bits: compare without forming pc + 1 + k. */
 			if (in->k >= len - pc - 1)
-				return fail(msg, msgsize,
+				return rt_error(msg, msgsize, -EINVAL,
 					    "instruction %zu: jump by %u goes past the end of the %zu-instruction program",
 					    pc, (unsigned)in->k, len);
 			break;
 		default:
 			if (is_cond_jump(in->code) &&
 			    (pc + 1 + in->jt >= len || pc + 1 + in->jf >= len))
-				return fail(msg, msgsize,
+				return rt_error(msg, msgsize, -EINVAL,
 					    "instruction %zu: jump to %zu goes past the end of the %zu-instruction program",
 					    pc, pc + 1 + (in->jt > in->jf ? in->jt : in->jf), len);
 			break;
 		}
 	}
 	if (BPF_CLASS(prog[len - 1].code) != BPF_RET)
-		return fail(msg, msgsize,
+		return rt_error(msg, msgsize, -EINVAL,
 			    "the last instruction (%zu) is not a RET", len - 1);
 	return check_scratch(prog, len, msg, msgsize);
 }
@@ -226,28 +210,28 @@ bpf_verify(const struct bpf_sim_insn *prog, size_t len, uint32_t audit_arch,
 		return ret;
 	if (audit_arch != BPF_SIM_AUDIT_ARCH_X86_64 &&
 	    audit_arch != BPF_SIM_AUDIT_ARCH_AARCH64)
-		return fail(msg, msgsize,
+		return rt_error(msg, msgsize, -EINVAL,
 			    "seccomp program for unsupported architecture 0x%08x",
 			    (unsigned)audit_arch);
 	need = audit_arch == BPF_SIM_AUDIT_ARCH_X86_64 ? 9 : 5;
 	if (len < need)
-		return fail(msg, msgsize,
+		return rt_error(msg, msgsize, -EINVAL,
 			    "program too short (%zu instructions) to hold heel's architecture check",
 			    len);
 
 	if (prog[0].code != (BPF_LD | BPF_W | BPF_ABS) ||
 	    prog[0].k != BPF_SIM_DATA_ARCH)
-		return fail(msg, msgsize,
+		return rt_error(msg, msgsize, -EINVAL,
 			    "instruction 0: the program does not start by loading seccomp_data.arch");
 	in = &prog[1];
 	if (in->code != (BPF_JMP | BPF_JEQ | BPF_K) || in->k != audit_arch ||
 	    in->jt != 1 || in->jf != 0 || !is_kill(prog, 2))
-		return fail(msg, msgsize,
+		return rt_error(msg, msgsize, -EINVAL,
 			    "instructions 1-2: not the architecture check (jeq #0x%08x, 1, 0; ret KILL_PROCESS)",
 			    (unsigned)audit_arch);
 	if (prog[3].code != (BPF_LD | BPF_W | BPF_ABS) ||
 	    prog[3].k != BPF_SIM_DATA_NR)
-		return fail(msg, msgsize,
+		return rt_error(msg, msgsize, -EINVAL,
 			    "instruction 3: the syscall number is not loaded after the architecture check");
 	if (audit_arch != BPF_SIM_AUDIT_ARCH_X86_64)
 		return 0;
@@ -257,12 +241,12 @@ bpf_verify(const struct bpf_sim_insn *prog, size_t len, uint32_t audit_arch,
 	in = &prog[4];
 	if (in->code != (BPF_JMP | BPF_JGE | BPF_K) || in->k != X32_SYSCALL_BIT ||
 	    in->jt != 0)
-		return fail(msg, msgsize,
+		return rt_error(msg, msgsize, -EINVAL,
 			    "instruction 4: the x32 guard (jge #0x40000000) is missing");
 	in = &prog[5];
 	if (in->code != (BPF_JMP | BPF_JEQ | BPF_K) || in->k != 0xffffffffu ||
 	    in->jf != 0 || !is_kill(prog, 6))
-		return fail(msg, msgsize,
+		return rt_error(msg, msgsize, -EINVAL,
 			    "instructions 5-6: x32 syscall numbers do not end in kill-process");
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "landlock_abi.h"
 
 /* Rights a directory grant loses when it becomes a spine: everything
@@ -32,19 +33,6 @@
 			LL_FS_REMOVE_FILE | LL_FS_REMOVE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_DIR | \
 			LL_FS_MAKE_SYM | LL_FS_MAKE_FIFO | LL_FS_MAKE_SOCK | LL_FS_TRUNCATE | \
 			LL_FS_REFER)
-
-static int
-fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 /* ------------------------------------------------------------ probe */
 
@@ -543,15 +531,15 @@ add_grant(struct builder *b, const char *path, uint64_t access, bool optional,
 			return report(b->rep, LL_LINE_SKIPPED, "%s: %s %s, skipped (optional)", lab,
 				      path, what);
 		if (fd == -ELOOP)
-			return fail(b->err, b->errlen, -ELOOP,
+			return rt_error(b->err, b->errlen, -ELOOP,
 				    "%s: %s is or passes through a symbolic link; heel does not "
 				    "follow links in grants (grant the link's target instead)", lab, path);
-		return fail(b->err, b->errlen, fd, "%s: %s %s", lab, path, what);
+		return rt_error(b->err, b->errlen, fd, "%s: %s %s", lab, path, what);
 	}
 	if (fstat(fd, &st) < 0) {
 		rc = -errno;
 		close(fd);
-		return fail(b->err, b->errlen, rc, "%s: %s: %s", label(b, &e, lab, sizeof(lab)),
+		return rt_error(b->err, b->errlen, rc, "%s: %s: %s", label(b, &e, lab, sizeof(lab)),
 			    path, strerror(-rc));
 	}
 	e.is_dir = S_ISDIR(st.st_mode);
@@ -776,7 +764,7 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 	dfd = open2(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW,
 		    RESOLVE_NO_SYMLINKS | (parent == AT_FDCWD ? 0 : RESOLVE_BENEATH));
 	if (dfd < 0)
-		return fail(b->err, b->errlen, dfd, "cannot list %s to carve out a deny beneath it: %s",
+		return rt_error(b->err, b->errlen, dfd, "cannot list %s to carve out a deny beneath it: %s",
 			    dir, strerror(-dfd));
 	names = malloc((nt ? nt : 1) * sizeof(*names));
 	if (!names) {
@@ -791,7 +779,7 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 		ssize_t n = syscall(SYS_getdents64, dfd, buf, sizeof(buf));
 
 		if (n < 0) {
-			rc = fail(b->err, b->errlen, -errno, "cannot list %s: %s", dir, strerror(errno));
+			rc = rt_error(b->err, b->errlen, -errno, "cannot list %s: %s", dir, strerror(errno));
 			break;
 		}
 		if (n == 0)
@@ -809,7 +797,7 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 			if (ent[0] == '.' && (elen == 1 || (elen == 2 && ent[1] == '.')))
 				continue;
 			if (dlen + 1 + elen >= sizeof(child)) {
-				rc = fail(b->err, b->errlen, -ENAMETOOLONG, "%s/%s: name too long", dir,
+				rc = rt_error(b->err, b->errlen, -ENAMETOOLONG, "%s/%s: name too long", dir,
 					  ent);
 				break;
 			}
@@ -825,7 +813,7 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 			if (fd == -ENOENT)
 				continue;  /* removed since listed */
 			if (fd < 0) {
-				rc = fail(b->err, b->errlen, fd, "%s: %s", child, strerror(-fd));
+				rc = rt_error(b->err, b->errlen, fd, "%s: %s", child, strerror(-fd));
 				break;
 			}
 			/* The type from getdents is a hint that can be stale;
@@ -966,7 +954,7 @@ decide_writable(struct builder *b, struct pair *pairs, size_t np, bool best_effo
 		label(b, d, lab_d, sizeof(lab_d));
 		label(b, outer, lab_g, sizeof(lab_g));
 		if (!best_effort)
-			return fail(b->err, b->errlen, -EPERM,
+			return rt_error(b->err, b->errlen, -EPERM,
 				    "%s lies inside writable %s: without a private mount namespace "
 				    "Landlock can protect it only by forbidding to create, remove or "
 				    "rename entries in the directories from %s down to it; "
@@ -1134,7 +1122,7 @@ expand_table(struct builder *b)
 					return rc;
 				continue;
 			}
-			return fail(b->err, b->errlen, rc == -ENOENT ? -ENOENT : -EINVAL,
+			return rt_error(b->err, b->errlen, rc == -ENOENT ? -ENOENT : -EINVAL,
 				    "%s: %s%s%s %s", lab, rc == -ENOENT ? "${" : "", name,
 				    rc == -ENOENT ? "}" : "", why);
 		}
@@ -1195,10 +1183,10 @@ check_abi(const struct ll_table_view *t, int abi, bool best_effort, struct ll_pl
 	}
 	if (abi < (int)t->min_abi && !best_effort) {
 		if (abi <= 0)
-			return fail(err, errlen, -EPERM,
+			return rt_error(err, errlen, -EPERM,
 				    "Landlock is unavailable and the policy needs ABI %u; "
 				    "run with --best-effort to run without it", t->min_abi);
-		return fail(err, errlen, -EPERM,
+		return rt_error(err, errlen, -EPERM,
 			    "this kernel has Landlock ABI %d and the policy needs %u: %s; "
 			    "run with --best-effort to accept", abi, t->min_abi,
 			    n ? lost : "the policy's minimum is not met");
@@ -1233,12 +1221,12 @@ ll_plan_build(const struct ll_table_view *t, const struct ll_launch *l, int abi,
 	if (rc)
 		goto out;
 	if ((t->flags & LL_TF_NET_PROXY) && !l->proxy_port) {
-		rc = fail(err, errlen, -EINVAL, "the policy's network goes through heel-proxy, "
+		rc = rt_error(err, errlen, -EINVAL, "the policy's network goes through heel-proxy, "
 			  "but no proxy port was given");
 		goto out;
 	}
 	if (!(t->flags & LL_TF_NET_PROXY) && l->proxy_port) {
-		rc = fail(err, errlen, -EINVAL, "the policy's network is deny, "
+		rc = rt_error(err, errlen, -EINVAL, "the policy's network is deny, "
 			  "yet a proxy port was given");
 		goto out;
 	}
@@ -1345,7 +1333,7 @@ ll_plan_add_workdir(struct ll_plan *p, const char *workdir, char *err, size_t er
 	}
 	fd = open2(AT_FDCWD, workdir, O_PATH | O_DIRECTORY, RESOLVE_NO_SYMLINKS);
 	if (fd < 0)
-		return fail(err, errlen, fd, "the working directory %s: %s", workdir,
+		return rt_error(err, errlen, fd, "the working directory %s: %s", workdir,
 			    strerror(-fd));
 	copy = strdup(workdir);
 	grown = realloc(p->rules, (p->nrules + 1) * sizeof(*grown));
@@ -1354,7 +1342,7 @@ ll_plan_add_workdir(struct ll_plan *p, const char *workdir, char *err, size_t er
 		if (grown)
 			p->rules = grown;
 		close(fd);
-		return fail(err, errlen, -ENOMEM, "out of memory");
+		return rt_error(err, errlen, -ENOMEM, "out of memory");
 	}
 	p->rules = grown;
 	p->rules[p->nrules++] = (struct ll_plan_rule){
@@ -1383,7 +1371,7 @@ ll_plan_reopen_under(struct ll_plan *p, const char *mountpoint, char *err, size_
 			continue;
 		fd = open2(AT_FDCWD, r->path, O_PATH, RESOLVE_NO_SYMLINKS);
 		if (fd < 0)
-			return fail(err, errlen, fd, "%s: %s", r->path, strerror(-fd));
+			return rt_error(err, errlen, fd, "%s: %s", r->path, strerror(-fd));
 		if (r->fd >= 0)
 			close(r->fd);
 		r->fd = fd;
@@ -1410,7 +1398,7 @@ ll_plan_enforce(const struct ll_plan *p, char *err, size_t errlen)
 	attr.scoped = p->dg.eff.scoped;
 	rfd = (int)syscall(__NR_landlock_create_ruleset, &attr, sizeof(attr), 0);
 	if (rfd < 0)
-		return fail(err, errlen, -errno, "landlock_create_ruleset: %s", strerror(errno));
+		return rt_error(err, errlen, -errno, "landlock_create_ruleset: %s", strerror(errno));
 	for (size_t i = 0; i < p->nrules; i++) {
 		struct ll_path_beneath_attr pb = {
 			.allowed_access = p->rules[i].access,
@@ -1418,7 +1406,7 @@ ll_plan_enforce(const struct ll_plan *p, char *err, size_t errlen)
 		};
 
 		if (syscall(__NR_landlock_add_rule, rfd, LL_RULE_PATH_BENEATH, &pb, 0) < 0) {
-			rc = fail(err, errlen, -errno, "landlock_add_rule %s: %s", p->rules[i].path,
+			rc = rt_error(err, errlen, -errno, "landlock_add_rule %s: %s", p->rules[i].path,
 				  strerror(errno));
 			goto out;
 		}
@@ -1430,14 +1418,14 @@ ll_plan_enforce(const struct ll_plan *p, char *err, size_t errlen)
 		};
 
 		if (syscall(__NR_landlock_add_rule, rfd, LL_RULE_NET_PORT, &np, 0) < 0) {
-			rc = fail(err, errlen, -errno, "landlock_add_rule port %u: %s", p->proxy_port,
+			rc = rt_error(err, errlen, -errno, "landlock_add_rule port %u: %s", p->proxy_port,
 				  strerror(errno));
 			goto out;
 		}
 	}
 	if (syscall(__NR_landlock_restrict_self, rfd, 0) < 0) {
 		rc = -errno;
-		fail(err, errlen, rc, "landlock_restrict_self: %s%s", strerror(-rc),
+		rt_error(err, errlen, rc, "landlock_restrict_self: %s%s", strerror(-rc),
 		     rc == -EPERM ? " (hint: set PR_SET_NO_NEW_PRIVS first)" : "");
 	}
 out:
@@ -1455,7 +1443,7 @@ ll_apply(const struct ll_table_view *t, const struct ll_launch *l, bool best_eff
 	abi = ll_probe_abi();
 	if (abi < 0) {
 		if (!best_effort)
-			return fail(err, errlen, abi, "%s", ll_probe_message(abi));
+			return rt_error(err, errlen, abi, "%s", ll_probe_message(abi));
 		rc = report(rep, LL_LINE_WEAKENING, "%s", ll_probe_message(abi));
 		if (rc)
 			return rc;

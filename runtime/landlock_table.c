@@ -6,24 +6,11 @@
 #include "landlock_table.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "errmsg.h"
 #include "landlock_abi.h"
-
-static int
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
 
 uint32_t
 ll_fs_min_abi(uint64_t fs)
@@ -130,34 +117,34 @@ check_rule(const struct ll_table_view *t, uint32_t i, char *err, size_t errlen)
 	uint32_t origin = ll_get32(r + LL_RULE_ORIGIN_STR);
 
 	if (kind < LL_KIND_GRANT || kind > LL_KIND_INERT)
-		return fail(err, errlen, "landlock rule %u: unknown kind %u", i, kind);
+		return rt_error(err, errlen, -EINVAL, "landlock rule %u: unknown kind %u", i, kind);
 	if (flags & ~LL_RF_KNOWN)
-		return fail(err, errlen, "landlock rule %u: unknown flags 0x%x", i,
+		return rt_error(err, errlen, -EINVAL, "landlock rule %u: unknown flags 0x%x", i,
 			    flags & ~LL_RF_KNOWN);
 	if (!str_ok(t, str))
-		return fail(err, errlen, "landlock rule %u: bad path string offset %u", i, str);
+		return rt_error(err, errlen, -EINVAL, "landlock rule %u: bad path string offset %u", i, str);
 	if (origin != LL_STR_NONE && !str_ok(t, origin))
-		return fail(err, errlen, "landlock rule %u: bad origin string offset %u", i, origin);
+		return rt_error(err, errlen, -EINVAL, "landlock rule %u: bad origin string offset %u", i, origin);
 	if (!template_ok(t->strings + str))
-		return fail(err, errlen, "landlock rule %u: malformed path", i);
+		return rt_error(err, errlen, -EINVAL, "landlock rule %u: malformed path", i);
 	if (access & ~t->handled_fs)
-		return fail(err, errlen, "landlock rule %u: access 0x%llx outside the handled rights", i,
+		return rt_error(err, errlen, -EINVAL, "landlock rule %u: access 0x%llx outside the handled rights", i,
 			    (unsigned long long)access);
 	if (kind == LL_KIND_GRANT) {
 		if (!access)
-			return fail(err, errlen, "landlock rule %u: grant without rights", i);
+			return rt_error(err, errlen, -EINVAL, "landlock rule %u: grant without rights", i);
 		if (flags & LL_RF_NEEDS_MOUNTNS)
-			return fail(err, errlen, "landlock rule %u: needs-mountns on a grant", i);
+			return rt_error(err, errlen, -EINVAL, "landlock rule %u: needs-mountns on a grant", i);
 	} else {
 		if (access)
-			return fail(err, errlen, "landlock rule %u: deny with rights", i);
+			return rt_error(err, errlen, -EINVAL, "landlock rule %u: deny with rights", i);
 		if (flags & LL_RF_DEVICE)
-			return fail(err, errlen, "landlock rule %u: device flag on a deny", i);
+			return rt_error(err, errlen, -EINVAL, "landlock rule %u: device flag on a deny", i);
 		if (kind == LL_KIND_INERT && (flags & LL_RF_NEEDS_MOUNTNS))
-			return fail(err, errlen, "landlock rule %u: needs-mountns on an inert deny", i);
+			return rt_error(err, errlen, -EINVAL, "landlock rule %u: needs-mountns on an inert deny", i);
 	}
 	if (min_abi != ll_fs_min_abi(access))
-		return fail(err, errlen, "landlock rule %u: minimum ABI %u does not match its rights", i,
+		return rt_error(err, errlen, -EINVAL, "landlock rule %u: minimum ABI %u does not match its rights", i,
 			    min_abi);
 	if (i > 0) {
 		const uint8_t *prev = r - LL_TABLE_RULE_SIZE;
@@ -166,7 +153,7 @@ check_rule(const struct ll_table_view *t, uint32_t i, char *err, size_t errlen)
 		/* Sorted, one rule per path: the encoder's output is canonical
 		 * (the lowering merged grants and let a grant beat a deny). */
 		if (c >= 0)
-			return fail(err, errlen, "landlock rule %u: rules not sorted", i);
+			return rt_error(err, errlen, -EINVAL, "landlock rule %u: rules not sorted", i);
 	}
 	return 0;
 }
@@ -181,7 +168,7 @@ ll_table_parse(const uint8_t *buf, size_t len, struct ll_table_view *out, char *
 
 	memset(out, 0, sizeof(*out));
 	if (!buf || len < LL_TABLE_HEADER_SIZE)
-		return fail(err, errlen, "landlock table: %zu bytes, shorter than its header", len);
+		return rt_error(err, errlen, -EINVAL, "landlock table: %zu bytes, shorter than its header", len);
 	memset(&t, 0, sizeof(t));
 	t.version = ll_get32(buf + LL_HDR_VERSION);
 	t.min_abi = ll_get32(buf + LL_HDR_MIN_ABI);
@@ -193,50 +180,50 @@ ll_table_parse(const uint8_t *buf, size_t len, struct ll_table_view *out, char *
 	t.flags = ll_get32(buf + LL_HDR_FLAGS);
 
 	if (t.version != LL_TABLE_VERSION)
-		return fail(err, errlen, "landlock table: version %u, this heel-exec reads %u",
+		return rt_error(err, errlen, -EINVAL, "landlock table: version %u, this heel-exec reads %u",
 			    t.version, LL_TABLE_VERSION);
 	if (t.flags & ~LL_TF_KNOWN)
-		return fail(err, errlen, "landlock table: unknown flags 0x%x", t.flags & ~LL_TF_KNOWN);
+		return rt_error(err, errlen, -EINVAL, "landlock table: unknown flags 0x%x", t.flags & ~LL_TF_KNOWN);
 	if (ll_get32(buf + LL_HDR_RESERVED))
-		return fail(err, errlen, "landlock table: reserved header field is not zero");
+		return rt_error(err, errlen, -EINVAL, "landlock table: reserved header field is not zero");
 	if (t.handled_fs & ~ll_abi_fs_mask(LL_ABI_MAX))
-		return fail(err, errlen, "landlock table: unknown filesystem rights 0x%llx",
+		return rt_error(err, errlen, -EINVAL, "landlock table: unknown filesystem rights 0x%llx",
 			    (unsigned long long)(t.handled_fs & ~ll_abi_fs_mask(LL_ABI_MAX)));
 	if (t.handled_net & ~ll_abi_net_mask(LL_ABI_MAX))
-		return fail(err, errlen, "landlock table: unknown network rights 0x%llx",
+		return rt_error(err, errlen, -EINVAL, "landlock table: unknown network rights 0x%llx",
 			    (unsigned long long)(t.handled_net & ~ll_abi_net_mask(LL_ABI_MAX)));
 	if (t.scoped & ~ll_abi_scope_mask(LL_ABI_MAX))
-		return fail(err, errlen, "landlock table: unknown scopes 0x%llx",
+		return rt_error(err, errlen, -EINVAL, "landlock table: unknown scopes 0x%llx",
 			    (unsigned long long)(t.scoped & ~ll_abi_scope_mask(LL_ABI_MAX)));
 	if (!t.handled_fs)
-		return fail(err, errlen, "landlock table: handles no filesystem right");
+		return rt_error(err, errlen, -EINVAL, "landlock table: handles no filesystem right");
 	abi = ll_masks_min_abi(t.handled_fs, t.handled_net, t.scoped);
 	/* A minimum below what the handled rights need would let a kernel
 	 * that cannot enforce them pass without --best-effort. */
 	if (t.min_abi < (uint32_t)abi || t.min_abi > LL_ABI_MAX)
-		return fail(err, errlen, "landlock table: minimum ABI %u, the handled rights need %d",
+		return rt_error(err, errlen, -EINVAL, "landlock table: minimum ABI %u, the handled rights need %d",
 			    t.min_abi, abi);
 
 	/* Overflow-safe size: rule_count and strings_size are each bounded
 	 * by len before they are multiplied or added. */
 	if (t.rule_count > (len - LL_TABLE_HEADER_SIZE) / LL_TABLE_RULE_SIZE)
-		return fail(err, errlen, "landlock table: %u rules do not fit in %zu bytes",
+		return rt_error(err, errlen, -EINVAL, "landlock table: %u rules do not fit in %zu bytes",
 			    t.rule_count, len);
 	rules_bytes = (size_t)t.rule_count * LL_TABLE_RULE_SIZE;
 	if (t.strings_size > len - LL_TABLE_HEADER_SIZE - rules_bytes)
-		return fail(err, errlen, "landlock table: string area overruns the payload");
+		return rt_error(err, errlen, -EINVAL, "landlock table: string area overruns the payload");
 	padded = ((size_t)t.strings_size + 7u) & ~(size_t)7u;
 	need = LL_TABLE_HEADER_SIZE + rules_bytes + padded;
 	if (need != len)
-		return fail(err, errlen, "landlock table: %zu bytes, its header describes %zu", len,
+		return rt_error(err, errlen, -EINVAL, "landlock table: %zu bytes, its header describes %zu", len,
 			    need);
 	t.rules = buf + LL_TABLE_HEADER_SIZE;
 	t.strings = (const char *)(t.rules + rules_bytes);
 	if (t.strings_size && t.strings[t.strings_size - 1] != '\0')
-		return fail(err, errlen, "landlock table: string area does not end in NUL");
+		return rt_error(err, errlen, -EINVAL, "landlock table: string area does not end in NUL");
 	for (size_t i = t.strings_size; i < padded; i++)
 		if (t.strings[i])
-			return fail(err, errlen, "landlock table: padding is not zero");
+			return rt_error(err, errlen, -EINVAL, "landlock table: padding is not zero");
 	for (uint32_t i = 0; i < t.rule_count; i++) {
 		rc = check_rule(&t, i, err, errlen);
 		if (rc)

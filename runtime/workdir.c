@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,19 +16,7 @@
 #include <unistd.h>
 
 #include "env.h"
-
-static int
-fail(char *err, size_t errlen, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return r;
-}
+#include "errmsg.h"
 
 /* Appends n bytes to out at *len, keeping it NUL-terminated. */
 static int
@@ -75,25 +62,25 @@ wd_expand(const char *tmpl, char *const *env, const char *cwd, char *out,
 		close = strchr(dollar + 2, '}');
 		nlen = close ? (size_t)(close - dollar - 2) : 0;
 		if (!close || nlen == 0 || nlen >= sizeof(name))
-			return fail(err, errlen, -EINVAL, "%s: malformed ${NAME}", tmpl);
+			return rt_error(err, errlen, -EINVAL, "%s: malformed ${NAME}", tmpl);
 		memcpy(name, dollar + 2, nlen);
 		name[nlen] = '\0';
 		if (strcmp(name, "WORKDIR") == 0)
-			return fail(err, errlen, -EINVAL,
+			return rt_error(err, errlen, -EINVAL,
 				    "%s: ${WORKDIR} cannot name the working directory itself", tmpl);
 		val = strcmp(name, "CWD") == 0 ? cwd : envb_lookup(env, name);
 		if (!val)
-			return fail(err, errlen, -ENOENT, "%s: ${%s} is not set", tmpl, name);
+			return rt_error(err, errlen, -ENOENT, "%s: ${%s} is not set", tmpl, name);
 		if ((r = append(out, outlen, &len, val, strlen(val))) < 0)
 			break;
 		p = close + 1;
 	}
 	if (r == 0 && out[0] != '/')
-		return fail(err, errlen, -EINVAL, "%s: not an absolute path after expansion", tmpl);
+		return rt_error(err, errlen, -EINVAL, "%s: not an absolute path after expansion", tmpl);
 	if (r == 0)
 		return 0;
 toolong:
-	return fail(err, errlen, -ENAMETOOLONG, "%s: path too long", tmpl);
+	return rt_error(err, errlen, -ENAMETOOLONG, "%s: path too long", tmpl);
 }
 
 /* $XDG_RUNTIME_DIR is per-user and private by contract, but it is only an
@@ -144,15 +131,15 @@ make_tmp(struct wd *wd, char *err, size_t errlen)
 	struct stat st;
 
 	if (snprintf(wd->tmp, sizeof(wd->tmp), "%s/tmp", wd->path) >= (int)sizeof(wd->tmp))
-		return fail(err, errlen, -ENAMETOOLONG, "%s/tmp: path too long", wd->path);
+		return rt_error(err, errlen, -ENAMETOOLONG, "%s/tmp: path too long", wd->path);
 	if (mkdir(wd->tmp, 0700) < 0 && errno != EEXIST)
-		return fail(err, errlen, -errno, "%s: %s", wd->tmp, strerror(errno));
+		return rt_error(err, errlen, -errno, "%s: %s", wd->tmp, strerror(errno));
 	/* A kept directory may hold what an earlier sandbox left: TMPDIR
 	 * must not lead through a link it planted. */
 	if (lstat(wd->tmp, &st) < 0)
-		return fail(err, errlen, -errno, "%s: %s", wd->tmp, strerror(errno));
+		return rt_error(err, errlen, -errno, "%s: %s", wd->tmp, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
-		return fail(err, errlen, -ENOTDIR, "%s: not a directory", wd->tmp);
+		return rt_error(err, errlen, -ENOTDIR, "%s: not a directory", wd->tmp);
 	return 0;
 }
 
@@ -173,17 +160,17 @@ wd_create(struct wd *wd, char *const *env, char *err, size_t errlen)
 	else
 		r = realpath("/tmp", base) ? 0 : -errno;
 	if (r < 0)
-		return fail(err, errlen, r, "no usable temporary directory: %s", strerror(-r));
+		return rt_error(err, errlen, r, "no usable temporary directory: %s", strerror(-r));
 
 	for (int tries = 0;; tries++) {
 		random_name(name, 8);
 		if (snprintf(wd->path, sizeof(wd->path), "%s/heel-%s", base, name) >=
 		    (int)sizeof(wd->path))
-			return fail(err, errlen, -ENAMETOOLONG, "%s: path too long", base);
+			return rt_error(err, errlen, -ENAMETOOLONG, "%s: path too long", base);
 		if (mkdir(wd->path, 0700) == 0)
 			break;
 		if (errno != EEXIST || tries == 100)
-			return fail(err, errlen, -errno, "%s: %s", wd->path, strerror(errno));
+			return rt_error(err, errlen, -errno, "%s: %s", wd->path, strerror(errno));
 	}
 	wd->remove = true;
 
@@ -195,7 +182,7 @@ wd_create(struct wd *wd, char *const *env, char *err, size_t errlen)
 			close(fd);
 		rmdir(wd->path);
 		wd->remove = false;
-		return fail(err, errlen, r, "%s: %s", wd->path, strerror(-r));
+		return rt_error(err, errlen, r, "%s: %s", wd->path, strerror(-r));
 	}
 	close(fd);
 	wd->dev = st.st_dev;
@@ -261,13 +248,13 @@ wd_use(struct wd *wd, const char *dir, char *err, size_t errlen)
 
 	*wd = (struct wd){ 0 };
 	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
-		return fail(err, errlen, -ENAMETOOLONG, "%s: path too long", dir);
+		return rt_error(err, errlen, -ENAMETOOLONG, "%s: path too long", dir);
 	if ((r = mkdir_p(buf)) < 0)
-		return fail(err, errlen, r, "%s: %s", dir, strerror(-r));
+		return rt_error(err, errlen, r, "%s: %s", dir, strerror(-r));
 	if (!realpath(dir, wd->path))
-		return fail(err, errlen, -errno, "%s: %s", dir, strerror(errno));
+		return rt_error(err, errlen, -errno, "%s: %s", dir, strerror(errno));
 	if (wd_is_system(wd->path))
-		return fail(err, errlen, -EPERM,
+		return rt_error(err, errlen, -EPERM,
 			    "%s: the working directory becomes writable as a whole; refusing "
 			    "the root or a system directory (or one that contains it)",
 			    wd->path);

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT
+ * How runtime code reports an error: the text for the caller's message
+ * buffer and the negative errno, in one return. Library code never prints
+ * and never exits (STYLE.md); the launcher decides what to show. */
+#ifndef HEEL_ERRMSG_H
+#define HEEL_ERRMSG_H
+
+#include <stddef.h>
+
+/* Formats into err (when err is not NULL and errlen > 0, truncating to
+ * fit) and returns rc, so that `return rt_error(err, errlen, -ENOENT,
+ * "...")` fails and explains in one statement. */
+int rt_error(char *err, size_t errlen, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#endif
