@@ -588,6 +588,9 @@ main(int argc, char **argv)
 	if (strcmp(command, "emit") == 0) {
 		if (argc != 2)
 			return usage_error("%s", "emit takes a part and a policy file");
+		/* The part names the platform; an option would be ignored. */
+		if (output || targets || json || check || in_place)
+			return usage_error("%s", "emit takes no options (-o, --target, --json, --check, -i)");
 		return cmd_emit(argv[0], argv[1]);
 	}
 	if (argc != 1)

@@ -81,5 +81,37 @@ for f in *.heel; do
 	if "$heelc" fmt --check "$tmp/again.heel" 2>/dev/null; then pass=$((pass + 1)); else report_fail "fmt/$n: not idempotent"; fi
 done
 
+# The command line (LANGUAGE.md): a misused option is a usage error, exit
+# 2 naming it, and nothing is written, never an option quietly ignored.
+cd "$here/explain" || exit 1
+pol=$(ls *.heel | head -1)
+usage_case() { # expected-message-part args...
+	local want=$1
+	shift
+	rm -f "$tmp/never.hpol"
+	"$heelc" "$@" >/dev/null 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" != 2 ]; then
+		report_fail "usage: heelc $*: exit $rc, expected 2"
+	elif ! grep -qF -- "$want" "$tmp/err"; then
+		report_fail "usage: heelc $*: message lacks '$want': $(head -1 "$tmp/err")"
+	elif [ -e "$tmp/never.hpol" ]; then
+		report_fail "usage: heelc $*: wrote an artifact"
+	else
+		pass=$((pass + 1))
+	fi
+}
+usage_case "emit takes no options" emit landlock --target macos "$pol"
+usage_case "emit takes no options" emit seccomp -o "$tmp/never.hpol" "$pol"
+usage_case "emit takes no options" emit landlock --json "$pol"
+usage_case "emit takes a part and a policy file" emit landlock
+usage_case "unknown part" emit bogus "$pol"
+usage_case "--target belongs to compiling and check" explain --target linux "$pol"
+usage_case "--target belongs to compiling and check" fmt --target linux "$pol"
+usage_case "-o belongs to compiling" check -o "$tmp/never.hpol" "$pol"
+usage_case "-o belongs to compiling" explain -o "$tmp/never.hpol" "$pol"
+usage_case "belong to explain and fmt" --json "$pol" -o "$tmp/never.hpol"
+usage_case "no policy file given" -o "$tmp/never.hpol"
+
 echo "golden: $pass passed, $fail failed"
 [ "$fail" = 0 ]
