@@ -828,8 +828,6 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 			if (r == REL_ANCESTOR && S_ISDIR(st.st_mode)) {
 				close(fd);
 				rc = walk(b, dfd, ent, child, access, targets, nt);
-				/* The recursion wrote its own names after ours. */
-				child[dlen] = '/';
 				continue;
 			}
 			/* Not a directory: nothing can lie beneath it, so even an
