@@ -677,8 +677,14 @@ case_31() { # Abstract unix socket on the host.
 case_32() { # Signal a host process.
 	begin 32-signal-host-process
 	if [ "$U" = root ]; then "${PRE[@]}" sleep 73100 & else "${PRE[@]}" sleep 73200 & fi
-	local victim=$!
+	local victim=$! i
 	BG_PIDS+=($victim)
+	# setpriv is still root until it has changed ids and exec'd sleep:
+	# wait for that, or the control races it (EPERM as uid 65534).
+	for ((i = 0; i < 200; i++)); do
+		[ "$(cat /proc/$victim/comm 2>/dev/null)" = sleep ] && break
+		sleep 0.01
+	done
 	ctl_ok "signal 0 to the victim outside" kill $victim 0
 	sbx_denied "SIGTERM to a host process" "$ERRNO" base kill $victim 15
 	sleep 0.1

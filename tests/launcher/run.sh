@@ -94,6 +94,22 @@ python {
 }
 EOF
 
+# Policies the launch must refuse once it looks at the file system: the
+# Landlock plan is built while the init and the command process are being
+# made, so these prove a late refusal still leaves nothing run and nothing
+# behind.
+mkdir -p "$T/grant-target"
+chmod 755 "$T/grant-target"
+ln -s "$T/grant-target" "$T/grant-link"
+compile missinggrant <<EOF || exit 1
+heel 1
+grant "$T/no-such-directory" r
+EOF
+compile linkgrant <<EOF || exit 1
+heel 1
+grant "$T/grant-link" r
+EOF
+
 P=$T/pol/plain.hpol
 
 # ---------------------------------------------------------------- helpers
@@ -185,6 +201,28 @@ for bin in heel-exec heel-exec-static heel-exec-musl; do
 	check "$bin check: reports Landlock, seccomp, user namespaces" \
 		bash -c "grep -q '^landlock: ' '$T/out' && grep -q '^seccomp: ' '$T/out' && grep -q '^user namespaces: ' '$T/out'"
 done
+# A refusal found while planning (after the init and the command process
+# exist): 125 naming the rule, the command never ran, no process and no
+# working directory left; as root and as uid 65534, on every build.
+chmod 777 "$TB"
+for u in root nobody; do
+	[ "$u" = nobody ] && ! command -v setpriv >/dev/null && continue
+	for bin in heel-exec heel-exec-static heel-exec-musl; do
+		for pol in missinggrant:"does not exist" linkgrant:"symbolic link"; do
+			rm -f "$T/marker"
+			as "$u" env -u XDG_RUNTIME_DIR TMPDIR="$TB" "$T/bin/$bin" "$T/pol/${pol%%:*}.hpol" -- \
+				sh -c "touch '$T/marker'; exec sleep 31997" >"$T/out" 2>"$T/err"
+			rc=$?
+			check "$bin [$u] ${pol%%:*}: refused while planning (125)" rc_is 125
+			check "$bin [$u] ${pol%%:*}: the message names the rule" grep -q "${pol#*:}" "$T/err"
+			check "$bin [$u] ${pol%%:*}: the command never ran" test ! -e "$T/marker"
+			check "$bin [$u] ${pol%%:*}: no process left" gone 'sleep 31997'
+			check "$bin [$u] ${pol%%:*}: no working directory left" no_workdir_left
+		done
+	done
+done
+chmod 755 "$TB"
+
 # No heel-proxy yet: a network other than deny must be refused, never run
 # unfiltered, --best-effort included.
 for flags in "" "--best-effort"; do
