@@ -1326,7 +1326,11 @@ ll_plan_add_workdir(struct ll_plan *p, const char *workdir, char *err, size_t er
 
 		if (beneath(r->path, workdir) || strcmp(r->path, workdir) == 0)
 			return -EAGAIN;
-		if (beneath(workdir, r->path) && (r->access & ~WORKDIR_RIGHTS))
+		/* IOCTL_DEV from a device grant above (a workdir under
+		 * /dev/shm) means nothing there: no device node can be made
+		 * in the workdir or linked into it (MAKE_CHAR, MAKE_BLOCK). */
+		if (beneath(workdir, r->path) &&
+		    (r->access & ~(WORKDIR_RIGHTS | LL_FS_IOCTL_DEV)))
 			return -EAGAIN;
 	}
 	fd = open2(AT_FDCWD, workdir, O_PATH | O_DIRECTORY, RESOLVE_NO_SYMLINKS);

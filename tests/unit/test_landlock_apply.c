@@ -1102,3 +1102,47 @@ Test(landlock_plan, weakenings_only_report_keeps_the_plan)
 	ll_report_free(&quiet);
 	free(t.bytes);
 }
+
+/* The launcher's plan is reused by the command, which only adds the
+ * working directory: allowed when nothing needs carving for it, -EAGAIN
+ * (plan again) when a rule lies beneath it or an ancestor grant would
+ * hand it a right it must not have (execute above all). */
+static int
+add_workdir_under(const char *ancestor, uint64_t access, const char *workdir)
+{
+	struct ll_plan p = { .abi = 7 };
+	char err[256];
+	int rc;
+
+	p.dg.eff.fs = ~0ull;
+	p.rules = calloc(1, sizeof(*p.rules));
+	p.rules[0] = (struct ll_plan_rule){ .path = strdup(ancestor), .fd = -1,
+					    .access = access, .kind = LL_PK_GRANT, .is_dir = true };
+	p.nrules = 1;
+	rc = ll_plan_add_workdir(&p, workdir, err, sizeof(err));
+	if (rc == 0) {
+		cr_assert_eq(p.nrules, 2);
+		cr_assert_str_eq(p.rules[1].path, workdir);
+		cr_assert_eq(p.rules[1].kind, LL_PK_WORKDIR);
+		cr_assert_geq(p.rules[1].fd, 0);
+		cr_assert_eq(p.rules[1].access & LL_FS_EXECUTE, 0);
+	}
+	ll_plan_free(&p);
+	return rc;
+}
+
+Test(landlock_plan, workdir_joins_the_plan_unless_it_needs_carving)
+{
+	cr_assert_eq(add_workdir_under(P("A"), RF | RD, P("A/subdir2")), 0, "under a read grant");
+	cr_assert_eq(add_workdir_under(P("T2"), RW_DIR | RF | RD, P("T2/W")), 0,
+		     "under a writable grant");
+	cr_assert_eq(add_workdir_under(P("A"), RF | RD | LL_FS_IOCTL_DEV, P("A/subdir2")), 0,
+		     "under a device grant (IOCTL_DEV cannot reach a device node there)");
+	cr_assert_eq(add_workdir_under(P("A"), RF | RD | LL_FS_EXECUTE, P("A/subdir2")), -EAGAIN,
+		     "an executable ancestor would make the workdir executable");
+	cr_assert_eq(add_workdir_under(P("A/sub"), RF | RD, P("A")), -EAGAIN,
+		     "a rule beneath the workdir");
+	cr_assert_eq(add_workdir_under(P("A"), RF | RD, P("A")), -EAGAIN, "a rule on the workdir");
+	cr_assert_eq(add_workdir_under(P("T2"), RF | RD, P("lnk/subdir2")), -ELOOP,
+		     "a workdir through a link");
+}
