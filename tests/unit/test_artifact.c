@@ -620,6 +620,30 @@ Test(artifact_crc, known_vectors)
 	}
 }
 
+/* The CPU's crc32 instruction (where crc32c_update uses it) and the
+ * portable tables agree on every length, alignment and split. */
+Test(artifact_crc, fast_path_equals_portable)
+{
+	static uint8_t buf[4096 + 16];
+	uint32_t state = 12345;
+
+	for (size_t i = 0; i < sizeof(buf); i++) {
+		state = state * 1103515245u + 12345u;
+		buf[i] = (uint8_t)(state >> 16);
+	}
+	cr_assert_eq(crc32c_update_portable(0, "123456789", 9), 0xe3069283u);
+	for (size_t off = 0; off < 16; off++)
+		for (size_t len = 0; len <= 300; len++)
+			cr_assert_eq(crc32c_update(0, buf + off, len),
+				     crc32c_update_portable(0, buf + off, len), "off %zu len %zu", off,
+				     len);
+	for (size_t cut = 0; cut <= 4096; cut += 97)
+		cr_assert_eq(crc32c_update(crc32c_update(0, buf, cut), buf + cut, 4096 - cut),
+			     crc32c_update_portable(0, buf, 4096), "split at %zu", cut);
+	cr_assert_eq(crc32c_update(0x12345678u, buf, 4096),
+		     crc32c_update_portable(0x12345678u, buf, 4096));
+}
+
 Test(artifact_layout, sizes_and_helpers)
 {
 	uint8_t b[8];
