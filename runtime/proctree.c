@@ -141,6 +141,32 @@ pt_init_wait(pid_t cmd, const sigset_t *fwd, pid_t target, pid_t parent,
 	}
 }
 
+size_t
+pt_parse_pids(char *buf, size_t len, bool full, pid_t *pids, size_t max)
+{
+	char *p = buf, *end;
+	size_t n = 0;
+
+	/* A full buffer may end inside a number: "... 12345" read as
+	 * "... 123" would name another process. Drop the last token; the
+	 * caller lists again once these are gone. */
+	if (full) {
+		while (len > 0 && buf[len - 1] != ' ' && buf[len - 1] != '\n')
+			len--;
+	}
+	buf[len] = '\0';
+	while (n < max) {
+		long v = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (v > 0)
+			pids[n++] = (pid_t)v;
+		p = end;
+	}
+	return n;
+}
+
 /* Lists the caller's children into pids (up to max); returns how many. The
  * kernel keeps the list per thread; the launcher has one thread. Without
  * CONFIG_PROC_CHILDREN, scans /proc for processes whose parent we are. */
@@ -157,21 +183,9 @@ list_children(pid_t *pids, size_t max)
 	if (fd >= 0) {
 		len = read(fd, buf, sizeof(buf) - 1);
 		close(fd);
-		if (len >= 0) {
-			char *p = buf, *end;
-
-			buf[len] = '\0';
-			while (n < max) {
-				long v = strtol(p, &end, 10);
-
-				if (end == p)
-					break;
-				if (v > 0)
-					pids[n++] = (pid_t)v;
-				p = end;
-			}
-			return n;
-		}
+		if (len >= 0)
+			return pt_parse_pids(buf, (size_t)len, (size_t)len == sizeof(buf) - 1, pids,
+					     max);
 	}
 
 	DIR *d = opendir("/proc");

@@ -60,4 +60,10 @@ int pt_init_wait(pid_t cmd, const sigset_t *fwd, pid_t target, pid_t parent,
  * everything is reaped (so get the status you want first). */
 void pt_kill_tree(pid_t pgid);
 
+/* Parses a space-separated list of pids (/proc/.../children) of len bytes
+ * in buf (which must hold len + 1); full: the read filled the buffer, so
+ * the last number may be cut short and is dropped. Returns how many of at
+ * most max were stored. */
+size_t pt_parse_pids(char *buf, size_t len, bool full, pid_t *pids, size_t max);
+
 #endif
