@@ -212,9 +212,14 @@ $(CONF)/hpolpatch: tests/conformance/hpolpatch.c runtime/crc32c.c
 	@mkdir -p $(CONF)
 	$(CC) $(CONF_CFLAGS) -Iruntime -o $@ $^
 
-check-conformance: $(BIN)/heelc $(BIN)/heel-exec $(CONF)/try $(CONF)/ptyrun $(CONF)/serve \
-		$(CONF)/payload $(CONF)/hpolpatch
-	@bash tests/conformance/run.sh $(BIN)/heelc $(BIN)/heel-exec $(CONF)
+# Every build of the launcher: the static ones are the small trusted base
+# we recommend, and their libcs differ (musl's getdents, qsort, realpath).
+check-conformance: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl \
+		$(CONF)/try $(CONF)/ptyrun $(CONF)/serve $(CONF)/payload $(CONF)/hpolpatch
+	@set -e; for x in heel-exec heel-exec-static heel-exec-musl; do \
+		echo "== conformance: $$x"; \
+		bash tests/conformance/run.sh $(BIN)/heelc $(BIN)/$$x $(CONF); \
+	done
 
 # Each isolation base (strict, default, permissive) against a matrix of
 # places (system dirs, home, protected paths, shared temp, the working
