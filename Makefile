@@ -225,8 +225,11 @@ check-conformance: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/
 # places (system dirs, home, protected paths, shared temp, the working
 # directory) and actions, run for real under bin/heel-exec as root and
 # as uid 65534 (tests/matrix).
-check-matrix: $(BIN)/heelc $(BIN)/heel-exec
-	@bash tests/matrix/run.sh $(B)
+check-matrix: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl
+	@set -e; for x in heel-exec heel-exec-static heel-exec-musl; do \
+		echo "== isolation matrix: $$x"; \
+		bash tests/matrix/run.sh $(B) $$x; \
+	done
 
 # The artifact reader (and everything in runtime/) again under ASan+UBSan,
 # since it is what parses untrusted bytes in heel-exec.

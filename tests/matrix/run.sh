@@ -35,13 +35,15 @@
 # after every run; exit statuses 0, 42, 128+9, 126, 127 and 125 (a
 # corrupt artifact, and the command then does not run) pass through.
 #
-# Usage: tests/matrix/run.sh BUILD_DIR   (uses BUILD_DIR/bin/heelc and
-# BUILD_DIR/bin/heel-exec). Prints one line per check and finishes with
+# Usage: tests/matrix/run.sh BUILD_DIR [LAUNCHER]   (uses BUILD_DIR/bin/heelc
+# and BUILD_DIR/bin/LAUNCHER, heel-exec unless named: heel-exec-static,
+# heel-exec-musl). Prints one line per check and finishes with
 # "N passed, N failed, N skipped"; exits 1 when a check failed.
 set -u
 
 B=${1:-build}
 B=$(cd "$B" 2>/dev/null && pwd) || { echo "no build directory ${1:-build}"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+X=${2:-heel-exec}
 NOBODY=65534
 npass=0 nfail=0 nskip=0
 
@@ -50,7 +52,7 @@ bad() { nfail=$((nfail + 1)); echo "FAIL $*"; }
 skip() { nskip=$((nskip + 1)); echo "SKIP $*"; }
 summary() { echo "$npass passed, $nfail failed, $nskip skipped"; }
 
-for f in "$B/bin/heelc" "$B/bin/heel-exec"; do
+for f in "$B/bin/heelc" "$B/bin/$X"; do
 	[ -x "$f" ] || { echo "missing $f: build it first (make check-matrix)"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 done
 if [ "$(id -u)" != 0 ]; then
@@ -92,7 +94,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 mkdir -p "$R/hx" "$R/pol" "$R/bin"
-cp "$B/bin/heel-exec" "$R/hx/heel-exec"
+cp "$B/bin/$X" "$R/hx/heel-exec"
 chmod 755 "$R/hx" "$R/pol" "$R/bin" "$R/hx/heel-exec"
 HX=$R/hx/heel-exec
 echo "not a program" >"$R/bin/not-exec"
