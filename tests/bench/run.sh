@@ -47,6 +47,22 @@ hyperfine -N --warmup 10 --min-runs 100 --export-markdown "$out/launch.md" \
 cat "$out/launch.md"
 echo "heel-exec-static (glibc): $(stat -c %s "$bin/heel-exec-static") bytes; heel-exec-musl: $(stat -c %s "$bin/heel-exec-musl") bytes; dynamic: $(stat -c %s "$bin/heel-exec") bytes"
 
+# ---------------------------------------------------------------- user session
+# The working directory goes under $XDG_RUNTIME_DIR when that is private:
+# a tmpfs in a user session, where making and removing it is cheap. Same
+# comparison with a tmpfs there, mounted in a mount namespace of this
+# script's own (nothing changes on the host).
+mkdir -p "$out/xdg"
+unshare -m --propagation private sh -c '
+	mount -t tmpfs -o mode=700,size=64m tmpfs "$1/xdg" || exit 1
+	XDG_RUNTIME_DIR="$1/xdg" hyperfine -N --warmup 10 --min-runs 100 \
+		--export-markdown "$1/launch-xdg.md" \
+		-n "trampoline (static fork+exec+wait)" "$1/trampoline /bin/true" \
+		-n "heel-exec-musl, XDG_RUNTIME_DIR on tmpfs" "$2/heel-exec-musl $1/default.hpol -- /bin/true" \
+		-n "heel-exec-static, XDG_RUNTIME_DIR on tmpfs" "$2/heel-exec-static $1/default.hpol -- /bin/true" \
+		>/dev/null 2>&1' sh "$out" "$bin"
+cat "$out/launch-xdg.md"
+
 # ---------------------------------------------------------------- phases
 # Where heel-exec's own time goes, from the phase marks of
 # build/bench/heel-exec-timing (launcher/launch_timing.h).
