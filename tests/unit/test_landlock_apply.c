@@ -1153,7 +1153,8 @@ Test(landlock_plan, workdir_joins_the_plan_unless_it_needs_carving)
  * specific rule above it (or none under a deny), as the union of the
  * plan's rules on it and its ancestors, which is what Landlock computes.
  * Names collide by prefix ("a", "ab", "a-b", "a.b") to stress the
- * carve-out walk's name matching and the path order. */
+ * carve-out walk's name matching and the path order; links between
+ * directories carry denies to where they lead. */
 
 #define MODEL_NODES 40
 #define MODEL_RULES 6
@@ -1163,6 +1164,7 @@ static const char *const model_names[] = { "a", "ab", "a-b", "a.b", "b" };
 struct model_node {
 	char rel[128];
 	bool dir;
+	bool link;                 /* a symbolic link to another directory of the tree */
 };
 
 static unsigned
@@ -1196,6 +1198,7 @@ model_tree(const char *base, unsigned *seed, struct model_node *nodes)
 			snprintf(nodes[n].rel, sizeof(nodes[n].rel), "%.100s/%s", nodes[i].rel,
 				 model_names[k]);
 			nodes[n].dir = model_rand(seed) % 2;
+			nodes[n].link = false;
 			if (nodes[n].dir)
 				mkd(nodes[n].rel, 0755);
 			else
@@ -1203,7 +1206,40 @@ model_tree(const char *base, unsigned *seed, struct model_node *nodes)
 			n++;
 		}
 	}
+	/* A few links from one directory to another (even to an ancestor):
+	 * a deny through one protects what it leads to. */
+	for (int k = 0; k < 3 && n < MODEL_NODES; k++) {
+		const struct model_node *from = &nodes[model_rand(seed) % n];
+		const struct model_node *to = &nodes[model_rand(seed) % n];
+		char dir[128];
+
+		if (!from->dir || from->link || !to->dir || to->link)
+			continue;
+		memcpy(dir, from->rel, sizeof(dir));
+		snprintf(nodes[n].rel, sizeof(nodes[n].rel), "%.100s/l%d", dir, k);
+		cr_assert_eq(symlink(P(to->rel), P(nodes[n].rel)), 0);
+		nodes[n].dir = false;
+		nodes[n].link = true;
+		n++;
+	}
 	return n;
+}
+
+/* Where a deny leads: its longest existing prefix resolved, the rest as
+ * written (what the policy means by denying a path through a link). */
+static void
+model_resolve(const char *path, char *out)
+{
+	char prefix[PATH_MAX], real[PATH_MAX];
+	char *slash;
+
+	snprintf(prefix, sizeof(prefix), "%s", path);
+	while (!realpath(prefix, real)) {
+		slash = strrchr(prefix, '/');
+		cr_assert(slash && slash != prefix);
+		*slash = '\0';
+	}
+	cr_assert_lt(snprintf(out, PATH_MAX, "%s%s", real, path + strlen(prefix)), PATH_MAX);
 }
 
 static uint64_t
@@ -1221,7 +1257,8 @@ model_effective(const struct ll_plan *p, const char *path)
 	return a;
 }
 
-/* The most specific spec at or above `path`, or -1. */
+/* The most specific spec at or above `path`, or -1. On one path a grant
+ * beats a deny (a deny through a link may land on a granted path). */
 static int
 model_rule(const struct spec *s, size_t ns, const char *path)
 {
@@ -1231,8 +1268,10 @@ model_rule(const struct spec *s, size_t ns, const char *path)
 	for (size_t i = 0; i < ns; i++) {
 		size_t n = strlen(s[i].path);
 
-		if ((strcmp(s[i].path, path) == 0 || (strncmp(s[i].path, path, n) == 0 && path[n] == '/')) &&
-		    n >= best_len) {
+		if (!(strcmp(s[i].path, path) == 0 || (strncmp(s[i].path, path, n) == 0 && path[n] == '/')))
+			continue;
+		if (best < 0 || n > best_len ||
+		    (n == best_len && s[best].mode == IR_MODE_DENY && s[i].mode != IR_MODE_DENY)) {
 			best = (int)i;
 			best_len = n;
 		}
@@ -1251,6 +1290,24 @@ model_covered(const struct ll_plan *p, const char *path)
 			return true;
 	}
 	return false;
+}
+
+/* What a failing round had, to reproduce it by hand. */
+static void
+model_dump(const struct spec *s, const struct spec *meant, size_t ns,
+	   const struct model_node *nodes, size_t nn, const struct ll_plan *plan)
+{
+	for (size_t k = 0; k < ns; k++)
+		cr_log_error("spec %zu: %s mode %u, meant at %s", k, s[k].path, s[k].mode,
+			     meant[k].path);
+	for (size_t k = 0; k < nn; k++)
+		cr_log_error("node %s%s%s", nodes[k].rel, nodes[k].dir ? "/" : "",
+			     nodes[k].link ? " (link)" : "");
+	for (size_t k = 0; k < plan->nrules; k++)
+		cr_log_error("rule %s 0x%llx kind %d", plan->rules[k].path,
+			     (unsigned long long)plan->rules[k].access, plan->rules[k].kind);
+	for (size_t k = 0; k < plan->nmounts; k++)
+		cr_log_error("mount over %s", plan->mounts[k].deny);
 }
 
 static int
@@ -1279,11 +1336,18 @@ Test(landlock_plan, random_trees_match_the_model, .timeout = 120)
 		s[ns++] = (struct spec){ paths[0], model_rand(&seed) % 2 ? IR_MODE_R : IR_MODE_RW, false };
 		for (int tries = 0; ns < MODEL_RULES && tries < 50; tries++) {
 			const struct model_node *nd = &nodes[model_rand(&seed) % nn];
-			unsigned mode = modes[model_rand(&seed) % 4];
-			bool missing = mode == IR_MODE_DENY && nd->dir && model_rand(&seed) % 4 == 0;
+			unsigned mode = nd->link ? IR_MODE_DENY : modes[model_rand(&seed) % 4];
+			bool below = mode == IR_MODE_DENY && (nd->dir || nd->link) &&
+				     model_rand(&seed) % 3 == 0;
 			bool dup = false;
 
-			cr_assert_lt(snprintf(paths[ns], PATH_MAX, "%s%s", P(nd->rel), missing ? "/zz" : ""),
+			/* Grants only on real paths (a link in a grant is
+			 * refused); denies also on, or through, a link, and
+			 * below a directory: "zz" is missing, the model names
+			 * may exist. */
+			cr_assert_lt(snprintf(paths[ns], PATH_MAX, "%s%s%s", P(nd->rel), below ? "/" : "",
+					      below ? (model_rand(&seed) % 2 ? "zz" :
+						       model_names[model_rand(&seed) % 5]) : ""),
 				     PATH_MAX);
 			for (size_t k = 0; k < ns; k++)
 				dup |= strcmp(paths[k], paths[ns]) == 0;
@@ -1291,6 +1355,17 @@ Test(landlock_plan, random_trees_match_the_model, .timeout = 120)
 				continue;
 			s[ns] = (struct spec){ paths[ns], mode, false };
 			ns++;
+		}
+		/* The model's view: each deny where it leads. */
+		struct spec meant[MODEL_RULES];
+		char resolved[MODEL_RULES][PATH_MAX];
+
+		for (size_t k = 0; k < ns; k++) {
+			meant[k] = s[k];
+			if (s[k].mode == IR_MODE_DENY) {
+				model_resolve(s[k].path, resolved[k]);
+				meant[k].path = resolved[k];
+			}
 		}
 		for (int with_cover = 0; with_cover < 2; with_cover++) {
 			struct ll_launch l = { .cwd = root, .cover = with_cover ? model_fake_cover : NULL };
@@ -1305,18 +1380,20 @@ Test(landlock_plan, random_trees_match_the_model, .timeout = 120)
 			plans++;
 			for (size_t i = 0; i < nn; i++) {
 				const char *path = P(nodes[i].rel);
-				int r = model_rule(s, ns, path);
+				int r = model_rule(meant, ns, path);
 				uint64_t eff = model_effective(&plan, path) & LL_FS_FILE_RIGHTS, want;
 
-				if (nodes[i].dir)
+				if (nodes[i].dir || nodes[i].link)
 					continue;
-				want = r < 0 || s[r].mode == IR_MODE_DENY ? 0 :
-				       ll_mode_access(s[r].mode, false) & LL_FS_FILE_RIGHTS &
+				want = r < 0 || meant[r].mode == IR_MODE_DENY ? 0 :
+				       ll_mode_access(meant[r].mode, false) & LL_FS_FILE_RIGHTS &
 				       plan.dg.eff.fs;
 				/* A covered deny is hidden by its mount, not by
 				 * Landlock: nothing to see in the rules. */
 				if (want == 0 && with_cover && model_covered(&plan, path))
 					continue;
+				if (eff != want)
+					model_dump(s, meant, ns, nodes, nn, &plan);
 				cr_assert_eq(eff, want,
 					     "round %d%s: %s has 0x%llx, the policy means 0x%llx "
 					     "(rule %d)", round, with_cover ? " (covers)" : "", path,
