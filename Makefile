@@ -232,11 +232,13 @@ check-matrix: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-
 	done
 
 # The artifact reader (and everything in runtime/) again under ASan+UBSan,
-# since it is what parses untrusted bytes in heel-exec.
+# since it is what parses untrusted bytes in heel-exec; and the Landlock
+# planner and the process-tree sweep, which run in every launch.
 ASAN := $(B)/asan
 ASAN_FLAGS := $(CSTD) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -Icompiler -Iruntime -I$(GEN)
-ASAN_TESTS := $(sort $(wildcard tests/unit/test_artifact*.c tests/unit/test_landlock_lower.c tests/unit/test_bpf_verify.c))
+ASAN_TESTS := $(sort $(wildcard tests/unit/test_artifact*.c tests/unit/test_landlock_lower.c tests/unit/test_bpf_verify.c \
+	tests/unit/test_landlock_apply.c tests/unit/test_proctree.c))
 check-asan: $(GEN)/parser.h $(GEN)/lexer.h $(GEN_SRC)
 	@mkdir -p $(ASAN)
 	@set -e; for t in $(ASAN_TESTS); do \
