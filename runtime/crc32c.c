@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * CRC-32C (reflected polynomial 0x82f63b78). On x86_64 with SSE4.2 the
  * CPU's crc32 instruction computes it (the whole artifact is checked on
- * every launch, and heelc checksums everything it writes: 16 % of a
- * 100k-grant compile was the table-driven loop). Elsewhere, portable C17
+ * every launch, and heelc checksums everything it writes; BENCHMARKS.md
+ * has the gain). Elsewhere, portable C17
  * eight bytes at a time ("slicing by 8"); its tables are built on first
  * use, from the constant one, so a launch that never needs them does not
  * pay for them (heel-exec and heelc are single-threaded). */
