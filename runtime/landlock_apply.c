@@ -172,7 +172,7 @@ report(struct ll_report *rep, enum ll_line_kind kind, const char *fmt, ...)
 	char *text;
 	int n;
 
-	if (!rep || (rep->weakenings_only && kind != LL_LINE_WEAKENING))
+	if (!keeps(rep, kind))
 		return 0;
 	va_start(ap, fmt);
 	n = vasprintf(&text, fmt, ap);
