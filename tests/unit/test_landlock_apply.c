@@ -1242,18 +1242,23 @@ model_resolve(const char *path, char *out)
 	cr_assert_lt(snprintf(out, PATH_MAX, "%s%s", real, path + strlen(prefix)), PATH_MAX);
 }
 
+/* Is `path` `dir` itself or beneath it? */
+static bool
+model_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(dir, path, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
 static uint64_t
 model_effective(const struct ll_plan *p, const char *path)
 {
 	uint64_t a = 0;
 
-	for (size_t i = 0; i < p->nrules; i++) {
-		size_t n = strlen(p->rules[i].path);
-
-		if (strcmp(p->rules[i].path, path) == 0 ||
-		    (strncmp(p->rules[i].path, path, n) == 0 && path[n] == '/'))
+	for (size_t i = 0; i < p->nrules; i++)
+		if (model_under(path, p->rules[i].path))
 			a |= p->rules[i].access;
-	}
 	return a;
 }
 
@@ -1268,7 +1273,7 @@ model_rule(const struct spec *s, size_t ns, const char *path)
 	for (size_t i = 0; i < ns; i++) {
 		size_t n = strlen(s[i].path);
 
-		if (!(strcmp(s[i].path, path) == 0 || (strncmp(s[i].path, path, n) == 0 && path[n] == '/')))
+		if (!model_under(path, s[i].path))
 			continue;
 		if (best < 0 || n > best_len ||
 		    (n == best_len && s[best].mode == IR_MODE_DENY && s[i].mode != IR_MODE_DENY)) {
@@ -1282,13 +1287,9 @@ model_rule(const struct spec *s, size_t ns, const char *path)
 static bool
 model_covered(const struct ll_plan *p, const char *path)
 {
-	for (size_t i = 0; i < p->nmounts; i++) {
-		size_t n = strlen(p->mounts[i].deny);
-
-		if (strcmp(p->mounts[i].deny, path) == 0 ||
-		    (strncmp(p->mounts[i].deny, path, n) == 0 && path[n] == '/'))
+	for (size_t i = 0; i < p->nmounts; i++)
+		if (model_under(path, p->mounts[i].deny))
 			return true;
-	}
 	return false;
 }
 
