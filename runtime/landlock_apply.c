@@ -431,7 +431,7 @@ struct builder {
 	struct ent *e;
 	size_t ne;
 	size_t ecap;
-	size_t pcap;
+	size_t hint;            /* first capacity of the entry and rule arrays */
 };
 
 /* "grant \"${HOME}/x\" (policy.heel:3)" for messages. */
@@ -453,18 +453,40 @@ label(const struct builder *b, const struct ent *e, char *buf, size_t len)
 	return buf;
 }
 
+/* Makes room for one more element in an array of `cap` elements of
+ * `width` bytes holding `n`; the first allocation takes `hint` elements so
+ * that a plan of the usual size never grows (musl's malloc maps and unmaps
+ * a fresh group for each step, ~8 us apiece at launch). */
+static int
+reserve_one(void **arr, size_t *cap, size_t n, size_t width, size_t hint)
+{
+	size_t want;
+	void *g;
+
+	if (n < *cap)
+		return 0;
+	want = *cap ? *cap * 2 : (hint > 32 ? hint : 32);
+	if (want <= n)
+		want = n + 1;
+	if (want > SIZE_MAX / width)
+		return -ENOMEM;
+	g = realloc(*arr, want * width);
+	if (!g)
+		return -ENOMEM;
+	*arr = g;
+	*cap = want;
+	return 0;
+}
+
 static int
 push_ent(struct builder *b, const struct ent *e)
 {
-	if (b->ne == b->ecap) {
-		size_t cap = b->ecap ? b->ecap * 2 : 32;
-		struct ent *g = realloc(b->e, cap * sizeof(*g));
+	void *arr = b->e;
+	int rc = reserve_one(&arr, &b->ecap, b->ne, sizeof(*b->e), b->hint);
 
-		if (!g)
-			return -ENOMEM;
-		b->e = g;
-		b->ecap = cap;
-	}
+	b->e = arr;
+	if (rc < 0)
+		return rc;
 	b->e[b->ne++] = *e;
 	return 0;
 }
@@ -475,19 +497,18 @@ plan_push(struct builder *b, const char *path, int fd, uint64_t access, enum ll_
 {
 	struct ll_plan *p = b->plan;
 	char *copy = strdup(path);
+	void *arr = p->rules;
+	int rc;
 
 	if (!copy)
 		return -ENOMEM;
-	if (p->nrules == b->pcap) {
-		size_t cap = b->pcap ? b->pcap * 2 : 32;
-		struct ll_plan_rule *g = realloc(p->rules, cap * sizeof(*g));
-
-		if (!g) {
-			free(copy);
-			return -ENOMEM;
-		}
-		p->rules = g;
-		b->pcap = cap;
+	/* One more than needed: the working directory's rule is added after
+	 * the build (ll_plan_add_workdir). */
+	rc = reserve_one(&arr, &p->rules_cap, p->nrules + 1, sizeof(*p->rules), b->hint);
+	p->rules = arr;
+	if (rc < 0) {
+		free(copy);
+		return rc;
 	}
 	p->rules[p->nrules].path = copy;
 	p->rules[p->nrules].fd = fd;
@@ -622,13 +643,13 @@ sort_records(void *base, size_t n, size_t width, int (*cmp)(const void *, const 
 
 	if (n < 2)
 		return 0;
-	ptr = malloc((n + n / 2 + 1) * sizeof(*ptr));
-	copy = malloc(n * width);
-	if (!ptr || !copy) {
-		free(ptr);
-		free(copy);
+	/* One block: the pointers, the merge's scratch half, the records. */
+	if (n > (SIZE_MAX / 2 - 1) / sizeof(*ptr) / 2 || n > SIZE_MAX / 2 / width)
 		return -ENOMEM;
-	}
+	ptr = malloc((n + n / 2 + 1) * sizeof(*ptr) + n * width);
+	if (!ptr)
+		return -ENOMEM;
+	copy = (unsigned char *)(ptr + n + n / 2 + 1);
 	memcpy(copy, base, n * width);
 	for (size_t i = 0; i < n; i++)
 		ptr[i] = copy + i * width;
@@ -636,7 +657,6 @@ sort_records(void *base, size_t n, size_t width, int (*cmp)(const void *, const 
 	for (size_t i = 0; i < n; i++)
 		memcpy((unsigned char *)base + i * width, ptr[i], width);
 	free(ptr);
-	free(copy);
 	return 0;
 }
 
@@ -1197,8 +1217,10 @@ ll_plan_build(const struct ll_table_view *t, const struct ll_launch *l, int abi,
 	      bool best_effort, struct ll_plan *plan, struct ll_report *rep, char *err,
 	      size_t errlen)
 {
+	/* Carve-outs add the listed entries of a few directories (/etc, the
+	 * home directory): about one more rule per table rule. */
 	struct builder b = { .t = t, .l = l, .plan = plan, .rep = rep, .err = err,
-			     .errlen = errlen };
+			     .errlen = errlen, .hint = (size_t)t->rule_count * 2 + 64 };
 	struct ll_masks req = { t->handled_fs, t->handled_net, t->scoped };
 	struct pair *pairs = NULL;
 	size_t np = 0;
@@ -1315,9 +1337,9 @@ out:
 int
 ll_plan_add_workdir(struct ll_plan *p, const char *workdir, char *err, size_t errlen)
 {
-	struct ll_plan_rule *grown;
+	void *arr;
 	char *copy;
-	int fd;
+	int fd, rc;
 
 	if (p->abi <= 0)
 		return 0;
@@ -1338,15 +1360,14 @@ ll_plan_add_workdir(struct ll_plan *p, const char *workdir, char *err, size_t er
 		return rt_error(err, errlen, fd, "the working directory %s: %s", workdir,
 			    strerror(-fd));
 	copy = strdup(workdir);
-	grown = realloc(p->rules, (p->nrules + 1) * sizeof(*grown));
-	if (!copy || !grown) {
+	arr = p->rules;
+	rc = copy ? reserve_one(&arr, &p->rules_cap, p->nrules, sizeof(*p->rules), 1) : -ENOMEM;
+	p->rules = arr;
+	if (rc < 0) {
 		free(copy);
-		if (grown)
-			p->rules = grown;
 		close(fd);
 		return rt_error(err, errlen, -ENOMEM, "out of memory");
 	}
-	p->rules = grown;
 	p->rules[p->nrules++] = (struct ll_plan_rule){
 		.path = copy,
 		.fd = fd,

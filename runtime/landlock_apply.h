@@ -159,6 +159,7 @@ struct ll_plan {
 	uint16_t proxy_port;       /* 0: no port rule */
 	struct ll_plan_rule *rules; /* sorted by path */
 	size_t nrules;
+	size_t rules_cap;          /* allocated elements of rules */
 	struct ll_mount_request *mounts;
 	size_t nmounts;
 };
