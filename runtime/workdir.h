@@ -3,7 +3,8 @@
  * $XDG_RUNTIME_DIR, $TMPDIR or /tmp) that is removed at exit, or one the
  * user names, which is created if missing and kept. Removal never follows
  * a link and never leaves the tree, whatever the sandbox planted in it.
- * TMPDIR for the sandbox is its subdirectory "tmp". Linux/POSIX; never
+ * TMPDIR for the sandbox is the fresh directory itself, or the kept
+ * one's subdirectory "tmp". Linux/POSIX; never
  * prints: failures come back as -errno with a one-line message. */
 #ifndef HEEL_RUNTIME_WORKDIR_H
 #define HEEL_RUNTIME_WORKDIR_H
@@ -15,7 +16,7 @@
 
 struct wd {
 	char path[PATH_MAX]; /* absolute, without symbolic links */
-	char tmp[PATH_MAX];  /* path + "/tmp" */
+	char tmp[PATH_MAX];  /* TMPDIR: path (fresh) or path + "/tmp" (kept) */
 	bool remove;         /* fresh: wd_remove() deletes it */
 	dev_t dev;           /* identity of what we created, so removal */
 	ino_t ino;           /* refuses a directory put in its place */
@@ -31,8 +32,8 @@ int wd_expand(const char *tmpl, char *const *env, const char *cwd, char *out,
 /* Creates a fresh working directory named heel-XXXXXXXX (8 random
  * characters) under the first usable of: $XDG_RUNTIME_DIR (absolute, a
  * directory owned by us with no group/other access), $TMPDIR (absolute
- * directory), /tmp; env is the launcher's environment. Mode 0700, with
- * its "tmp" subdirectory. Sets wd->remove. */
+ * directory), /tmp; env is the launcher's environment. Mode 0700; it is
+ * also TMPDIR. Sets wd->remove. */
 int wd_create(struct wd *wd, char *const *env, char *err, size_t errlen);
 
 /* Uses `dir` as the working directory, creating it (and missing parents,

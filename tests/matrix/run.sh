@@ -468,10 +468,10 @@ run_base() {
 	local wd want_tmp
 	wd=$(echo "$OUT" | sed -n 1p)
 	want_tmp=$(echo "$OUT" | sed -n 2p)
-	if [ "$RC" = 0 ] && [[ $wd == "$TB"/heel-* ]] && [ "$want_tmp" = "$wd/tmp" ]; then
+	if [ "$RC" = 0 ] && [[ $wd == "$TB"/heel-* ]] && [ "$want_tmp" = "$wd" ]; then
 		ok "$(printf '%-10s %-6s %-12s %s' "$BASE" "$U" wd-where "working directory $wd under TMPDIR, TMPDIR=$want_tmp")"
 	else
-		bad "$(printf '%-10s %-6s %-12s %s' "$BASE" "$U" wd-where "working directory '${wd}' TMPDIR '${want_tmp}' (exit $RC), expected $TB/heel-*/ and its tmp; $ERR")"
+		bad "$(printf '%-10s %-6s %-12s %s' "$BASE" "$U" wd-where "working directory '${wd}' TMPDIR '${want_tmp}' (exit $RC), expected $TB/heel-*/ as both; $ERR")"
 	fi
 
 	# exit statuses
