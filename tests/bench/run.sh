@@ -47,6 +47,18 @@ hyperfine -N --warmup 10 --min-runs 100 --export-markdown "$out/launch.md" \
 cat "$out/launch.md"
 echo "heel-exec-static (glibc): $(stat -c %s "$bin/heel-exec-static") bytes; heel-exec-musl: $(stat -c %s "$bin/heel-exec-musl") bytes; dynamic: $(stat -c %s "$bin/heel-exec") bytes"
 
+# The same ratios with the commands run round-robin (ab_launch): a phase
+# of this VM slows every command alike instead of one hyperfine batch.
+cc -O2 -o "$out/ab_launch" tests/bench/ab_launch.c
+ab=("$out/trampoline" /bin/true
+	::: "$bin/heel-exec-musl" "$out/default.hpol" -- /bin/true
+	::: "$bin/heel-exec-static" "$out/default.hpol" -- /bin/true
+	::: "$bin/heel-exec" "$out/default.hpol" -- /bin/true)
+if command -v bwrap >/dev/null; then
+	ab+=(::: "$(command -v bwrap)" --ro-bind / / --dev /dev --proc /proc --unshare-net /bin/true)
+fi
+"$out/ab_launch" 500 "${ab[@]}" | tee "$out/launch-interleaved.txt"
+
 # ---------------------------------------------------------------- user session
 # The working directory goes under $XDG_RUNTIME_DIR when that is private:
 # a tmpfs in a user session, where making and removing it is cheap. Same
