@@ -59,6 +59,20 @@ if command -v bwrap >/dev/null; then
 fi
 "$out/ab_launch" 500 "${ab[@]}" | tee "$out/launch-interleaved.txt"
 
+# What the design's choices cost: the same launch without the carve-out of
+# the /etc secrets, then also without a home directory to carve (HOME
+# unset for every command of that run, the trampoline included), and
+# without namespaces. Round-robin, musl build.
+"$bin/heelc" tests/bench/default-nocarve.heel -o "$out/default-nocarve.hpol"
+"$out/ab_launch" 500 "$out/trampoline" /bin/true \
+	::: "$bin/heel-exec-musl" "$out/default.hpol" -- /bin/true \
+	::: "$bin/heel-exec-musl" "$out/default-nocarve.hpol" -- /bin/true \
+	::: "$bin/heel-exec-musl" --best-effort --no-namespaces "$out/default.hpol" -- /bin/true \
+	2>&1 | tee "$out/launch-choices.txt"
+env -u HOME "$out/ab_launch" 500 "$out/trampoline" /bin/true \
+	::: "$bin/heel-exec-musl" "$out/default-nocarve.hpol" -- /bin/true \
+	2>&1 | tee -a "$out/launch-choices.txt"
+
 # ---------------------------------------------------------------- user session
 # The working directory goes under $XDG_RUNTIME_DIR when that is private:
 # a tmpfs in a user session, where making and removing it is cheap. Same
