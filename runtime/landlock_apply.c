@@ -196,15 +196,21 @@ report(struct ll_report *rep, enum ll_line_kind kind, const char *fmt, ...)
 /* Orders paths so that a directory's subtree follows it contiguously:
  * '/' sorts before every other byte ("/a", "/a/b", "/a-b"). */
 static int
+path_byte_rank(unsigned char c)
+{
+	return c == '/' ? 1 : c ? c + 1 : 0;
+}
+
+/* The ranking is one-to-one, so the first differing byte decides: the
+ * common prefix (most of "/etc/...") is skipped without ranking it. */
+static int
 path_cmp(const char *a, const char *b)
 {
-	for (;; a++, b++) {
-		int x = *a == '/' ? 1 : *a ? (unsigned char)*a + 1 : 0;
-		int y = *b == '/' ? 1 : *b ? (unsigned char)*b + 1 : 0;
+	size_t i = 0;
 
-		if (x != y || !x)
-			return x - y;
-	}
+	while (a[i] && a[i] == b[i])
+		i++;
+	return path_byte_rank((unsigned char)a[i]) - path_byte_rank((unsigned char)b[i]);
 }
 
 /* Is `child` strictly beneath `parent` (both absolute, normalised)? */
