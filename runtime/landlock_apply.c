@@ -193,16 +193,17 @@ report(struct ll_report *rep, enum ll_line_kind kind, const char *fmt, ...)
 
 /* ------------------------------------------------------------ paths */
 
-/* Orders paths so that a directory's subtree follows it contiguously:
- * '/' sorts before every other byte ("/a", "/a/b", "/a-b"). */
+/* A byte's place in path order: the end first, then '/', then the rest. */
 static int
 path_byte_rank(unsigned char c)
 {
 	return c == '/' ? 1 : c ? c + 1 : 0;
 }
 
-/* The ranking is one-to-one, so the first differing byte decides: the
- * common prefix (most of "/etc/...") is skipped without ranking it. */
+/* Orders paths so that a directory's subtree follows it contiguously:
+ * '/' sorts before every other byte ("/a", "/a/b", "/a-b"). The ranking
+ * is one-to-one, so the first differing byte decides and the common
+ * prefix (most of "/etc/...") is skipped without ranking it. */
 static int
 path_cmp(const char *a, const char *b)
 {
