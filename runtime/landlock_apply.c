@@ -645,15 +645,21 @@ sort_ptrs(void **a, void **tmp, size_t n, int (*cmp)(const void *, const void *)
 static int
 sort_records(void *base, size_t n, size_t width, int (*cmp)(const void *, const void *))
 {
+	/* A launch of the stock bases sorts ~270 entries and ~190 rules:
+	 * on the stack, musl's malloc would map and unmap a block for each
+	 * (~9 us apiece in a fresh process). */
+	_Alignas(max_align_t) unsigned char local[16384];
 	unsigned char *copy;
 	void **ptr;
+	size_t need;
 
 	if (n < 2)
 		return 0;
 	/* One block: the pointers, the merge's scratch half, the records. */
 	if (n > (SIZE_MAX / 2 - 1) / sizeof(*ptr) / 2 || n > SIZE_MAX / 2 / width)
 		return -ENOMEM;
-	ptr = malloc((n + n / 2 + 1) * sizeof(*ptr) + n * width);
+	need = (n + n / 2 + 1) * sizeof(*ptr) + n * width;
+	ptr = need <= sizeof(local) ? (void **)local : malloc(need);
 	if (!ptr)
 		return -ENOMEM;
 	copy = (unsigned char *)(ptr + n + n / 2 + 1);
@@ -663,7 +669,8 @@ sort_records(void *base, size_t n, size_t width, int (*cmp)(const void *, const 
 	sort_ptrs(ptr, ptr + n, n, cmp);
 	for (size_t i = 0; i < n; i++)
 		memcpy((unsigned char *)base + i * width, ptr[i], width);
-	free(ptr);
+	if ((unsigned char *)ptr != local)
+		free(ptr);
 	return 0;
 }
 
