@@ -359,6 +359,48 @@ Test(landlock_plan, carve_out_read_grant_exact_siblings)
 	free(t.bytes);
 }
 
+/* A directory larger than the planner's first guesses: its arrays grow
+ * past their first capacity and its sorts leave their stack scratch for
+ * the heap (600 rules of 40 bytes and more). Every entry but the denied
+ * one is granted once, in path order. */
+Test(landlock_plan, carve_out_of_a_large_directory)
+{
+	enum { N = 600 };
+	struct ll_launch l = { .cwd = root };
+	struct ll_plan plan;
+	struct table t;
+	char err[512], name[32];
+
+	mkd("big", 0755);
+	for (int i = N - 1; i >= 0; i--) {
+		snprintf(name, sizeof(name), "big/e%04d", i);
+		mkf(name, "x", 0644);
+	}
+	/* After the files: P() hands out a ring of 16 buffers. */
+	struct spec s[] = {
+		{ P("big"), IR_MODE_R, false },
+		{ P("big/e0300"), IR_MODE_DENY, false },
+	};
+	table_build(&t, s, 2, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(plan.nrules, 1 + (N - 1), "%zu rules", plan.nrules);
+	cr_assert_str_eq(plan.rules[0].path, P("big"));
+	cr_assert_eq(plan.rules[0].kind, LL_PK_SPINE);
+	for (size_t i = 1, want = 0; i < plan.nrules; i++, want++) {
+		if (want == 300)
+			want++;
+		snprintf(name, sizeof(name), "big/e%04zu", want);
+		cr_assert_str_eq(plan.rules[i].path, P(name), "rule %zu", i);
+		cr_assert_eq(plan.rules[i].kind, LL_PK_SIBLING);
+		cr_assert_eq(plan.rules[i].access, RF);
+		cr_assert_geq(plan.rules[i].fd, 0);
+	}
+	cr_assert_geq(plan.rules_cap, plan.nrules + 1, "room kept for the working directory");
+	ll_plan_free(&plan);
+	free(t.bytes);
+}
+
 Test(landlock_plan, deny_in_writable_grant_refused_without_namespace)
 {
 	struct spec s[] = {
