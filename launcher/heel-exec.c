@@ -331,6 +331,14 @@ main(int argc, char *argv[])
 		note("working directory %s (%s)", wd.path, wd.remove ? "removed at exit" : "kept");
 	l.workdir = wd.path;
 	l.tmpdir = wd.tmp;
+	/* A fresh working directory is a private tmpfs in the sandbox's
+	 * mount namespace: no other process of the user, no other sandbox
+	 * sees its files, and a killed launch leaves nothing but the empty
+	 * mount point. Bounded like the tree's memory, where the policy
+	 * bounds it (its pages are the tree's memory). */
+	l.fresh_workdir = wd.remove;
+	if (plan.rl[0].set)
+		l.workdir_bytes = (uint64_t)plan.rl[0].value;
 
 	launch_mark("working directory made");
 	/* The environment, from scratch. */

@@ -20,24 +20,40 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "landlock_apply.h"
 #include "execpath.h"
 #include "launch_timing.h"
+#include "linux_net.h"
+#include "linux_view.h"
 #include "proctree.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
 #endif
-#ifndef LANDLOCK_CREATE_RULESET_VERSION
-#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
-#endif
 
 /* ---------------------------------------------------------------- probe */
+
+/* Every sandbox gets these (and a user namespace when not run as root):
+ * PID (the tree, and a /proc of its own), mount (the view of the file
+ * system), IPC (SysV objects and POSIX queues of its own, gone with it),
+ * network (loopback only: the host's sockets, /proc/net and abstract
+ * unix sockets out of reach). */
+#define SANDBOX_NAMESPACES (CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET)
+
+/* What a launch without them gives up, in one sentence. */
+#define NO_NAMESPACES_WEAKENING \
+	"everything outside the writable places stays writable for chmod, chown, utimes, " \
+	"xattrs and inode flags; writable places are not noexec mounts (a written file can " \
+	"be run through the dynamic loader), nor is shared temp; the working directory is " \
+	"on disk where other processes of the user can read it; SysV IPC, POSIX message " \
+	"queues, abstract unix sockets and /proc/net are the host's; the host's processes " \
+	"are visible in /proc; and the tree is tracked by process group and subreaper only"
 
 /* Makes the namespaces a launch would make, in a throw-away child. */
 static int
 try_namespaces(void)
 {
-	int status, flags = CLONE_NEWPID | CLONE_NEWNS;
+	int status, flags = SANDBOX_NAMESPACES;
 	pid_t pid;
 
 	if (geteuid() != 0)
@@ -59,9 +75,7 @@ linux_probe(struct linux_probe *p, bool try_ns)
 {
 	long r;
 
-	r = syscall(SYS_landlock_create_ruleset, NULL, 0,
-		    LANDLOCK_CREATE_RULESET_VERSION);
-	p->landlock_abi = r > 0 ? (int)r : -errno;
+	p->landlock_abi = ll_probe_abi();
 	r = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
 	p->seccomp = r < 0 ? -errno : 0;
 	p->seccomp_mode = r < 0 ? 0 : (int)r;
@@ -75,7 +89,10 @@ linux_probe(struct linux_probe *p, bool try_ns)
  * build/bin/heel-exec. */
 
 #ifdef HEEL_TEST_NO_ENFORCE
-#warning "HEEL_TEST_NO_ENFORCE: this heel-exec enforces NO Landlock and NO seccomp"
+#warning "HEEL_TEST_NO_ENFORCE: this heel-exec enforces NO Landlock, NO seccomp, NO read-only view"
+/* The namespaces stay (their life cycle is what the test build tests);
+ * the read-only view of the file system goes with the rest. */
+#define ENFORCE_VIEW false
 
 int
 linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
@@ -85,7 +102,14 @@ linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
 }
 
 int
-linux_apply_landlock(struct linux_launch *l, char *err, size_t errlen)
+linux_landlock_plan(struct linux_launch *l, struct ll_plan **plan, char *err, size_t errlen)
+{
+	*plan = NULL;
+	return 0;
+}
+
+int
+linux_landlock_enforce(struct linux_launch *l, struct ll_plan *plan, char *err, size_t errlen)
 {
 	return 0;
 }
@@ -97,12 +121,20 @@ linux_check_seccomp(struct linux_launch *l, char *err, size_t errlen)
 }
 
 int
-linux_apply_seccomp(struct linux_launch *l, char *err, size_t errlen)
+linux_drop_capabilities(char *err, size_t errlen)
+{
+	return 0;
+}
+
+int
+linux_load_seccomp(struct linux_launch *l, char *err, size_t errlen)
 {
 	return 0;
 }
 
 /* The real hooks are in linux_enforce.c. */
+#else
+#define ENFORCE_VIEW true
 #endif
 
 /* -------------------------------------------------------------- reports
@@ -112,7 +144,7 @@ linux_apply_seccomp(struct linux_launch *l, char *err, size_t errlen)
  * status. Each record is one write() below PIPE_BUF, so records never
  * interleave. */
 
-enum report_kind { REP_SETUP = 1, REP_EXEC, REP_STATUS, REP_NOTE };
+enum report_kind { REP_SETUP = 1, REP_EXEC, REP_STATUS, REP_WEAKENING };
 
 struct report {
 	int kind;
@@ -163,68 +195,133 @@ wipe_environ(void)
 
 /* Marks every descriptor above 2 close-on-exec rather than closing it,
  * so the report pipe still works if execve fails; execve then closes
- * them all at once (peers.md 4.36: nothing opened before the sandbox
- * reaches the command). */
+ * them all at once: nothing the launcher opened reaches the command. */
 static int
-close_inherited(int max_fd)
+close_inherited(int max_fd, char *err, size_t errlen)
 {
 	if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
 		return 0;
 	/* Before 5.11, or a seccomp filter that refuses close_range. */
 	for (int fd = 3; fd < max_fd; fd++)
-		if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 && errno != EBADF)
+		if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0 && errno != EBADF) {
+			snprintf(err, errlen, "closing inherited descriptors: %s", strerror(errno));
 			return -errno;
+		}
 	return 0;
 }
 
-/* The command's side: from the launcher's process to the sandboxed one.
- * Never returns. */
+static int
+apply_limits(const struct lim_plan *limits, char *err, size_t errlen)
+{
+	int r, step = 0;
+
+	if ((r = lim_apply(limits, &step)) < 0)
+		snprintf(err, errlen, "%s %s: %s", step < ART_LIMIT_COUNT ? "limit" : "set",
+			 lim_step_name(step), strerror(-r));
+	return r;
+}
+
+static int
+enter_workdir(const char *workdir, char *err, size_t errlen)
+{
+	if (chdir(workdir) == 0)
+		return 0;
+	snprintf(err, errlen, "chdir %s: %s", workdir, strerror(errno));
+	return -errno;
+}
+
+static int
+set_no_new_privs(char *err, size_t errlen)
+{
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0)
+		return 0;
+	snprintf(err, errlen, "no_new_privs: %s", strerror(errno));
+	return -errno;
+}
+
+/* A step of the child's setup failed: tell the parent, never run. */
+static void
+check_step(int rep, int r, const char *err)
+{
+	if (r >= 0)
+		return;
+	report(rep, REP_SETUP, -r, 0, "%s", err[0] ? err : strerror(-r));
+	_exit(125);
+}
+
+/* A step that --best-effort may skip: refused without it, a weakening
+ * the parent prints with it. */
+static void
+check_weakening(const struct linux_launch *l, int rep, int r, const char *err)
+{
+	if (r >= 0)
+		return;
+	if (!l->best_effort)
+		check_step(rep, r, err);
+	report(rep, REP_WEAKENING, -r, 0, "%s", err);
+}
+
+/* The command's side, from the launcher's process to the sandboxed one,
+ * top to bottom. In the namespaces (l->mountns), the view of the file
+ * system comes first, since Landlock forbids mount changes once
+ * enforced; then the confinement, narrowest last; then execve. Never
+ * returns. */
 static void __attribute__((noreturn))
 command_main(struct linux_launch *l, int rep, int max_fd)
 {
 	char err[sizeof(((struct report *)0)->msg)] = "";
+	struct ll_plan *plan = NULL;
+	struct view view = { 0 };
 	const char *path;
-	int r, step = 0;
+	int r;
 
 	/* Only the launcher and the init wait for signals; the command gets
 	 * the mask heel-exec was started with. */
 	sigprocmask(SIG_SETMASK, &l->old_mask, NULL);
 	launch_mark("command process running (fork)");
 
-	if ((r = lim_apply(l->limits, &step)) < 0) {
-		report(rep, REP_SETUP, -r, 0, "%s %s: %s",
-		       step < ART_LIMIT_COUNT ? "limit" : "set", lim_step_name(step),
-		       strerror(-r));
-		_exit(125);
+	/* The Landlock rules of this launch, opened on the host's view:
+	 * which places are writable decides the mounts below. */
+	check_step(rep, linux_landlock_plan(l, &plan, err, sizeof(err)), err);
+	if (l->mountns) {
+		/* Nothing mounted here may propagate back to the host. */
+		check_step(rep, view_make_private(err, sizeof(err)), err);
+		/* The host's processes drop out of /proc. */
+		check_weakening(l, rep, view_mount_proc(err, sizeof(err)), err);
+		/* Loopback only: /proc/net and abstract sockets are ours. */
+		check_step(rep, net_loopback_up(err, sizeof(err)), err);
+		/* The IPC namespace's queues, where the host shows its own. */
+		check_step(rep, view_mount_mqueue(err, sizeof(err)), err);
 	}
-	if (chdir(l->workdir) < 0) {
-		report(rep, REP_SETUP, errno, 0, "chdir %s: %s", l->workdir, strerror(errno));
-		_exit(125);
+	if (l->mountns && ENFORCE_VIEW) {
+		/* Which places are writable, with the host's mount flags. */
+		check_step(rep, view_plan(&view, plan, l->workdir, l->fresh_workdir,
+					  l->workdir_bytes, err, sizeof(err)), err);
+		/* Metadata writes (chmod, chown, xattrs...) need a writable mount. */
+		check_step(rep, view_make_readonly(err, sizeof(err)), err);
+		/* The workdir and writable grants: writable, nosuid, nodev, noexec. */
+		check_step(rep, view_mount_places(&view, err, sizeof(err)), err);
+		/* Protected paths inside writable places. */
+		check_step(rep, view_mount_covers(plan, err, sizeof(err)), err);
+		launch_mark("view of the file system mounted");
 	}
-	/* Before Landlock, not after: landlock_restrict_self and seccomp
-	 * both refuse a caller without it (or CAP_SYS_ADMIN), and it keeps a
-	 * setuid binary from running with more rights than we had. */
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
-		report(rep, REP_SETUP, errno, 0, "no_new_privs: %s", strerror(errno));
-		_exit(125);
-	}
-	launch_mark("limits, chdir, no_new_privs");
-	if ((r = linux_apply_landlock(l, err, sizeof(err))) < 0) {
-		report(rep, REP_SETUP, -r, 0, "Landlock: %s", err[0] ? err : strerror(-r));
-		_exit(125);
-	}
+	/* After the mounts, so that the cwd is the mount, not what is under it. */
+	check_step(rep, enter_workdir(l->workdir, err, sizeof(err)), err);
+	/* landlock_restrict_self and seccomp refuse a caller without it, and
+	 * a setuid binary must not run with more rights than we had. */
+	check_step(rep, set_no_new_privs(err, sizeof(err)), err);
+	check_step(rep, linux_landlock_enforce(l, plan, err, sizeof(err)), err);
 	launch_mark("Landlock ruleset enforced");
-	if ((r = linux_apply_seccomp(l, err, sizeof(err))) < 0) {
-		report(rep, REP_SETUP, -r, 0, "seccomp: %s", err[0] ? err : strerror(-r));
-		_exit(125);
-	}
-	if ((r = close_inherited(max_fd)) < 0) {
-		report(rep, REP_SETUP, -r, 0, "closing inherited descriptors: %s", strerror(-r));
-		_exit(125);
-	}
+	/* After Landlock: `limit open-files` below the number of rule
+	 * descriptors the plan holds would otherwise fail the launch. */
+	check_step(rep, apply_limits(l->limits, err, sizeof(err)), err);
+	/* Mounts are done: root's capabilities go, bounding set included. */
+	check_step(rep, linux_drop_capabilities(err, sizeof(err)), err);
+	check_step(rep, linux_load_seccomp(l, err, sizeof(err)), err);
+	check_step(rep, close_inherited(max_fd, err, sizeof(err)), err);
+	launch_mark("capabilities dropped, seccomp loaded");
 	/* The sandbox's PATH, not ours: the command is looked up as the
 	 * sandbox sees the file system. */
-	launch_mark("capabilities dropped, seccomp loaded");
 	path = envb_lookup(l->envp, "PATH");
 	r = execpath_exec(l->file, l->argv, l->envp, path);
 	report(rep, REP_EXEC, -r, 0, NULL);
@@ -285,22 +382,6 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep,
 		report(rep, REP_SETUP, errno, 0, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
 		_exit(125);
 	}
-	if (flags & CLONE_NEWNS) {
-		/* Nothing we mount may propagate back to the host. */
-		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
-			report(rep, REP_SETUP, errno, 0, "making mounts private: %s",
-			       strerror(errno));
-			_exit(125);
-		}
-		/* A /proc of this PID namespace: the host's processes, the
-		 * launcher's environ among them, drop out of sight. Defence in
-		 * depth only, so a refusal (a container that masks parts of
-		 * /proc) is a note, not an error. */
-		if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-			report(rep, REP_NOTE, errno, 0, "no private /proc: %s", strerror(errno));
-	}
-
-	launch_mark("init: private mounts, /proc");
 	cmd = fork();
 	if (cmd < 0) {
 		report(rep, REP_SETUP, errno, 0, "fork: %s", strerror(errno));
@@ -410,8 +491,8 @@ collect(struct linux_launch *l, int rep, int status, char *msg, size_t msglen)
 			exec = r;
 		else if (r.kind == REP_STATUS)
 			cmd_status = r.status; /* the init's, more precise than its exit */
-		else if (r.kind == REP_NOTE && l->verbose)
-			l->note("%s", r.msg);
+		else if (r.kind == REP_WEAKENING)
+			l->note("weakened: %s", r.msg);
 	}
 	if (setup.kind) {
 		snprintf(msg, msglen, "%s", setup.msg);
@@ -462,36 +543,30 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 	if (l->namespaces) {
 		/* As root a PID and mount namespace need no user namespace,
 		 * and one would cost root its rights over unmapped files. */
-		flags = CLONE_NEWPID | CLONE_NEWNS | (geteuid() != 0 ? CLONE_NEWUSER : 0);
+		flags = SANDBOX_NAMESPACES | (geteuid() != 0 ? CLONE_NEWUSER : 0);
 		child = clone_fork(flags);
 		if (child < 0) {
 			int e = errno;
 
-			/* Fail closed: the noexec mounts (the dynamic-loader
-			 * trick) and the covers of protected paths need the
-			 * mount namespace. */
+			/* Fail closed: the read-only view, the noexec mounts
+			 * and the private IPC, network and /proc need them. */
 			if (!l->best_effort) {
 				snprintf(msg, msglen,
-					 "cannot create user/PID/mount namespaces (%s): without them "
-					 "a written file can be run through the dynamic loader; "
-					 "--best-effort accepts that",
-					 strerror(e));
+					 "cannot create user/PID/mount/IPC/network namespaces (%s): "
+					 "without them %s; --best-effort accepts that",
+					 strerror(e), NO_NAMESPACES_WEAKENING);
 				close(go[0]);
 				close(go[1]);
 				close(rep[0]);
 				close(rep[1]);
 				return 125;
 			}
-			l->note("weakened: no user/PID/mount namespaces (%s): writable places are "
-				"not noexec mounts (a written file can be run through the dynamic "
-				"loader), and the tree is tracked by process group and subreaper only",
-				strerror(e));
+			l->note("weakened: no namespaces (%s): %s", strerror(e),
+				NO_NAMESPACES_WEAKENING);
 			flags = 0;
 		}
 	} else {
-		l->note("weakened: --no-namespaces: writable places are not noexec mounts (a "
-			"written file can be run through the dynamic loader), and the tree is "
-			"tracked by process group and subreaper only");
+		l->note("weakened: --no-namespaces: %s", NO_NAMESPACES_WEAKENING);
 	}
 	if (!flags)
 		child = fork();
@@ -509,7 +584,8 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 	close(rep[1]);
 	wipe_environ();
 	if (l->verbose && flags)
-		l->note("namespaces: %sPID, mount", flags & CLONE_NEWUSER ? "user, " : "");
+		l->note("namespaces: %sPID, mount, IPC, network",
+			flags & CLONE_NEWUSER ? "user, " : "");
 
 	/* Both sides set the group, so neither order of running races. */
 	setpgid(child, child);

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: MIT
  * heel-exec on Linux: probing the kernel, and the launch itself. The
- * launcher forks an init of its own (PID 1 of new user, PID and mount
- * namespaces where the kernel lets us, else a subreaper), which forks the
- * command; the command sets itself up in the order DESIGN.md fixes and
- * execs; at the end nothing of the tree is left. Landlock and seccomp
- * come in through the four enforcement hooks below; until they are
- * built, heel-exec refuses to run anything. */
+ * launcher forks an init of its own (PID 1 of new user, PID, mount,
+ * IPC and network namespaces where the kernel lets us, else a subreaper),
+ * which forks the command; the command mounts its view of the file
+ * system, confines itself and execs (command_main in linux.c reads that
+ * sequence top to bottom); at the end nothing of the tree is left. */
 #ifndef HEEL_LAUNCHER_LINUX_H
 #define HEEL_LAUNCHER_LINUX_H
 
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "artifact_read.h"
 #include "rlimits.h"
@@ -55,10 +55,15 @@ struct linux_launch {
 	sigset_t fwd;             /* forwarded signals, blocked since linux_block_signals() */
 	sigset_t old_mask;        /* the mask heel-exec started with; the command gets it */
 
-	/* Known in the child only (the apply hooks): */
-	bool mountns;             /* the command runs in a private mount namespace
-				   * of its own, where it may still mount (binds
-				   * over protected paths) before Landlock */
+	bool fresh_workdir;       /* workdir is fresh: a private tmpfs in the
+				   * mount namespace, the on-disk directory
+				   * only its mount point */
+	uint64_t workdir_bytes;   /* that tmpfs's size; 0: the tmpfs default */
+
+	/* Known in the child only: */
+	bool mountns;             /* the command runs in private namespaces of
+				   * its own, where it mounts its view of the
+				   * file system before Landlock */
 
 	/* Private to each hook, from its check to its apply. */
 	void *landlock_state;
@@ -66,30 +71,37 @@ struct linux_launch {
 };
 
 /* ====================================================================
- * ENFORCEMENT HOOKS: the Landlock and seccomp engineers implement these
- * (runtime/landlock_*, runtime/bpf_*). Until they do, the check hooks
- * fail with -ENOSYS and heel-exec refuses with exit 125: there is no flag
- * that runs a command without them, --best-effort included.
+ * Enforcement (linux_enforce.c; stubs in the test-only build
+ * heel-exec-noenforce).
  *
- * linux_check_*: parent, step 1, before the working directory exists
+ * linux_check_*: parent, before the working directory exists
  *   (l->workdir == NULL) and before anything is created: decide whether
  *   this kernel can enforce the policy; with l->best_effort, call
  *   l->note() once per weakening and go on. 0, or -errno and a one-line
- *   message in err naming what is missing ("Landlock ABI 3 needed for
- *   `grant ... rw` (truncate), kernel has 2"). May allocate into
- *   l->*_state.
- * linux_apply_*: the command's process (a fork of the init, itself a
- *   fork of the single-threaded launcher), in this order: rlimits, nice,
- *   ioprio, chdir(l->workdir), PR_SET_NO_NEW_PRIVS, linux_apply_landlock,
- *   linux_apply_seccomp, close inherited fds, execve with l->envp.
- *   Allocation works, printing does not (stderr is the command's):
- *   return 0, or -errno with a one-line message in err, which the parent
- *   prints (exit 125); the command never runs.
+ *   message in err naming what is missing. May keep state in
+ *   l->landlock_state.
+ * The others run in the command's process (a fork of the init, itself a
+ * fork of the single-threaded launcher), in the order command_main
+ * gives. They never print (stderr is the command's): 0, or -errno with a
+ * one-line message in err, which the parent prints (exit 125).
  * ==================================================================== */
 int linux_check_landlock(struct linux_launch *l, char *err, size_t errlen);
-int linux_apply_landlock(struct linux_launch *l, char *err, size_t errlen);
 int linux_check_seccomp(struct linux_launch *l, char *err, size_t errlen);
-int linux_apply_seccomp(struct linux_launch *l, char *err, size_t errlen);
+
+struct ll_plan;
+/* The Landlock plan of this launch, with the working directory: the
+ * parent's dry-run plan when it serves, else a fresh one. Its paths are
+ * opened on the host's view, before the sandbox's mounts. */
+int linux_landlock_plan(struct linux_launch *l, struct ll_plan **plan, char *err,
+			size_t errlen);
+/* Opens again what the mounts replaced (/proc, a tmpfs working
+ * directory), then landlock_restrict_self. Needs NO_NEW_PRIVS. */
+int linux_landlock_enforce(struct linux_launch *l, struct ll_plan *plan, char *err,
+			   size_t errlen);
+/* Every capability, for good: bounding, ambient, then current sets. */
+int linux_drop_capabilities(char *err, size_t errlen);
+/* The artifact's seccomp program for this architecture. */
+int linux_load_seccomp(struct linux_launch *l, char *err, size_t errlen);
 
 /* Blocks the forwarded signals and SIGCHLD from now on, so a SIGTERM
  * while the working directory is being made is forwarded (and cleaned up

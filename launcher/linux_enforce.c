@@ -61,9 +61,9 @@ table_of(const struct linux_launch *l, struct ll_table_view *t, char *err, size_
 	return ll_table_parse(payload, len, t, err, errlen);
 }
 
-/* Stands in for the real cover during the parent's dry run: a mount
- * namespace will be there (the probe made one), so the plan may count on
- * it. */
+/* The covers are mounted by the view (linux_view.c) from the plan's
+ * requests; the planner only needs to know that a mount namespace will
+ * be there to hold them. */
 static int
 cover_possible(const struct ll_mount_request *req, void *ctx, char *err, size_t errlen)
 {
@@ -135,124 +135,8 @@ linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
 	return 0;
 }
 
-/* ORs in the flags the mount already has: in a user namespace the
- * kernel refuses a remount that would clear a flag the outer namespace
- * locked (nosuid, nodev, ro...), so a bind remount must restate them. */
-static unsigned long
-locked_flags(const char *path)
-{
-	struct statvfs sv;
-	unsigned long f = 0;
-
-	if (statvfs(path, &sv) < 0)
-		return 0;
-	if (sv.f_flag & ST_RDONLY)
-		f |= MS_RDONLY;
-	if (sv.f_flag & ST_NOSUID)
-		f |= MS_NOSUID;
-	if (sv.f_flag & ST_NODEV)
-		f |= MS_NODEV;
-	if (sv.f_flag & ST_NOEXEC)
-		f |= MS_NOEXEC;
-	if (sv.f_flag & ST_NOATIME)
-		f |= MS_NOATIME;
-	if (sv.f_flag & ST_NODIRATIME)
-		f |= MS_NODIRATIME;
-	if (sv.f_flag & ST_RELATIME)
-		f |= MS_RELATIME;
-	return f;
-}
-
-/* Binds `path` onto itself and remounts it with `add` on top of what it
- * had. Landlock's EXECUTE right gates execve() only: a no-exec directory
- * still lets the dynamic loader map a payload from it
- * (`ld-linux.so ./payload`), which only a noexec mount stops. */
-static int
-rebind(const char *path, unsigned long add, char *err, size_t errlen)
-{
-	if (mount(path, path, NULL, MS_BIND | MS_REC, NULL) < 0) {
-		snprintf(err, errlen, "bind %s: %s", path, strerror(errno));
-		return -errno;
-	}
-	if (mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | locked_flags(path) | add, NULL) < 0) {
-		snprintf(err, errlen, "remount %s: %s", path, strerror(errno));
-		return -errno;
-	}
-	return 0;
-}
-
-/* A protected path inside a writable grant: Landlock could only protect
- * it by taking the grant apart, so the mount namespace hides it under an
- * empty read-only object, and pins every directory between the grant and
- * it (a bind mount cannot be renamed: EBUSY), so the protection cannot be
- * moved aside (peers.md 4.7, 4.8). */
-static int
-cover_mount(const struct ll_mount_request *req, void *ctx, char *err, size_t errlen)
-{
-	for (size_t i = 0; i < req->nkeep; i++)
-		if (mount(req->keep[i], req->keep[i], NULL, MS_BIND, NULL) < 0) {
-			snprintf(err, errlen, "pin %s: %s", req->keep[i], strerror(errno));
-			return -errno;
-		}
-	if (req->is_dir) {
-		if (mount("tmpfs", req->deny, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-			  "size=4k,mode=000") < 0) {
-			snprintf(err, errlen, "cover %s: %s", req->deny, strerror(errno));
-			return -errno;
-		}
-		return 0;
-	}
-	/* A file: /dev/null read-only over it reads as empty and refuses
-	 * writes; the original bytes are out of reach. */
-	if (mount("/dev/null", req->deny, NULL, MS_BIND, NULL) < 0 ||
-	    mount(NULL, req->deny, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NOEXEC,
-		  NULL) < 0) {
-		snprintf(err, errlen, "cover %s: %s", req->deny, strerror(errno));
-		return -errno;
-	}
-	return 0;
-}
-
-static bool
-writable_not_exec(uint64_t access)
-{
-	return (access & LL_FS_WRITE_FILE) && !(access & LL_FS_EXECUTE);
-}
-
-/* Whether the directory of plan rule `i` must become a noexec mount: a
- * writable, non-executable grant or carved-out sibling; or a spine (a
- * grant narrowed because something beneath it is denied) whose entries
- * are writable and none executable, since a writable sibling *file*
- * cannot be a mount point of its own. */
-static bool
-wants_noexec(const struct ll_plan *plan, size_t i)
-{
-	const struct ll_plan_rule *pr = &plan->rules[i];
-	size_t n = strlen(pr->path);
-	bool writable = false;
-
-	/* Directories under /dev too: /dev/shm is shared temp, and a file
-	 * written there must not run through the loader (found by the
-	 * isolation matrix under `permissive`). Device nodes are files. */
-	if (!pr->is_dir)
-		return false;
-	if (pr->kind != LL_PK_SPINE)
-		return (pr->kind == LL_PK_GRANT || pr->kind == LL_PK_SIBLING) &&
-		       writable_not_exec(pr->access);
-	for (size_t j = 0; j < plan->nrules; j++) {
-		const struct ll_plan_rule *q = &plan->rules[j];
-
-		if (strncmp(q->path, pr->path, n) != 0 || q->path[n] != '/')
-			continue;
-		if (q->access & LL_FS_EXECUTE)
-			return false;
-		writable |= (q->access & LL_FS_WRITE_FILE) != 0;
-	}
-	return writable;
-}
-
 int
-linux_apply_landlock(struct linux_launch *l, char *err, size_t errlen)
+linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, char *err, size_t errlen)
 {
 	struct ll_table_view t;
 	struct ll_launch ll = {
@@ -260,9 +144,9 @@ linux_apply_landlock(struct linux_launch *l, char *err, size_t errlen)
 		.getenv_ctx = (void *)l->host_env,
 		.cwd = l->launch_dir,
 		.workdir = l->workdir,
-		.cover = l->mountns ? cover_mount : NULL,
+		.cover = l->mountns ? cover_possible : NULL,
 	};
-	struct ll_plan fresh = { 0 }, *plan = l->landlock_state;
+	struct ll_plan *plan = l->landlock_state;
 	struct ll_report rep = { 0 };
 	int r;
 
@@ -271,55 +155,43 @@ linux_apply_landlock(struct linux_launch *l, char *err, size_t errlen)
 	 * carving; otherwise plan again, now with the working directory. */
 	if (plan && (l->mountns || !plan->nmounts)) {
 		r = ll_plan_add_workdir(plan, l->workdir, err, errlen);
-		if (r == -EAGAIN)
-			plan = NULL;
-		else if (r < 0)
-			return r;
-		/* The init mounted a /proc of the PID namespace over the one
-		 * the launcher planned with. */
-		if (plan && l->mountns && (r = ll_plan_reopen_under(plan, "/proc", err, errlen)) < 0)
-			return r;
-	} else {
-		plan = NULL;
-	}
-	if (!plan) {
-		int abi = ll_probe_abi();
-
-		if ((r = table_of(l, &t, err, errlen)) < 0)
-			return r;
-		r = ll_plan_build(&t, &ll, abi > 0 ? abi : 0, l->best_effort, &fresh, &rep, err,
-				  errlen);
-		ll_report_free(&rep);
-		if (r < 0)
-			return r;
-		plan = &fresh;
-	}
-	for (size_t i = 0; l->mountns && i < plan->nmounts; i++)
-		if ((r = cover_mount(&plan->mounts[i], NULL, err, errlen)) < 0)
-			return r;
-	if (l->mountns) {
-		/* Nothing writable is executable, also for the loader trick:
-		 * the working directory and every writable grant that is
-		 * not rwx become noexec mounts. */
-		if ((r = rebind(l->workdir, MS_NOEXEC | MS_NOSUID | MS_NODEV, err, errlen)) < 0)
-			return r;
-		for (size_t i = 0; i < plan->nrules; i++)
-			if (wants_noexec(plan, i) &&
-			    (r = rebind(plan->rules[i].path, MS_NOEXEC | MS_NOSUID | MS_NODEV, err,
-					errlen)) < 0)
-				return r;
-		/* The command's cwd was set before the bind mount, so it
-		 * still names the directory under it, without noexec: enter
-		 * the mount. */
-		if (chdir(l->workdir) < 0) {
-			snprintf(err, errlen, "chdir %s: %s", l->workdir, strerror(errno));
-			return -errno;
+		if (r == 0) {
+			*out = plan;
+			return 0;
 		}
+		if (r != -EAGAIN)
+			return r;
 	}
+	if ((r = table_of(l, &t, err, errlen)) < 0)
+		return r;
+	plan = calloc(1, sizeof(*plan));
+	if (!plan)
+		return -ENOMEM;
+	r = ll_plan_build(&t, &ll, l->probe->landlock_abi > 0 ? l->probe->landlock_abi : 0,
+			  l->best_effort, plan, &rep, err, errlen);
+	ll_report_free(&rep);
+	if (r < 0)
+		return r;
+	*out = plan;
+	return 0;
+}
+
+int
+linux_landlock_enforce(struct linux_launch *l, struct ll_plan *plan, char *err, size_t errlen)
+{
+	int r;
+
+	/* A rule names an inode: where a new file system was mounted since
+	 * the plan was opened (the PID namespace's /proc, a tmpfs working
+	 * directory), the old descriptor would grant the hidden one. */
+	if (l->mountns && (r = ll_plan_reopen_under(plan, "/proc", err, errlen)) < 0)
+		return r;
+	if (l->mountns && l->fresh_workdir &&
+	    (r = ll_plan_reopen_under(plan, l->workdir, err, errlen)) < 0)
+		return r;
 	/* The plan is not freed: this process execs or exits next, and its
 	 * descriptors are close-on-exec; closing hundreds of them one by one
 	 * would only slow the launch. */
-	launch_mark("covers and noexec mounts");
 	return ll_plan_enforce(plan, err, errlen);
 }
 
@@ -349,8 +221,8 @@ linux_check_seccomp(struct linux_launch *l, char *err, size_t errlen)
  * unmapped files), so without this the command would hold every
  * capability of the host (measured: CapEff 000001fffeffffff). Mounts are
  * done by now; seccomp comes next and does not need them. */
-static int
-drop_capabilities(char *err, size_t errlen)
+int
+linux_drop_capabilities(char *err, size_t errlen)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct data[2] = { 0 };
@@ -386,16 +258,12 @@ drop_capabilities(char *err, size_t errlen)
 }
 
 int
-linux_apply_seccomp(struct linux_launch *l, char *err, size_t errlen)
+linux_load_seccomp(struct linux_launch *l, char *err, size_t errlen)
 {
 	struct sock_fprog fprog;
 	struct sock_filter *insns;
 	struct art_bpf prog;
 
-	int r;
-
-	if ((r = drop_capabilities(err, errlen)) < 0)
-		return r;
 	if (art_seccomp(l->view, NATIVE_AUDIT_ARCH, &prog) < 0) {
 		snprintf(err, errlen, "no seccomp program for %s", NATIVE_ARCH_NAME);
 		return -ENOENT;

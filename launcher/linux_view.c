@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: MIT
+ * The sandbox's view of the file system; see linux_view.h. */
+#include "linux_view.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "landlock_abi.h"
+
+/* <linux/mount.h> clashes with glibc's <sys/mount.h> (glibc 2.36), and
+ * musl's headers may lack mount_setattr: the ABI is fixed, so say it here. */
+#ifndef __NR_mount_setattr
+#define __NR_mount_setattr 442 /* the same on every architecture */
+#endif
+#define VIEW_ATTR_RDONLY 0x1ull
+#define VIEW_ATTR_NOSUID 0x2ull
+#define VIEW_ATTR_NODEV 0x4ull
+#define VIEW_ATTR_NOEXEC 0x8ull
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+
+struct view_mount_attr {
+	uint64_t attr_set;
+	uint64_t attr_clr;
+	uint64_t propagation;
+	uint64_t userns_fd;
+};
+
+/* The rights that change what is stored: a place holding any of them is
+ * writable. */
+#define VIEW_WRITE_RIGHTS (LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE | \
+			   LL_FS_MAKE_CHAR | LL_FS_MAKE_DIR | LL_FS_MAKE_REG | \
+			   LL_FS_MAKE_SOCK | LL_FS_MAKE_FIFO | LL_FS_MAKE_BLOCK | \
+			   LL_FS_MAKE_SYM | LL_FS_TRUNCATE)
+
+/* Shared temp: other programs of the host put files there, so mapping
+ * one executable (the dynamic loader run on it) must fail however the
+ * policy grants it. */
+static const char *const shared_temp[] = { "/dev/shm", "/tmp", "/var/tmp" };
+
+/* One line in err; returns -e. */
+static int __attribute__((format(printf, 4, 5)))
+fail(char *err, size_t errlen, int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -e;
+}
+
+static int
+setattr(const char *path, unsigned flags, uint64_t set, uint64_t clr)
+{
+	struct view_mount_attr a = { .attr_set = set, .attr_clr = clr };
+
+	return (int)syscall(__NR_mount_setattr, AT_FDCWD, path, flags, &a, sizeof(a));
+}
+
+int
+view_make_private(char *err, size_t errlen)
+{
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0)
+		return 0;
+	if (errno == EINVAL)
+		return fail(err, errlen, EINVAL,
+			    "making mounts private: the root directory is not a mount point (a "
+			    "chroot of a plain directory?): bind-mount the chroot's directory onto "
+			    "itself before entering it, or use --best-effort --no-namespaces");
+	return fail(err, errlen, errno, "making mounts private: %s", strerror(errno));
+}
+
+int
+view_mount_proc(char *err, size_t errlen)
+{
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0)
+		return 0;
+	return fail(err, errlen, errno,
+		    "cannot mount a /proc of the sandbox's PID namespace (%s): the host's "
+		    "processes and their command lines would stay visible (a container's /proc "
+		    "with over-mounts refuses it to an unprivileged user); --best-effort accepts "
+		    "that",
+		    strerror(errno));
+}
+
+int
+view_mount_mqueue(char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (stat("/dev/mqueue", &st) < 0 || !S_ISDIR(st.st_mode))
+		return 0;
+	if (mount("mqueue", "/dev/mqueue", "mqueue", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		return fail(err, errlen, errno, "mount mqueue on /dev/mqueue: %s", strerror(errno));
+	return 0;
+}
+
+static int
+cmp_place(const void *a, const void *b)
+{
+	const struct view_place *x = a, *y = b;
+
+	return strcmp(x->path, y->path);
+}
+
+static int
+add_place(struct view *v, size_t *cap, const char *path, bool writable, bool exec,
+	  bool fresh)
+{
+	struct statvfs sv;
+
+	for (size_t i = 0; i < v->nplaces; i++)
+		if (strcmp(v->places[i].path, path) == 0) {
+			/* A grant of shared temp itself: writable as granted,
+			 * never executable. */
+			v->places[i].writable |= writable;
+			v->places[i].exec = false;
+			v->places[i].fresh_workdir |= fresh;
+			return 0;
+		}
+	if (v->nplaces == *cap) {
+		size_t n = *cap ? *cap * 2 : 8;
+		struct view_place *p = realloc(v->places, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		v->places = p;
+		*cap = n;
+	}
+	v->places[v->nplaces++] = (struct view_place){
+		.path = path,
+		.host = statvfs(path, &sv) == 0 ? sv.f_flag : 0,
+		.writable = writable,
+		.exec = exec,
+		.fresh_workdir = fresh,
+	};
+	return 0;
+}
+
+/* Whether `path` lies strictly beneath directory `dir`. */
+static bool
+beneath(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || (n == 1 && path[1]));
+}
+
+static bool
+is_shared_temp(const char *path)
+{
+	for (size_t i = 0; i < sizeof(shared_temp) / sizeof(*shared_temp); i++)
+		if (strcmp(path, shared_temp[i]) == 0)
+			return true;
+	return false;
+}
+
+int
+view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
+	  bool fresh_workdir, uint64_t tmpfs_bytes, char *err, size_t errlen)
+{
+	size_t cap = 0;
+	struct stat st;
+	int r;
+
+	memset(v, 0, sizeof(*v));
+	v->tmpfs_bytes = tmpfs_bytes;
+	for (size_t i = 0; i < sizeof(shared_temp) / sizeof(*shared_temp); i++)
+		if (lstat(shared_temp[i], &st) == 0 && S_ISDIR(st.st_mode) &&
+		    (r = add_place(v, &cap, shared_temp[i], false, false, false)) < 0)
+			goto nomem;
+	for (size_t i = 0; plan && i < plan->nrules; i++) {
+		const struct ll_plan_rule *pr = &plan->rules[i];
+
+		if (!(pr->access & VIEW_WRITE_RIGHTS) || pr->kind == LL_PK_WORKDIR)
+			continue;
+		/* Device nodes stay writable on a read-only mount; only
+		 * directories and regular files need a place of their own. */
+		if (!pr->is_dir && (fstat(pr->fd, &st) < 0 || !S_ISREG(st.st_mode)))
+			continue;
+		r = add_place(v, &cap, pr->path, true,
+			      (pr->access & LL_FS_EXECUTE) && !is_shared_temp(pr->path), false);
+		if (r < 0)
+			goto nomem;
+	}
+	if (workdir && (r = add_place(v, &cap, workdir, true, false, fresh_workdir)) < 0)
+		goto nomem;
+	/* A narrower grant inside a writable place (`grant "./target" rx`
+	 * in a kept working directory) gets a place of its own: read-only
+	 * unless it is writable itself, and executable when granted so; so
+	 * does an executable grant beneath shared temp (the policy names
+	 * that directory, not shared temp as a whole). */
+	for (size_t i = 0, nw = v->nplaces; plan && i < plan->nrules; i++) {
+		const struct ll_plan_rule *pr = &plan->rules[i];
+		bool exec = pr->access & LL_FS_EXECUTE;
+
+		if ((pr->access & VIEW_WRITE_RIGHTS) ||
+		    (!pr->is_dir && (fstat(pr->fd, &st) < 0 || !S_ISREG(st.st_mode))))
+			continue;
+		for (size_t j = 0; j < nw; j++)
+			if ((v->places[j].writable || exec) &&
+			    beneath(pr->path, v->places[j].path)) {
+				r = add_place(v, &cap, pr->path, false, exec, false);
+				if (r < 0)
+					goto nomem;
+				break;
+			}
+	}
+	qsort(v->places, v->nplaces, sizeof(*v->places), cmp_place);
+	return 0;
+nomem:
+	snprintf(err, errlen, "planning the mounts: %s", strerror(-r));
+	return r;
+}
+
+int
+view_make_readonly(char *err, size_t errlen)
+{
+	if (setattr("/", AT_RECURSIVE, VIEW_ATTR_RDONLY, 0) == 0)
+		return 0;
+	if (errno == ENOSYS)
+		return fail(err, errlen, ENOSYS,
+			    "cannot make the file system read-only outside the writable places: "
+			    "this kernel has no mount_setattr (Linux 5.12 added it), and Landlock "
+			    "does not govern chmod, chown, utimes or xattrs");
+	return fail(err, errlen, errno, "read-only remount of /: %s", strerror(errno));
+}
+
+/* One place: its own mount, then the attributes. A flag the host's mount
+ * has is never cleared (in a user namespace it is locked, and a host
+ * read-only or noexec place stays so). */
+static int
+mount_place(const struct view *v, const struct view_place *p, char *err, size_t errlen)
+{
+	uint64_t set = VIEW_ATTR_NOSUID | VIEW_ATTR_NODEV, clr = 0;
+
+	if (p->fresh_workdir) {
+		char opts[64] = "mode=0700";
+
+		if (v->tmpfs_bytes)
+			snprintf(opts, sizeof(opts), "mode=0700,size=%llu",
+				 (unsigned long long)v->tmpfs_bytes);
+		if (mount("tmpfs", p->path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts) < 0)
+			return fail(err, errlen, errno, "tmpfs working directory %s: %s", p->path, strerror(errno));
+		return 0;
+	}
+	if (mount(p->path, p->path, NULL, MS_BIND | MS_REC, NULL) < 0)
+		return fail(err, errlen, errno, "bind %s: %s", p->path, strerror(errno));
+	if (p->exec && !(p->host & ST_NOEXEC))
+		clr |= VIEW_ATTR_NOEXEC;
+	else
+		set |= VIEW_ATTR_NOEXEC;
+	if (!p->writable)
+		set |= VIEW_ATTR_RDONLY;
+	else if (!(p->host & ST_RDONLY))
+		clr |= VIEW_ATTR_RDONLY;
+	if (setattr(p->path, AT_RECURSIVE, set, clr) == 0)
+		return 0;
+	/* A mount beneath the place that the host keeps read-only: leave
+	 * it so and make the place itself writable. */
+	if (errno == EPERM && (clr & VIEW_ATTR_RDONLY) &&
+	    setattr(p->path, AT_RECURSIVE, set, clr & ~VIEW_ATTR_RDONLY) == 0 &&
+	    setattr(p->path, 0, 0, VIEW_ATTR_RDONLY) == 0)
+		return 0;
+	return fail(err, errlen, errno, "remount %s: %s", p->path, strerror(errno));
+}
+
+int
+view_mount_places(const struct view *v, char *err, size_t errlen)
+{
+	int r;
+
+	for (size_t i = 0; i < v->nplaces; i++)
+		if ((r = mount_place(v, &v->places[i], err, errlen)) < 0)
+			return r;
+	return 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+view_mount_covers(const struct ll_plan *plan, char *err, size_t errlen)
+{
+	const char **pins;
+	size_t npins = 0;
+
+	if (!plan)
+		return 0;
+	/* Pins, each directory once, outer before inner: a pin of an outer
+	 * directory bound later would stack over the inner pin and hide it. */
+	for (size_t m = 0; m < plan->nmounts; m++)
+		npins += plan->mounts[m].nkeep;
+	pins = npins ? calloc(npins, sizeof(*pins)) : NULL;
+	if (npins && !pins)
+		return fail(err, errlen, ENOMEM, "planning the covers: %s", strerror(ENOMEM));
+	npins = 0;
+	for (size_t m = 0; m < plan->nmounts; m++)
+		for (size_t k = 0; k < plan->mounts[m].nkeep; k++)
+			pins[npins++] = plan->mounts[m].keep[k];
+	qsort(pins, npins, sizeof(*pins), cmp_str);
+	for (size_t i = 0; i < npins; i++) {
+		if (i && strcmp(pins[i], pins[i - 1]) == 0)
+			continue;
+		if (mount(pins[i], pins[i], NULL, MS_BIND, NULL) < 0) {
+			int r = fail(err, errlen, errno, "pin %s: %s", pins[i], strerror(errno));
+
+			free(pins);
+			return r;
+		}
+	}
+	free(pins);
+	for (size_t m = 0; m < plan->nmounts; m++) {
+		const struct ll_mount_request *req = &plan->mounts[m];
+
+		if (req->is_dir) {
+			if (mount("tmpfs", req->deny, "tmpfs",
+				  MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=000") < 0)
+				return fail(err, errlen, errno, "cover %s: %s", req->deny, strerror(errno));
+			continue;
+		}
+		/* A file: /dev/null read-only over it reads as empty and
+		 * refuses writes; the original bytes are out of reach. */
+		if (mount("/dev/null", req->deny, NULL, MS_BIND, NULL) < 0 ||
+		    setattr(req->deny, 0,
+			    VIEW_ATTR_RDONLY | VIEW_ATTR_NOSUID | VIEW_ATTR_NOEXEC, 0) < 0)
+			return fail(err, errlen, errno, "cover %s: %s", req->deny, strerror(errno));
+	}
+	return 0;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT
+ * The sandbox's view of the file system, made in its private mount
+ * namespace before Landlock: what Landlock has no right for is held by
+ * mounts. Everything is read-only except the writable places (writable
+ * grants and the working directory), which are nosuid,nodev and, unless
+ * granted execute, noexec; shared temp is never executable; a fresh
+ * working directory is a private tmpfs; protected paths inside writable
+ * places are covered. Once Landlock is enforced the command cannot
+ * change any of it (landlock_restrict_self forbids a restricted process
+ * to change its mount topology, and seccomp denies the mount calls).
+ * Every function runs in the command's process; none prints: errors are
+ * -errno with one line in err. */
+#ifndef HEEL_LAUNCHER_LINUX_VIEW_H
+#define HEEL_LAUNCHER_LINUX_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "landlock_apply.h"
+
+/* Makes every mount private, so nothing mounted below reaches the host. */
+int view_make_private(char *err, size_t errlen);
+
+/* Mounts a /proc of the PID namespace: the host's processes drop out of
+ * sight. -EPERM and friends when the host's /proc has over-mounts that a
+ * user namespace may not see past (containers). */
+int view_mount_proc(char *err, size_t errlen);
+
+/* An mqueue file system of the IPC namespace at /dev/mqueue, where that
+ * directory exists: the host's queues drop out of sight there too
+ * (mq_open reaches the namespace's own queues whatever is mounted). */
+int view_mount_mqueue(char *err, size_t errlen);
+
+/* The places the view changes, in path order (outer before inner). */
+struct view_place {
+	const char *path;
+	unsigned long host;  /* ST_* flags of the host's mount there */
+	bool writable;       /* the policy lets the sandbox write there */
+	bool exec;           /* ... and execute (never for shared temp) */
+	bool fresh_workdir;  /* a private tmpfs is mounted here */
+};
+
+struct view {
+	struct view_place *places;
+	size_t nplaces;
+	uint64_t tmpfs_bytes; /* size of a fresh working directory; 0: tmpfs default */
+};
+
+/* Collects the places from the plan (writable rules), the working
+ * directory (fresh: a tmpfs; kept: writable) and the shared temp
+ * directories that exist, with the flags the host mounts them with
+ * (read before anything is remounted). */
+int view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
+	      bool fresh_workdir, uint64_t tmpfs_bytes, char *err, size_t errlen);
+
+/* Remounts the whole tree read-only, recursively (mount_setattr(2),
+ * Linux 5.12): chmod, chown, utimes, xattrs, ACLs and inode flags, which
+ * Landlock does not govern, fail with EROFS outside the writable places.
+ * Device nodes, FIFOs and sockets stay usable on a read-only mount. */
+int view_make_readonly(char *err, size_t errlen);
+
+/* Mounts each place: a tmpfs for a fresh working directory, a bind of
+ * the place onto itself otherwise, then writable where the policy says
+ * so, and nosuid,nodev,noexec (no noexec where execute is granted, never
+ * for shared temp). */
+int view_mount_places(const struct view *v, char *err, size_t errlen);
+
+/* Hides each protected path inside a writable place under an empty
+ * read-only object, and pins the directories between the place and it
+ * so none can be renamed aside (a mount point cannot be: EBUSY). Every
+ * pin first, then every cover: a pin bound after a cover of the same
+ * directory would stack on top of it and hide the cover. */
+int view_mount_covers(const struct ll_plan *plan, char *err, size_t errlen);
+
+#endif
