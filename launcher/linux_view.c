@@ -287,6 +287,45 @@ view_mount_places(const struct view *v, char *err, size_t errlen)
 	return 0;
 }
 
+/* A file is covered by an empty, mode 000 regular file on a read-only
+ * mount: reads find nothing and writes fail (/dev/null would swallow
+ * them and report success). The empty file lives on a scratch tmpfs
+ * mounted for the moment over /proc, which is ours (the PID namespace's)
+ * and comes back when the scratch mount is detached; the binds keep the
+ * scratch file system alive. */
+static int
+cover_files(const struct ll_plan *plan, char *err, size_t errlen)
+{
+	static const char empty[] = "/proc/heel-cover";
+	bool any = false;
+	int fd, r = 0;
+
+	for (size_t m = 0; m < plan->nmounts; m++)
+		any |= !plan->mounts[m].is_dir;
+	if (!any)
+		return 0;
+	if (mount("tmpfs", "/proc", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0700") < 0)
+		return fail(err, errlen, errno, "covers: scratch tmpfs: %s", strerror(errno));
+	fd = open(empty, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0);
+	if (fd < 0)
+		r = fail(err, errlen, errno, "covers: %s: %s", empty, strerror(errno));
+	else
+		close(fd);
+	for (size_t m = 0; r == 0 && m < plan->nmounts; m++) {
+		const char *deny = plan->mounts[m].deny;
+
+		if (plan->mounts[m].is_dir)
+			continue;
+		if (mount(empty, deny, NULL, MS_BIND, NULL) < 0 ||
+		    setattr(deny, 0, VIEW_ATTR_RDONLY | VIEW_ATTR_NOSUID | VIEW_ATTR_NODEV |
+					     VIEW_ATTR_NOEXEC, 0) < 0)
+			r = fail(err, errlen, errno, "cover %s: %s", deny, strerror(errno));
+	}
+	if (umount2("/proc", MNT_DETACH) < 0 && r == 0)
+		r = fail(err, errlen, errno, "covers: detaching the scratch tmpfs: %s", strerror(errno));
+	return r;
+}
+
 static int
 cmp_str(const void *a, const void *b)
 {
@@ -327,18 +366,11 @@ view_mount_covers(const struct ll_plan *plan, char *err, size_t errlen)
 	for (size_t m = 0; m < plan->nmounts; m++) {
 		const struct ll_mount_request *req = &plan->mounts[m];
 
-		if (req->is_dir) {
-			if (mount("tmpfs", req->deny, "tmpfs",
-				  MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=000") < 0)
-				return fail(err, errlen, errno, "cover %s: %s", req->deny, strerror(errno));
+		if (!req->is_dir)
 			continue;
-		}
-		/* A file: /dev/null read-only over it reads as empty and
-		 * refuses writes; the original bytes are out of reach. */
-		if (mount("/dev/null", req->deny, NULL, MS_BIND, NULL) < 0 ||
-		    setattr(req->deny, 0,
-			    VIEW_ATTR_RDONLY | VIEW_ATTR_NOSUID | VIEW_ATTR_NOEXEC, 0) < 0)
+		if (mount("tmpfs", req->deny, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			  "size=4k,mode=000") < 0)
 			return fail(err, errlen, errno, "cover %s: %s", req->deny, strerror(errno));
 	}
-	return 0;
+	return cover_files(plan, err, errlen);
 }

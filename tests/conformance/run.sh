@@ -781,6 +781,175 @@ case_60() { # Fail closed: tampered or unenforceable artifacts never run.
 	finish
 }
 
+# ------------------------------------------- walls that are not Landlock
+# Metadata, IPC, what /proc shows, shared temp, the fresh working
+# directory: mounts and namespaces hold these, so each case also runs
+# the attack where Landlock alone would have let it through.
+
+mode_of() { stat -c %a "$1" 2>/dev/null; }
+mtime_of() { stat -c %Y "$1" 2>/dev/null; }
+
+case_70() { # Metadata writes outside the writable places.
+	begin 70-metadata-writes
+	local f=$D/ro/meta c=$D/ro/meta-ctl op
+	echo orig >"$f"; echo orig >"$c"
+	chown --reference="$D/ro/file" "$f" "$c"
+	touch -d @1000000000 "$f"
+	for op in "chmod $c 600" "fchmod-ro $c 640" "chown-self $c" "utimes $c" \
+		"setxattr $c" "setacl $c" "setflags $c"; do
+		ctl "$TRY" $op
+		case $OUT in
+		OK) ;;
+		EOPNOTSUPP|ENOTTY) skipr "control $op: the file system lacks it ($OUT)"; continue ;;
+		*) prob "control ($op) outside the sandbox gave '${OUT:-nothing}' (rc $RC)"; continue ;;
+		esac
+		sbx_denied "${op%% *} on a read-granted file" "$ERRNO" base ${op/$c/$f}
+	done
+	[ "$(mode_of "$f")" = 644 ] || prob "the read-granted file's mode changed: $(mode_of "$f")"
+	[ "$(mtime_of "$f")" = 1000000000 ] || prob "the read-granted file's mtime changed"
+	# A denied file the sandbox's user owns (default base, credentials on).
+	ctl_ok "chmod ~/.ssh/id_rsa outside" chmod "$H/.ssh/id_rsa" 600
+	sbx_denied "chmod ~/.ssh/id_rsa" "$ERRNO" home chmod "$H/.ssh/id_rsa" 644
+	sbx_denied "setxattr ~/.ssh/id_rsa" "$ERRNO" home setxattr "$H/.ssh/id_rsa"
+	[ "$(mode_of "$H/.ssh/id_rsa")" = 600 ] || prob "~/.ssh/id_rsa's mode changed"
+	# The setuid bit on a root-owned program in an rx grant: root's sandbox
+	# would hand every local user root.
+	cp /usr/bin/true "$T/bin/victim-$U"; chmod 755 "$T/bin/victim-$U"
+	if [ "$U" = root ]; then
+		cp /usr/bin/true "$T/bin/ctl-victim"
+		ctl_ok "chmod 4755 a root-owned program outside" chmod "$T/bin/ctl-victim" 4755
+		rm -f "$T/bin/ctl-victim"
+	fi
+	sbx_denied "chmod 4755 a root-owned program in an rx grant" "$ERRNO" base chmod "$T/bin/victim-$U" 4755
+	[ "$(mode_of "$T/bin/victim-$U")" = 755 ] || prob "the rx-granted program is now mode $(mode_of "$T/bin/victim-$U")"
+	rm -f "$T/bin/victim-$U"
+	# A read-only grant inside a writable one (proj/.ro under proj rw).
+	sbx_denied "chmod inside a read-only grant within a writable one" "$ERRNO" proj chmod "$D/proj/.ro/config" 600
+	[ "$(mode_of "$D/proj/.ro/config")" = 644 ] || prob "proj/.ro/config's mode changed"
+	echo x >"$W/own" && chown --reference="$W" "$W/own"
+	sbx_ok "chmod in the working directory" base chmod "$W/own" 600
+	[ "$(mode_of "$W/own")" = 600 ] || prob "positive: the working directory's file was not chmodded"
+	sbx_ok "setxattr in a writable grant" proj setxattr "$D/proj/notes"
+	finish
+}
+
+case_71() { # SysV IPC and POSIX message queues of the host.
+	begin 71-ipc-namespace
+	local k=$((0x48450000 + $$ % 65536)) k2=$((0x48460000 + $$ % 65536)) q=/heel-conf-$$
+	ctl "$TRY" shm make $k; ctl "$TRY" msgq make $k; ctl "$TRY" mq make $q
+	ctl_ok "attach the host's segment" shm get $k
+	ctl_ok "find the host's queue" msgq get $k
+	ctl_ok "open the host's POSIX queue" mq open $q
+	sbx_denied "attach the host's shared memory" ENOENT base shm get $k
+	sbx_denied "remove the host's segment" ENOENT base shm remove $k
+	sbx_denied "find the host's message queue" ENOENT base msgq get $k
+	sbx_denied "open the host's POSIX queue" ENOENT base mq open $q
+	ctl_ok "the host's segment is intact" shm get $k
+	sbx_ok "make a segment of its own" base shm make $k2
+	sbx_ok "make a message queue of its own" base msgq make $k2
+	# Landlock refuses creating a POSIX queue (mq_open creates a file on
+	# the namespace's mqueue file system, which no rule grants).
+	sbx_denied "make a POSIX queue" "$ERRNO" base mq make $q-in
+	ctl "$TRY" shm get $k2; [ "$OUT" = ENOENT ] || prob "the sandbox's segment survived the run ($OUT)"
+	ctl "$TRY" msgq get $k2; [ "$OUT" = ENOENT ] || prob "the sandbox's message queue survived ($OUT)"
+	ctl "$TRY" mq open $q-in; [ "$OUT" = ENOENT ] || prob "a POSIX queue of the sandbox's is on the host ($OUT)"
+	ctl "$TRY" shm remove $k; ctl "$TRY" msgq remove $k; ctl "$TRY" mq remove $q
+	finish
+}
+
+case_72() { # What /proc/net shows of the host's sockets.
+	begin 72-proc-net
+	local sock=$D/outside/listen72.sock port hex
+	rm -f "$T/serve72u" "$T/serve72t"
+	"$HD/serve" unix "$sock" >"$T/serve72u" 2>&1 &
+	BG_PIDS+=($!)
+	"$HD/serve" tcp 0 >"$T/serve72t" 2>&1 &
+	BG_PIDS+=($!)
+	for _ in $(seq 50); do grep -qs READY "$T/serve72u" && grep -qs READY "$T/serve72t" && break; sleep 0.05; done
+	port=$(sed -n 's/^READY \([0-9]*\).*/\1/p' "$T/serve72t")
+	hex=$(printf ':%04X' "$port")
+	ctl_ok "the host's unix listener in /proc/net/unix" holds /proc/net/unix "$sock"
+	ctl_ok "the host's TCP listener in /proc/net/tcp" holds /proc/net/tcp "$hex"
+	sbx_denied "the host's unix socket path in /proc/net/unix" "EBADMSG" base holds /proc/net/unix "$sock"
+	sbx_denied "the host's TCP port in /proc/net/tcp" "EBADMSG" base holds /proc/net/tcp "$hex"
+	sbx_ok "/proc/net/dev lists loopback only, up" base holds /proc/net/dev "lo:"
+	kill "${BG_PIDS[@]: -2}" 2>/dev/null
+	finish
+}
+
+case_73() { # Shared temp is never executable, through the loader either.
+	begin 73-shared-temp-noexec
+	local p=/dev/shm/heel-conf-payload-$U-$$
+	cp "$HD/payload" "$p" && chmod 755 "$p"
+	[ "$U" != root ] && chown $NOBODY:$NOBODY "$p"
+	ctl_ok "ld.so on a payload in /dev/shm outside" ldso-exec "$p"
+	sbx_denied "ld.so on a payload in /dev/shm (default base)" "$ERRNO|FAILED.*" home ldso-exec "$p"
+	[ "$OUT" = OK ] && prob "the payload in shared temp ran"
+	sbx_ok "ld.so on a payload in a granted rx dir" home ldso-exec "$T/bin/payload"
+	rm -f "$p"
+	finish
+}
+
+case_74() { # A fresh working directory is private to its sandbox.
+	begin 74-fresh-workdir-private
+	local a=$T/a74 wd i
+	rm -f "$a"
+	# Sandbox A: writes a secret into its fresh working directory, says
+	# where it is, and stays a while.
+	("${PRE[@]}" env -i $(ENVV) "$HX" "$T/pol/home.hpol" -- /bin/sh -c \
+		'echo WD-SECRET >secret; pwd; cat secret; sleep 3' >"$a" 2>&1 &)
+	for i in $(seq 60); do [ "$(wc -l <"$a" 2>/dev/null)" -ge 2 ] && break; sleep 0.05; done
+	wd=$(head -1 "$a")
+	[ "$(sed -n 2p "$a")" = WD-SECRET ] || prob "positive: sandbox A could not read its own file: $(cat "$a")"
+	if [ -z "$wd" ] || [ "${wd#/}" = "$wd" ]; then
+		prob "sandbox A did not report its working directory: $(cat "$a")"
+	else
+		ctl "$TRY" open-read "$wd/secret"
+		[ "$OUT" = OK ] && prob "the host (same user) reads sandbox A's file at $wd/secret"
+		sbx_denied "sandbox B reads sandbox A's file" "ENOENT|EACCES" home open-read "$wd/secret"
+		[ -n "$(ls -A "$wd" 2>/dev/null)" ] && prob "the host sees files in $wd: $(ls -A "$wd")"
+	fi
+	# SIGKILL the launcher: nothing readable stays behind.
+	rm -f "$a"
+	("${PRE[@]}" env -i $(ENVV) "$HX" "$T/pol/home.hpol" -- /bin/sh -c \
+		'echo x >left; pwd; sleep 30' >"$a" 2>&1 & echo $! >"$T/a74.pid")
+	for i in $(seq 60); do [ -s "$a" ] && break; sleep 0.05; done
+	wd=$(head -1 "$a")
+	pkill -KILL -f "heel-exec $T/pol/home.hpol -- /bin/sh -c echo x >left" 2>/dev/null
+	sleep 0.3
+	[ -n "$wd" ] && [ -e "$wd/left" ] && prob "a SIGKILLed launch left $wd/left on disk"
+	[ -n "$wd" ] && rmdir "$wd" 2>/dev/null
+	ctl_ok "read a file of the same user outside" open-read "$D/outside/victim"
+	finish
+}
+
+case_75() { # An rwx grant inside the kept working directory is executable.
+	begin 75-rwx-in-workdir
+	mkdir -p "$W/target"
+	cp /usr/bin/true "$W/target/elf"; chmod 755 "$W/target/elf"
+	[ "$U" != root ] && chown -R $NOBODY:$NOBODY "$W/target"
+	sbx_ok "exec a program in the rwx grant" wdexec exec "$W/target/elf"
+	sbx_ok "write in the rwx grant" wdexec create "$W/target/new"
+	sbx_denied "exec a program elsewhere in the working directory" "$ERRNO" wdexec exec "$W/elf"
+	sbx_denied "ld.so on a payload elsewhere in the working directory" "$ERRNO|FAILED.*" wdexec ldso-exec "$W/payload"
+	finish
+}
+
+case_76() { # A file deny beside a directory deny, inside a writable grant.
+	begin 76-file-and-dir-deny-same-parent
+	mkdir -p "$D/proj/two/hooks"
+	echo orig >"$D/proj/two/config"; echo orig >"$D/proj/two/hooks/pre-commit"; echo n >"$D/proj/two/notes"
+	[ "$U" != root ] && chown -R $NOBODY:$NOBODY "$D/proj/two"
+	ctl_ok "write the config outside" open-write "$D/proj/two/notes"
+	sbx_denied "write the denied file" "$ERRNO" projdeny open-write "$D/proj/two/config"
+	sbx_denied "read the denied file" "$ERRNO|EBADMSG" projdeny holds "$D/proj/two/config" orig
+	sbx_denied "write in the denied directory" "$ERRNO" projdeny create "$D/proj/two/hooks/x"
+	[ "$(content "$D/proj/two/config")" = orig ] || prob "the denied file changed: $(content "$D/proj/two/config")"
+	[ -e "$D/proj/two/hooks/x" ] && prob "a file was created in the denied directory"
+	sbx_ok "write a file beside them" projdeny open-write "$D/proj/two/notes"
+	finish
+}
+
 # ------------------------------------------------------ table-driven cases
 # NAME | OP [ARGS] | WHO (both: the control works for any user; root:
 # only root can do it outside) | EXPECT in the sandbox | POLICY | POSITIVE OP
@@ -879,7 +1048,8 @@ table_case() {
 # ================================================================ main
 CASES=(case_01 case_02 case_03 case_04 case_05 case_06 case_07 case_08 case_09
 	case_13 case_15 case_15o case_16 case_18 case_19 case_20 case_21m case_21l case_23
-	case_24 case_25 case_26 case_27 case_30 case_31 case_32 case_36 case_40 case_60)
+	case_24 case_25 case_26 case_27 case_30 case_31 case_32 case_36 case_40 case_60
+	case_70 case_71 case_72 case_73 case_74 case_75 case_76)
 
 for user in root $NOBODY; do
 	set_user $user

@@ -34,6 +34,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/shm.h>
+#include <sys/xattr.h>
+#include <linux/fs.h>
+#include <mqueue.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/personality.h>
@@ -758,6 +764,115 @@ op_list(const char *path)
 	return say(errno);
 }
 
+/* ---------------------------------------------------- metadata and IPC
+ * Writes Landlock has no right for: they change an inode without opening
+ * it for writing, so only a read-only mount refuses them. */
+
+static int
+op_fchmod_ro(const char *path, mode_t mode)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return say(errno);
+	r = fchmod(fd, mode);
+	return res(r);
+}
+
+/* A minimal POSIX ACL (user::rw- group::r-- other::r--), the bytes
+ * setfacl writes into system.posix_acl_access. */
+static int
+op_setacl(const char *path)
+{
+	struct { uint32_t version; struct { uint16_t tag, perm; uint32_t id; } e[3]; }
+	__attribute__((packed)) acl = {
+		2, { { 0x01, 6, ~0u }, { 0x04, 4, ~0u }, { 0x20, 4, ~0u } }
+	};
+
+	return res(setxattr(path, "system.posix_acl_access", &acl, sizeof(acl), 0));
+}
+
+/* FS_IOC_SETFLAGS with the flags the file has: a write of the inode's
+ * flags through a descriptor opened read-only. */
+static int
+op_setflags(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), flags = 0;
+
+	if (fd < 0)
+		return say(errno);
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0)
+		return say(errno);
+	return res(ioctl(fd, FS_IOC_SETFLAGS, &flags));
+}
+
+/* SysV shared memory: make (and leave) a segment under KEY, or find one,
+ * read and write its first byte. */
+static int
+op_shm(const char *how, const char *key_s)
+{
+	key_t key = (key_t)strtol(key_s, NULL, 0);
+	int id;
+	char *p;
+
+	id = shmget(key, 4096, strcmp(how, "make") == 0 ? IPC_CREAT | 0600 : 0);
+	if (id < 0)
+		return say(errno);
+	if (strcmp(how, "remove") == 0)
+		return res(shmctl(id, IPC_RMID, NULL));
+	p = shmat(id, NULL, 0);
+	if (p == (void *)-1)
+		return say(errno);
+	if (strcmp(how, "make") == 0)
+		p[0] = 'h';
+	else if (p[0] != 'h')
+		return say(EBADMSG);
+	return say(0);
+}
+
+static int
+op_msgq(const char *how, const char *key_s)
+{
+	key_t key = (key_t)strtol(key_s, NULL, 0);
+	int id = msgget(key, strcmp(how, "make") == 0 ? IPC_CREAT | 0600 : 0);
+
+	if (id < 0)
+		return say(errno);
+	if (strcmp(how, "remove") == 0)
+		return res(msgctl(id, IPC_RMID, NULL));
+	return say(0);
+}
+
+/* POSIX message queue NAME ("/heel-x"): make (and leave) or open. */
+static int
+op_mq(const char *how, const char *name)
+{
+	struct mq_attr a = { .mq_maxmsg = 1, .mq_msgsize = 16 };
+	mqd_t q;
+
+	if (strcmp(how, "remove") == 0)
+		return res(mq_unlink(name));
+	q = mq_open(name, strcmp(how, "make") == 0 ? O_RDWR | O_CREAT : O_RDWR, 0600, &a);
+	return res(q == (mqd_t)-1 ? -1 : 0);
+}
+
+/* Whether the file holds STRING: "OK" when it does, EBADMSG when not. */
+static int
+op_holds(const char *path, const char *needle)
+{
+	static char buf[1 << 20];
+	ssize_t n, len = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return say(errno);
+	while (len < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
+		len += n;
+	buf[len] = '\0';
+	return say(strstr(buf, needle) ? 0 : EBADMSG);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -772,6 +887,18 @@ main(int argc, char *argv[])
 #define A(k) if (n != (k)) return usage()
 #define OP(s) (strcmp(op, (s)) == 0)
 	/* files */
+	/* metadata and IPC: walls that are mounts and namespaces */
+	if (OP("chmod")) { A(2); return res(chmod(argv[2], (mode_t)strtol(argv[3], NULL, 8))); }
+	if (OP("fchmod-ro")) { A(2); return op_fchmod_ro(argv[2], (mode_t)strtol(argv[3], NULL, 8)); }
+	if (OP("chown-self")) { A(1); return res(chown(argv[2], getuid(), getgid())); }
+	if (OP("utimes")) { A(1); return res(utimensat(AT_FDCWD, argv[2], NULL, 0)); }
+	if (OP("setxattr")) { A(1); return res(setxattr(argv[2], "user.heel", "x", 1, 0)); }
+	if (OP("setacl")) { A(1); return op_setacl(argv[2]); }
+	if (OP("setflags")) { A(1); return op_setflags(argv[2]); }
+	if (OP("shm")) { A(2); return op_shm(argv[2], argv[3]); }
+	if (OP("msgq")) { A(2); return op_msgq(argv[2], argv[3]); }
+	if (OP("mq")) { A(2); return op_mq(argv[2], argv[3]); }
+	if (OP("holds")) { A(2); return op_holds(argv[2], argv[3]); }
 	if (OP("open-read")) { A(1); return op_read_file(argv[2]); }
 	if (OP("open-write")) { A(1); return op_write_file(argv[2], O_WRONLY); }
 	if (OP("symlink-write")) { A(1); return op_write_file(argv[2], O_WRONLY | O_CREAT | O_TRUNC); }
