@@ -256,8 +256,10 @@ check_weakening(const struct linux_launch *l, int rep, int r, const char *err)
 {
 	if (r >= 0)
 		return;
-	if (!l->best_effort)
-		check_step(rep, r, err);
+	if (!l->best_effort) {
+		report(rep, REP_SETUP, -r, 0, "%s; --best-effort accepts that", err);
+		_exit(125);
+	}
 	report(rep, REP_WEAKENING, -r, 0, "%s", err);
 }
 

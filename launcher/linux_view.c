@@ -87,10 +87,9 @@ view_mount_proc(char *err, size_t errlen)
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0)
 		return 0;
 	return fail(err, errlen, errno,
-		    "cannot mount a /proc of the sandbox's PID namespace (%s): the host's "
-		    "processes and their command lines would stay visible (a container's /proc "
-		    "with over-mounts refuses it to an unprivileged user); --best-effort accepts "
-		    "that",
+		    "no /proc of the sandbox's own (%s): the host's processes stay visible in "
+		    "/proc (a container's /proc with over-mounts refuses a new one to a user "
+		    "namespace)",
 		    strerror(errno));
 }
 

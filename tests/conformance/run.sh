@@ -950,6 +950,47 @@ case_76() { # A file deny beside a directory deny, inside a writable grant.
 	finish
 }
 
+case_77() { # limit open-files below the number of Landlock rules.
+	begin 77-open-files-limit
+	sbx lim64 -- /bin/sh -c 'ulimit -n'
+	if ran "limit open-files 64"; then
+		[ "$OUT" = 64 ] || prob "ulimit -n in the sandbox is '$OUT', expected 64"
+	fi
+	sbx_ok "a command runs under it" lim64 getpid
+	finish
+}
+
+case_78() { # A /proc with over-mounts, as in containers.
+	begin 78-proc-overmount
+	if [ "$U" = root ]; then
+		skipr "root may mount a /proc over any over-mounts; the refusal concerns a user namespace"
+		finish
+		return
+	fi
+	# A mount namespace of the test's own where /proc/kcore (or another
+	# file Docker masks) is hidden by a
+	# bind mount, as Docker hides it: a user namespace may then not mount
+	# a new /proc (the kernel would reveal what the over-mount hides).
+	local f
+	for f in /proc/kcore /proc/keys /proc/timer_list; do [ -f "$f" ] && break; done
+	local run="mount --bind /dev/null $f && exec \"\$@\""
+	OUT=$(unshare -m --propagation private sh -c "$run" sh "${PRE[@]}" env -i $(ENVV) \
+		"$HX" --workdir "$W" "$T/pol/base.hpol" -- "$TRY" getpid 2>"$T/sbx.err")
+	RC=$?
+	if [ "$RC" != 125 ]; then
+		prob "no private /proc possible: heel-exec ran (rc $RC, '$OUT') instead of refusing"
+	elif ! grep -q '/proc' "$T/sbx.err"; then
+		prob "the refusal does not name /proc: $(head -1 "$T/sbx.err")"
+	fi
+	OUT=$(unshare -m --propagation private sh -c "$run" sh "${PRE[@]}" env -i $(ENVV) \
+		"$HX" --workdir "$W" --best-effort "$T/pol/base.hpol" -- "$TRY" getpid 2>"$T/sbx.err")
+	RC=$?
+	[ "$OUT" = OK ] || prob "with --best-effort the command did not run (rc $RC): $(head -1 "$T/sbx.err")"
+	grep -q 'weakened: .*/proc' "$T/sbx.err" || prob "with --best-effort no weakening names /proc: $(cat "$T/sbx.err")"
+	sbx_ok "a private /proc where nothing is over-mounted" base getpid
+	finish
+}
+
 # ------------------------------------------------------ table-driven cases
 # NAME | OP [ARGS] | WHO (both: the control works for any user; root:
 # only root can do it outside) | EXPECT in the sandbox | POLICY | POSITIVE OP
@@ -1049,7 +1090,7 @@ table_case() {
 CASES=(case_01 case_02 case_03 case_04 case_05 case_06 case_07 case_08 case_09
 	case_13 case_15 case_15o case_16 case_18 case_19 case_20 case_21m case_21l case_23
 	case_24 case_25 case_26 case_27 case_30 case_31 case_32 case_36 case_40 case_60
-	case_70 case_71 case_72 case_73 case_74 case_75 case_76)
+	case_70 case_71 case_72 case_73 case_74 case_75 case_76 case_77 case_78)
 
 for user in root $NOBODY; do
 	set_user $user
