@@ -123,7 +123,7 @@ $(BIN)/heelc: $(OBJ)/compiler/main.o $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BI
 # runtime modules it uses; nothing from compiler/, no libseccomp, jansson
 # or nettle. runtime/ and launcher/ include nothing generated, so their
 # objects do not wait for the parser.
-LAUNCHER_SRC := launcher/heel-exec.c launcher/linux.c launcher/linux_enforce.c
+LAUNCHER_SRC := launcher/heel-exec.c launcher/linux.c launcher/linux_enforce.c launcher/linux_cgroup.c
 LAUNCHER_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o)
 # The test-only build without Landlock and seccomp (tests/launcher): its
 # launcher objects apart, so HEEL_TEST_NO_ENFORCE never reaches bin/.
