@@ -238,7 +238,7 @@ ASAN := $(B)/asan
 ASAN_FLAGS := $(CSTD) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -Icompiler -Iruntime -I$(GEN)
 ASAN_TESTS := $(sort $(wildcard tests/unit/test_artifact*.c tests/unit/test_landlock_lower.c tests/unit/test_bpf_verify.c \
-	tests/unit/test_landlock_apply.c tests/unit/test_proctree.c))
+	tests/unit/test_landlock_apply.c tests/unit/test_proctree.c tests/unit/test_cgroup.c))
 check-asan: $(GEN)/parser.h $(GEN)/lexer.h $(GEN_SRC)
 	@mkdir -p $(ASAN)
 	@set -e; for t in $(ASAN_TESTS); do \

@@ -180,7 +180,7 @@ own_cgroup(const char *root, const char *v1_name, char *out, size_t outlen)
 
 		if (!c2)
 			continue;
-		*c2 = '\0';
+		*c1 = *c2 = '\0';
 		c2[1 + strcspn(c2 + 1, "\n")] = '\0';
 		if (v1_name ? (strcmp(line, "0") != 0 && has_word(c1 + 1, v1_name, ","))
 			    : (strcmp(line, "0") == 0 && c1[1] == '\0')) {
