@@ -155,7 +155,7 @@ MUSL_OBJ := $(MUSL_SRC:%.c=$(OBJ)/musl/%.o)
 
 $(MUSL_OBJ): $(OBJ)/musl/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(MUSL_CC) $(MUSL_CFLAGS) -c -o $@ $<
+	$(MUSL_CC) $(MUSL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BIN)/heel-exec-musl: $(MUSL_OBJ) | $(BIN)
 	$(MUSL_CC) -static -o $@ $^
@@ -166,7 +166,7 @@ TIMING_OBJ := $(MUSL_SRC:%.c=$(OBJ)/timing/%.o)
 
 $(TIMING_OBJ): $(OBJ)/timing/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(MUSL_CC) $(MUSL_CFLAGS) -DHEEL_LAUNCH_TIMING -c -o $@ $<
+	$(MUSL_CC) $(MUSL_CFLAGS) -DHEEL_LAUNCH_TIMING -MMD -MP -c -o $@ $<
 
 $(B)/bench/heel-exec-timing: $(TIMING_OBJ)
 	@mkdir -p $(dir $@)
