@@ -5,8 +5,7 @@
  * controllers where that is what the host mounts (cgroups(7)). The
  * cgroup is heel-<pid>-<random> in a directory `heel` of our own, so a
  * cgroup that a SIGKILLed launcher could not remove is recognisable; it
- * is empty then (the tree dies with the launcher) and any later launch
- * may rmdir it.
+ * is empty then (the tree dies with the launcher), and rmdir removes it.
  *
  * Where: under v1, below our own cgroup in each hierarchy, so whatever
  * limits the host set on us still hold. Under v2 a cgroup with
