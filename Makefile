@@ -124,7 +124,7 @@ $(BIN)/heelc: $(OBJ)/compiler/main.o $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BI
 # or nettle. runtime/ and launcher/ include nothing generated, so their
 # objects do not wait for the parser.
 LAUNCHER_SRC := launcher/heel-exec.c launcher/linux.c launcher/linux_enforce.c \
-	launcher/linux_view.c launcher/linux_net.c
+	launcher/linux_view.c launcher/linux_net.c launcher/linux_cgroup.c
 LAUNCHER_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o)
 # The test-only build without Landlock and seccomp (tests/launcher): its
 # launcher objects apart, so HEEL_TEST_NO_ENFORCE never reaches bin/.
@@ -156,7 +156,7 @@ MUSL_OBJ := $(MUSL_SRC:%.c=$(OBJ)/musl/%.o)
 
 $(MUSL_OBJ): $(OBJ)/musl/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(MUSL_CC) $(MUSL_CFLAGS) -c -o $@ $<
+	$(MUSL_CC) $(MUSL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BIN)/heel-exec-musl: $(MUSL_OBJ) | $(BIN)
 	$(MUSL_CC) -static -o $@ $^
@@ -167,7 +167,7 @@ TIMING_OBJ := $(MUSL_SRC:%.c=$(OBJ)/timing/%.o)
 
 $(TIMING_OBJ): $(OBJ)/timing/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(MUSL_CC) $(MUSL_CFLAGS) -DHEEL_LAUNCH_TIMING -c -o $@ $<
+	$(MUSL_CC) $(MUSL_CFLAGS) -DHEEL_LAUNCH_TIMING -MMD -MP -c -o $@ $<
 
 $(B)/bench/heel-exec-timing: $(TIMING_OBJ)
 	@mkdir -p $(dir $@)
@@ -239,7 +239,7 @@ ASAN := $(B)/asan
 ASAN_FLAGS := $(CSTD) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -Icompiler -Iruntime -I$(GEN)
 ASAN_TESTS := $(sort $(wildcard tests/unit/test_artifact*.c tests/unit/test_landlock_lower.c tests/unit/test_bpf_verify.c \
-	tests/unit/test_landlock_apply.c tests/unit/test_proctree.c))
+	tests/unit/test_landlock_apply.c tests/unit/test_proctree.c tests/unit/test_cgroup.c))
 check-asan: $(GEN)/parser.h $(GEN)/lexer.h $(GEN_SRC)
 	@mkdir -p $(ASAN)
 	@set -e; for t in $(ASAN_TESTS); do \

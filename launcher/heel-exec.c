@@ -19,6 +19,7 @@
 #include "env.h"
 #include "launch_timing.h"
 #include "linux.h"
+#include "linux_cgroup.h"
 #include "rlimits.h"
 #include "workdir.h"
 
@@ -31,7 +32,8 @@ static void __attribute__((noreturn))
 usage(void)
 {
 	fprintf(stderr,
-		"usage: heel-exec [--workdir DIR] [--best-effort [--no-namespaces]] [-v] POLICY.hpol -- CMD [ARG...]\n"
+		"usage: heel-exec [--workdir DIR] [--best-effort [--no-namespaces]] [--accept WEAKENING]... [-v]\n"
+		"                 POLICY.hpol -- CMD [ARG...]\n"
 		"       heel-exec check POLICY.hpol\n");
 	exit(EXIT_HEEL);
 }
@@ -141,7 +143,7 @@ note_stdout(const char *fmt, ...)
  * every weakening and every rule that would be skipped. Exit 0 when a
  * launch would run, 125 when it would refuse. */
 static int
-policy_verdict(const struct art_view *view, struct linux_probe *p)
+policy_verdict(const struct art_view *view, struct linux_probe *p, const struct lim_plan *plan)
 {
 	struct linux_launch l = {
 		.view = view,
@@ -149,14 +151,22 @@ policy_verdict(const struct art_view *view, struct linux_probe *p)
 		.host_env = environ,
 		.note = note_stdout,
 		.namespaces = true,
+		.limits = plan,
 	};
-	char cwd[PATH_MAX], err[512] = "";
-	int r;
+	char cwd[PATH_MAX], err[512] = "", cgerr[512] = "";
+	int r, cg;
 
 	l.launch_dir = getcwd(cwd, sizeof(cwd)) ? cwd : "/";
+	/* The cgroup is the one wall --best-effort alone gives up: it
+	 * weakens the limits, not the confinement checked below. */
+	cg = linux_cgroup_check(&l, cgerr, sizeof(cgerr));
 	r = linux_check_landlock(&l, err, sizeof(err));
 	if (r == 0)
 		r = linux_check_seccomp(&l, err, sizeof(err));
+	if (r == 0 && cg < 0) {
+		snprintf(err, sizeof(err), "%s", cgerr);
+		r = cg;
+	}
 	if (r == 0) {
 		l.verbose = true;
 		linux_check_landlock(&l, err, sizeof(err));
@@ -181,12 +191,15 @@ check_main(int argc, char *argv[])
 {
 	struct linux_probe p;
 	struct art_view view;
+	struct lim_plan plan;
 	uint8_t *buf;
 	int rc;
 
 	if (argc != 3)
 		usage();
 	load_policy(argv[2], &buf, &view);
+	if ((rc = lim_plan(&plan, &view, ART_LINUX)) < 0)
+		fail("%s: limits: %s", argv[2], strerror(-rc));
 	linux_probe(&p, true);
 	if (p.landlock_abi > 0)
 		printf("landlock: ABI %d\n", p.landlock_abi);
@@ -201,7 +214,7 @@ check_main(int argc, char *argv[])
 		printf("user namespaces: available\n");
 	else
 		printf("user namespaces: not available (%s)\n", strerror(-p.userns));
-	rc = policy_verdict(&view, &p);
+	rc = policy_verdict(&view, &p, &plan);
 	free(buf);
 	return rc;
 }
@@ -225,11 +238,13 @@ main(int argc, char *argv[])
 		{ "best-effort", no_argument, NULL, 'b' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-namespaces", no_argument, NULL, 'n' },
+		{ "accept", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct linux_launch l = { .namespaces = true, .note = note };
 	const char *policy, *workdir_arg = NULL;
 	char cwd[PATH_MAX], path[PATH_MAX], file[PATH_MAX], err[512], msg[512];
+	struct linux_cgroup cgroup = { 0 };
 	struct linux_probe probe;
 	struct art_scalar s;
 	struct art_view view;
@@ -257,6 +272,12 @@ main(int argc, char *argv[])
 			break;
 		case 'n':
 			l.namespaces = false;
+			break;
+		case 'a':
+			if (!linux_accept_bit(optarg))
+				fail("--accept %s: not a weakening heel-exec knows "
+				     "(it knows per-process-limits)", optarg);
+			l.accept |= linux_accept_bit(optarg);
 			break;
 		default:
 			usage();
@@ -350,12 +371,23 @@ main(int argc, char *argv[])
 	}
 	l.envp = env.vars;
 
+	/* The tree's cgroup: without one, `limit processes`, `memory` and
+	 * `cpu` would hold per process only. */
+	if (linux_cgroup_make(&l, &cgroup, "", msg, sizeof(msg)) < 0) {
+		status = EXIT_HEEL;
+		goto out;
+	}
+	l.cgroup = &cgroup;
+	launch_mark("cgroup made");
+
 	/* 3.-5. Fork, set up, exec, wait, kill what is left. */
 	launch_mark("environment built");
 	status = linux_run(&l, msg, sizeof(msg));
 out:
 	if (msg[0])
 		note("%s", msg);
+	/* The tree is dead: linux_run swept it before returning. */
+	linux_cgroup_remove(&l, &cgroup);
 	if ((r = wd_remove(&wd)) < 0)
 		note("could not remove the working directory %s: %s", wd.path, strerror(-r));
 	launch_mark("working directory removed");

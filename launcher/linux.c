@@ -25,6 +25,7 @@
 #include "launch_timing.h"
 #include "linux_net.h"
 #include "linux_view.h"
+#include "linux_cgroup.h"
 #include "proctree.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
@@ -600,6 +601,13 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 			return 125;
 		}
 	}
+	/* Before the go byte: nothing of the command runs outside it. */
+	if ((ret = linux_cgroup_enter(l->cgroup, child, msg, msglen)) != 0) {
+		close(go[1]);
+		pt_kill_tree(child);
+		close(rep[0]);
+		return ret;
+	}
 	/* Our environment may hold secrets the sandbox must not read through
 	 * /proc/<pid>/environ; after the id maps, which need us dumpable. */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
@@ -622,7 +630,8 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 	close(go[1]);
 
 	launch_mark("launcher: id maps written, go sent");
-	status = pt_wait_child(child, child, &l->fwd, &first_sig);
+	status = pt_wait_child_watch(child, child, &l->fwd, &first_sig,
+				     linux_cgroup_watch(l->cgroup));
 	launch_mark("command ran and exited, init reaped");
 	/* Whatever is left, in the group or re-parented to us. */
 	pt_kill_tree(child);
@@ -632,6 +641,8 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 
 	fcntl(rep[0], F_SETFL, O_NONBLOCK);
 	ret = collect(l, rep[0], status, msg, msglen);
+	if (linux_cgroup_spent(l->cgroup, msg, msglen))
+		ret = 128 + SIGXCPU;
 out:
 	if (tty)
 		set_foreground(STDIN_FILENO, fg);

@@ -37,6 +37,7 @@ struct linux_launch {
 	char *const *host_env;    /* the launcher's environment, for ${NAME} */
 	const char *launch_dir;   /* ${CWD} */
 	bool best_effort;         /* --best-effort: weaken with a note, never silently */
+	unsigned accept;          /* --accept NAME: LINUX_ACCEPT_* (linux_cgroup.h) */
 	bool verbose;             /* -v */
 	/* One line to stderr ("heel-exec: " is prepended): -v notes and
 	 * --best-effort weakenings. Parent side only, never in the child. */
@@ -47,6 +48,7 @@ struct linux_launch {
 	const char *tmpdir;       /* workdir/tmp */
 	char *const *envp;        /* the sandbox's environment, built from scratch */
 	const struct lim_plan *limits;
+	struct linux_cgroup *cgroup; /* the tree's cgroup (linux_cgroup.h) */
 	char *const *argv;        /* CMD ARG... */
 	const char *file;         /* what to execute: argv[0], or, when that is a
 				   * relative path with a '/', it taken from

@@ -56,15 +56,26 @@ now_ms(void)
 int
 pt_wait_child(pid_t child, pid_t pgid, const sigset_t *fwd, int *first_signal)
 {
+	return pt_wait_child_watch(child, pgid, fwd, first_signal, NULL);
+}
+
+int
+pt_wait_child_watch(pid_t child, pid_t pgid, const sigset_t *fwd, int *first_signal,
+		    const struct pt_watch *watch)
+{
 	sigset_t set = *fwd;
-	long long deadline = -1;
+	long long deadline = -1, watch_at = -1;
 	siginfo_t info;
 	int status = 0, sig;
 	pid_t pid;
 
 	*first_signal = 0;
 	sigaddset(&set, SIGCHLD);
+	if (watch)
+		watch_at = now_ms();
 	for (;;) {
+		long long now, wake;
+
 		/* SIGCHLD may have been merged with another: reap all. */
 		while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
 			if (pid == child)
@@ -72,24 +83,31 @@ pt_wait_child(pid_t child, pid_t pgid, const sigset_t *fwd, int *first_signal)
 		if (pid < 0 && errno == ECHILD)
 			return status;
 
-		if (deadline < 0) {
+		now = now_ms();
+		if (deadline >= 0 && deadline <= now) {
+			/* Only kill here: the caller still wants the child's
+			 * status, and sweeps the rest with pt_kill_tree()
+			 * once it has it. */
+			if (pgid > 0)
+				kill(-pgid, SIGKILL);
+			kill(child, SIGKILL);
+			deadline = -1;
+			continue;
+		}
+		if (watch_at >= 0 && watch_at <= now) {
+			long next = watch->check(watch->ctx);
+
+			watch_at = next < 0 ? -1 : now + next;
+			continue;
+		}
+		wake = deadline;
+		if (watch_at >= 0 && (wake < 0 || watch_at < wake))
+			wake = watch_at;
+		if (wake < 0) {
 			sig = sigwaitinfo(&set, &info);
 		} else {
-			long long left = deadline - now_ms();
-			struct timespec ts;
+			struct timespec ts = { (wake - now) / 1000, ((wake - now) % 1000) * 1000000 };
 
-			if (left <= 0) {
-				/* Only kill here: the caller still wants the
-				 * child's status, and sweeps the rest with
-				 * pt_kill_tree() once it has it. */
-				if (pgid > 0)
-					kill(-pgid, SIGKILL);
-				kill(child, SIGKILL);
-				deadline = -1;
-				continue;
-			}
-			ts.tv_sec = left / 1000;
-			ts.tv_nsec = (left % 1000) * 1000000;
 			sig = sigtimedwait(&set, &info, &ts);
 		}
 		if (sig < 0 || sig == SIGCHLD)

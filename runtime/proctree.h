@@ -43,6 +43,19 @@ void pt_forward_set(sigset_t *set);
 int pt_wait_child(pid_t child, pid_t pgid, const sigset_t *fwd,
 		  int *first_signal);
 
+/* Something to look at now and then while waiting (the tree's CPU
+ * time): check() is called at once and then when the milliseconds it
+ * returned have passed; -1 stops it. Without a watch the wait sleeps
+ * until a signal comes, as pt_wait_child does. */
+struct pt_watch {
+	long (*check)(void *ctx);
+	void *ctx;
+};
+
+/* pt_wait_child, calling watch (NULL: none) on the way. */
+int pt_wait_child_watch(pid_t child, pid_t pgid, const sigset_t *fwd,
+			int *first_signal, const struct pt_watch *watch);
+
 /* The init's side: the process between the launcher and the command,
  * PID 1 of the sandbox's PID namespace or, without one, a subreaper. With
  * fwd, SIGCHLD and SIGTERM blocked by the caller: reaps every orphan until

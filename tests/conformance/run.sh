@@ -988,6 +988,105 @@ case_78() { # A /proc with over-mounts, as in containers.
 	[ "$OUT" = OK ] || prob "with --best-effort the command did not run (rc $RC): $(head -1 "$T/sbx.err")"
 	grep -q 'weakened: .*/proc' "$T/sbx.err" || prob "with --best-effort no weakening names /proc: $(cat "$T/sbx.err")"
 	sbx_ok "a private /proc where nothing is over-mounted" base getpid
+# ------------------------------------------------------ tree-wide limits
+# `limit processes|memory|cpu` hold for the whole process tree through a
+# cgroup; where none can be made (uid 65534 with nothing delegated) the
+# launch refuses unless the weakening is accepted, and then says so.
+
+# cg_here POLICY: whether heel-exec check, as $U, can make a cgroup.
+cg_here() {
+	"${PRE[@]}" env -i $(ENVV) "$HX" check "$T/pol/$1.hpol" 2>/dev/null | grep -q '^cgroup: v'
+}
+
+# no_cgroup POLICY TRY-ARGS...: refused (125, naming why) without the
+# acceptance; with --accept per-process-limits it runs, printing the
+# weakening by name, and the action completes.
+no_cgroup() {
+	local pol=$1
+	shift
+	rm -f "$W/marker"
+	sbx "$pol" -- "$TRY" create "$W/marker"
+	[ "$RC" = 125 ] || prob "without a cgroup and unaccepted: exit $RC, expected 125"
+	[ -e "$W/marker" ] && prob "without a cgroup and unaccepted: the command ran"
+	grep -q 'per process only here: no cgroup could be made' "$T/sbx.err" ||
+		prob "the refusal does not say why: $(head -1 "$T/sbx.err")"
+	sbx "$pol" --accept per-process-limits -- "$TRY" "$@"
+	ran "--accept per-process-limits" || return
+	[ "$OUT" = OK ] || [[ $OUT == FORKED=* ]] || prob "accepted weakening: the action gave '$OUT' (rc $RC)"
+	grep -q '^heel-exec: weakened: limit .* per process only' "$T/sbx.err" ||
+		prob "the accepted weakening is not printed: $(head -1 "$T/sbx.err")"
+}
+
+case_90() { # A fork bomb under `limit processes 20`, which RLIMIT_NPROC spares root.
+	begin 90-limit-processes-tree
+	local n
+	ctl "$TRY" forkn 60
+	[ "$OUT" = FORKED=60 ] || prob "control: 60 forks outside gave '$OUT'"
+	if cg_here limits-procs; then
+		sbx limits-procs -- "$TRY" forkn 60
+		if ran "fork bomb"; then
+			n=${OUT#FORKED=}
+			if [[ $OUT != FORKED=* ]] || [ "$n" -gt 20 ] || [ "$n" -lt 1 ]; then
+				prob "under limit processes 20: '$OUT' (rc $RC)"
+			else
+				echo "# 90 [$U]: $n of 60 forks under limit processes 20"
+			fi
+		fi
+		sbx limits-high -- "$TRY" forkn 60
+		ran "control under limit processes 200" && { [ "$OUT" = FORKED=60 ] || prob "control under limit processes 200: '$OUT'"; }
+	else
+		no_cgroup limits-procs forkn 5
+	fi
+	finish
+}
+
+case_91() { # Five busy children under `limit cpu 2s`: the total, not each one's.
+	begin 91-limit-cpu-tree
+	local used
+	ctl "$TRY" burn-children 5 0.25
+	[ "$OUT" = OK ] || prob "control: burning outside gave '$OUT'"
+	if cg_here limits-cpu; then
+		# 1.25 s in all: under the limit, the watch must not kill.
+		sbx limits-cpu -- "$TRY" burn-children 5 0.25
+		ran "control under the limit" && { [ "$OUT" = OK ] || prob "1.25 s of CPU under limit cpu 2s: '$OUT' (rc $RC)"; }
+		# 1.5 s each is below RLIMIT_CPU; 7.5 s in all is not.
+		sbx limits-cpu -- "$TRY" burn-children 5 1.5
+		if ran "busy children"; then
+			[ "$RC" = 152 ] || prob "busy children: exit $RC, expected 152 (128+SIGXCPU)"
+			[ "$OUT" = OK ] && prob "busy children: all completed under limit cpu 2s"
+			used=$(sed -n 's/.*the process tree used \([0-9.]*\) s of CPU.*/\1/p' "$T/sbx.err")
+			if [ -z "$used" ]; then
+				prob "no message says the CPU total was spent: $(head -1 "$T/sbx.err")"
+			elif ! awk -v u="$used" 'BEGIN { exit !(u >= 2 && u < 2.5) }'; then
+				prob "killed at $used s of CPU, expected about 2"
+			else
+				echo "# 91 [$U]: killed at $used s of CPU under limit cpu 2s"
+			fi
+		fi
+	else
+		no_cgroup limits-cpu burn-children 2 0.1
+	fi
+	finish
+}
+
+case_92() { # Four children of 100 MiB each under `limit memory 256MiB` (RLIMIT_AS is per process).
+	begin 92-limit-memory-tree
+	ctl "$TRY" alloc-children 4 100
+	[ "$OUT" = OK ] || prob "control: allocating outside gave '$OUT'"
+	if cg_here limits-memory; then
+		sbx limits-memory -- "$TRY" alloc-children 4 100
+		if ran "four times 100 MiB"; then
+			if [ "$OUT" = OK ]; then
+				prob "4 x 100 MiB all completed under limit memory 256MiB"
+			else
+				echo "# 92 [$U]: under limit memory 256MiB: ${OUT:-try itself killed} (rc $RC)"
+			fi
+		fi
+		sbx limits-high -- "$TRY" alloc-children 4 100
+		ran "control under limit memory 1GiB" && { [ "$OUT" = OK ] || prob "control under limit memory 1GiB: '$OUT' (rc $RC)"; }
+	else
+		no_cgroup limits-memory alloc-children 2 10
+	fi
 	finish
 }
 
@@ -1090,7 +1189,8 @@ table_case() {
 CASES=(case_01 case_02 case_03 case_04 case_05 case_06 case_07 case_08 case_09
 	case_13 case_15 case_15o case_16 case_18 case_19 case_20 case_21m case_21l case_23
 	case_24 case_25 case_26 case_27 case_30 case_31 case_32 case_36 case_40 case_60
-	case_70 case_71 case_72 case_73 case_74 case_75 case_76 case_77 case_78)
+	case_70 case_71 case_72 case_73 case_74 case_75 case_76 case_77 case_78
+	case_90 case_91 case_92)
 
 for user in root $NOBODY; do
 	set_user $user

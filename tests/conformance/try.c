@@ -55,6 +55,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <unistd.h>
@@ -873,6 +874,88 @@ op_holds(const char *path, const char *needle)
 	return say(strstr(buf, needle) ? 0 : EBADMSG);
 }
 
+/* Forks n children that wait for the end, and prints how many forks
+ * succeeded (a tree-wide process limit stops them early). */
+static int
+op_forkn(int n)
+{
+	int made = 0, p[2];
+	pid_t pid;
+
+	if (pipe(p) < 0)
+		return say(errno);
+	for (; made < n; made++) {
+		pid = fork();
+		if (pid < 0)
+			break;
+		if (pid == 0) {
+			char c;
+
+			close(p[1]);
+			(void)!read(p[0], &c, 1);
+			_exit(0);
+		}
+	}
+	close(p[1]);
+	while (wait(NULL) > 0)
+		;
+	printf("FORKED=%d\n", made);
+	return 0;
+}
+
+/* Runs `fn` in n children and prints OK when every one exited 0, else
+ * how many did not (killed, or failed). */
+static int
+run_children(int n, void (*fn)(double), double arg)
+{
+	int bad = 0, status;
+
+	for (int i = 0; i < n; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return say(errno);
+		if (pid == 0) {
+			fn(arg);
+			_exit(0);
+		}
+	}
+	while (wait(&status) > 0)
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			bad++;
+	if (bad)
+		printf("FAILED=%d\n", bad);
+	else
+		puts("OK");
+	return 0;
+}
+
+/* Uses `seconds` of this process's own CPU time. */
+static void
+burn(double seconds)
+{
+	struct timespec t;
+
+	do
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	while (t.tv_sec + t.tv_nsec / 1e9 < seconds);
+}
+
+/* Allocates and touches `mib` MiB, holds it a moment (so the children's
+ * memory overlaps), exits 0; 1 when the allocation fails. */
+static void
+hold_mib(double mib)
+{
+	size_t len = (size_t)mib << 20;
+	char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		_exit(1);
+	for (size_t i = 0; i < len; i += 4096)
+		m[i] = 1;
+	usleep(500000);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -978,6 +1061,9 @@ main(int argc, char *argv[])
 	if (OP("proc-count")) { A(0); return op_proc_count(); }
 	if (OP("read-environ")) { A(2); return op_read_environ(argv[2], argv[3]); }
 	if (OP("scan-environ")) { A(1); return op_scan_environ(argv[2]); }
+	if (OP("forkn")) { A(1); return op_forkn(atoi(argv[2])); }
+	if (OP("burn-children")) { A(2); return run_children(atoi(argv[2]), burn, atof(argv[3])); }
+	if (OP("alloc-children")) { A(2); return run_children(atoi(argv[2]), hold_mib, atof(argv[3])); }
 	if (OP("orphan")) { A(1); return op_orphan(argv[2]); }
 	if (OP("inherited-fd")) { A(1); return op_inherited_fd(argv[2]); }
 	if (OP("tcgets")) { A(1); struct termios t; return res(tcgetattr(atoi(argv[2]), &t)); }

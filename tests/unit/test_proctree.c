@@ -72,3 +72,50 @@ Test(proctree, sweep_of_many_children_leaves_none, .timeout = 60)
 	for (size_t i = 0; i < made; i++)
 		cr_assert(kill(kids[i], 0) < 0 && errno == ESRCH, "child %d still there", kids[i]);
 }
+
+struct watch_count {
+	int calls;
+	int stop_after;
+};
+
+static long
+count_check(void *ctx)
+{
+	struct watch_count *w = ctx;
+
+	return ++w->calls >= w->stop_after ? -1 : 20;
+}
+
+/* The watch is called at once and then every period it asks for while
+ * the child lives, and no more once it says -1; the child's status
+ * comes back as without it. */
+Test(proctree, watched_wait_calls_the_check, .timeout = 20)
+{
+	struct watch_count w = { 0, 4 };
+	struct pt_watch watch = { count_check, &w };
+	sigset_t fwd, old;
+	int first, status;
+	pid_t pid;
+
+	sigemptyset(&fwd);
+	sigaddset(&fwd, SIGTERM);
+	sigprocmask(SIG_BLOCK, &fwd, &old);
+	{
+		sigset_t chld;
+
+		sigemptyset(&chld);
+		sigaddset(&chld, SIGCHLD);
+		sigprocmask(SIG_BLOCK, &chld, NULL);
+	}
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		usleep(300000);
+		_exit(7);
+	}
+	status = pt_wait_child_watch(pid, 0, &fwd, &first, &watch);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 7);
+	cr_assert_eq(w.calls, 4, "calls: %d", w.calls);
+	cr_assert_eq(first, 0);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
