@@ -59,6 +59,11 @@ if command -v bwrap >/dev/null; then
 fi
 "$out/ab_launch" 500 "${ab[@]}" | tee "$out/launch-interleaved.txt"
 
+# What each wall of a launch costs on its own (namespaces, the read-only
+# view, the tmpfs working directory, shared temp noexec), round-robin.
+cc -O2 -o "$out/walls" tests/bench/walls.c
+"$out/walls" 500 | tee "$out/walls.txt"
+
 # What the design's choices cost: the same launch without the carve-out of
 # the /etc secrets, then also without a home directory to carve (HOME
 # unset for every command of that run, the trampoline included), and
