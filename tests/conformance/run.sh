@@ -988,6 +988,9 @@ case_78() { # A /proc with over-mounts, as in containers.
 	[ "$OUT" = OK ] || prob "with --best-effort the command did not run (rc $RC): $(head -1 "$T/sbx.err")"
 	grep -q 'weakened: .*/proc' "$T/sbx.err" || prob "with --best-effort no weakening names /proc: $(cat "$T/sbx.err")"
 	sbx_ok "a private /proc where nothing is over-mounted" base getpid
+	finish
+}
+
 # ------------------------------------------------------ tree-wide limits
 # `limit processes|memory|cpu` hold for the whole process tree through a
 # cgroup; where none can be made (uid 65534 with nothing delegated) the
