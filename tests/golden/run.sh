@@ -113,5 +113,34 @@ usage_case "-o belongs to compiling" explain -o "$tmp/never.hpol" "$pol"
 usage_case "belong to explain and fmt" --json "$pol" -o "$tmp/never.hpol"
 usage_case "no policy file given" -o "$tmp/never.hpol"
 
+# Inputs that are not regular files: a FIFO would block open(2) and read(2)
+# forever, so each is refused at once, naming the file (bounded by timeout
+# so a regression fails instead of hanging the suite).
+mkfifo "$tmp/in.fifo"
+mkdir -p "$tmp/inc"
+printf 'heel 1\ninclude "in.fifo"\n' >"$tmp/inc/top.heel"
+mkfifo "$tmp/inc/in.fifo"
+fifo_case() { # expected-exit expected-message-part args...
+	local want_rc=$1 want=$2
+	shift 2
+	timeout 10 "$heelc" "$@" >/dev/null 2>"$tmp/err" </dev/null
+	local rc=$?
+	if [ "$rc" = 124 ]; then
+		report_fail "fifo: heelc $*: hangs"
+	elif [ "$rc" != "$want_rc" ]; then
+		report_fail "fifo: heelc $*: exit $rc, expected $want_rc"
+	elif ! grep -qF -- "$want" "$tmp/err"; then
+		report_fail "fifo: heelc $*: message lacks '$want': $(head -1 "$tmp/err")"
+	else
+		pass=$((pass + 1))
+	fi
+}
+fifo_case 3 "$tmp/in.fifo: not a regular file (a FIFO)" "$tmp/in.fifo" -o "$tmp/never.hpol"
+fifo_case 3 "$tmp/in.fifo: not a regular file (a FIFO)" check "$tmp/in.fifo"
+fifo_case 3 "$tmp/in.fifo: cannot read: not a regular file (a FIFO)" explain "$tmp/in.fifo"
+fifo_case 3 "$tmp/in.fifo: cannot read: not a regular file (a FIFO)" fmt "$tmp/in.fifo"
+fifo_case 3 "$tmp/in.fifo: cannot read: not a regular file (a FIFO)" emit seccomp "$tmp/in.fifo"
+fifo_case 1 "in.fifo\`: not a regular file (a FIFO)" check "$tmp/inc/top.heel"
+
 echo "golden: $pass passed, $fail failed"
 [ "$fail" = 0 ]
