@@ -361,6 +361,12 @@ include_file(struct sema *s, struct sema_file *f, const struct ast_stmt *st,
 			  rf_strerror(rc, &sb));
 		goto out;
 	}
+	if (rf_content_kind(text, len) != RF_TEXT) {
+		inc_error(s, inc, NULL, "included file `%s` is %s, not a policy", path,
+			  rf_content_kind(text, len) == RF_ARTIFACT ? "a compiled artifact"
+								    : "binary (it holds a NUL byte)");
+		goto out;
+	}
 	for (struct sema_file *up = f; up; up = up->includer)
 		if (up->has_id && up->dev == sb.st_dev && up->ino == sb.st_ino) {
 			cycle_error(s, inc, f, up);
@@ -430,6 +436,27 @@ load_includes(struct sema *s, struct sema_file *f)
 	}
 }
 
+/* One line for a top file that is not policy text, instead of a lexer
+ * error for each of its lines. An artifact given where its source was
+ * meant is the usual slip; explain reads it. */
+static void
+not_text(struct sema *s, const char *path, enum rf_content kind)
+{
+	const struct diag_source *src = diag_add_source(s->ctx, path, path, "", 0);
+	struct diag_loc at = {.src = src};
+
+	if (!src) {
+		s->oom = true;
+		return;
+	}
+	if (kind == RF_ARTIFACT)
+		diag_push(s->ctx, DIAG_ERROR, &at, NULL,
+			  "this is a compiled artifact; did you mean `heelc explain %s`?", path);
+	else
+		diag_push(s->ctx, DIAG_ERROR, &at, NULL,
+			  "this is a binary file (it holds a NUL byte), not a policy");
+}
+
 int
 load_top(struct sema *s)
 {
@@ -465,6 +492,11 @@ load_top(struct sema *s)
 				  rf_strerror(rc, &sb));
 			return -EIO;
 		}
+	}
+	if (rf_content_kind(text, len) != RF_TEXT) {
+		not_text(s, path, rf_content_kind(text, len));
+		free(text);
+		return -EINVAL;
 	}
 	f = new_file(s);
 	if (!f) {

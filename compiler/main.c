@@ -299,6 +299,13 @@ cmd_fmt(const char *path, bool check, bool in_place)
 		diag_free(ctx);
 		return EXIT_IO;
 	}
+	if (rf_content_kind(text, len) != RF_TEXT) {
+		fprintf(stderr, "%s: error: %s, not a policy source\n", path,
+			rf_content_kind(text, len) == RF_ARTIFACT ? "this is a compiled artifact"
+								  : "this is a binary file");
+		rc = EXIT_POLICY;
+		goto out;
+	}
 	src = diag_add_source(ctx, path, path, text, len);
 	if (!src) {
 		rc = EXIT_IO;

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "artifact.h"
+
 static int
 read_fd(int fd, const struct stat *st, char **out, size_t *outlen)
 {
@@ -87,4 +89,12 @@ rf_strerror(int rc, const struct stat *st)
 	default:
 		return "not a regular file";
 	}
+}
+
+enum rf_content
+rf_content_kind(const char *buf, size_t len)
+{
+	if (len >= ART_MAGIC_LEN && memcmp(buf, ART_MAGIC, ART_MAGIC_LEN) == 0)
+		return RF_ARTIFACT;
+	return memchr(buf, '\0', len) ? RF_BINARY : RF_TEXT;
 }

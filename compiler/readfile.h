@@ -26,4 +26,11 @@ int rf_read_regular(const char *path, char **out, size_t *len, struct stat *st);
  * what the file is ("a FIFO", "a character device", ...) from `st`. */
 const char *rf_strerror(int rc, const struct stat *st);
 
+/* Why `buf` cannot be policy text, before a lexer reports each of its
+ * bytes: RF_ARTIFACT when it starts with the artifact magic, RF_BINARY
+ * when it holds a NUL byte (no text editor writes one, and the lexer
+ * would echo every line of the file), else RF_TEXT. */
+enum rf_content { RF_TEXT, RF_ARTIFACT, RF_BINARY };
+enum rf_content rf_content_kind(const char *buf, size_t len);
+
 #endif

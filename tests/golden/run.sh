@@ -142,5 +142,35 @@ fifo_case 3 "$tmp/in.fifo: cannot read: not a regular file (a FIFO)" fmt "$tmp/i
 fifo_case 3 "$tmp/in.fifo: cannot read: not a regular file (a FIFO)" emit seccomp "$tmp/in.fifo"
 fifo_case 1 "in.fifo\`: not a regular file (a FIFO)" check "$tmp/inc/top.heel"
 
+# Binary input where a policy is expected: one line, exit 1, never a lexer
+# error (and an echo of binary) for each line of the file.
+mkdir -p "$tmp/bin"
+printf 'heel 1\n' >"$tmp/bin/p.heel"
+"$heelc" "$tmp/bin/p.heel" -o "$tmp/bin/p.hpol" 2>/dev/null
+printf 'heel 1\n\0\n' >"$tmp/bin/nul.heel"
+printf 'heel 1\ninclude "p.hpol"\n' >"$tmp/bin/inc.heel"
+binary_case() { # expected-message-part args...
+	local want=$1
+	shift
+	(cd "$tmp/bin" && "$heelc" "$@" >/dev/null 2>"$tmp/err")
+	local rc=$? lines
+	lines=$(grep -c '' "$tmp/err")
+	if [ "$rc" != 1 ]; then
+		report_fail "binary: heelc $*: exit $rc, expected 1"
+	elif ! grep -qF -- "$want" "$tmp/err"; then
+		report_fail "binary: heelc $*: message lacks '$want': $(head -c 200 "$tmp/err")"
+	elif [ "$lines" -gt 3 ]; then
+		report_fail "binary: heelc $*: $lines lines of diagnostics"
+	else
+		pass=$((pass + 1))
+	fi
+}
+binary_case 'p.hpol: error: this is a compiled artifact; did you mean `heelc explain p.hpol`?' p.hpol -o never.hpol
+binary_case 'p.hpol: error: this is a compiled artifact; did you mean `heelc explain p.hpol`?' check p.hpol
+binary_case 'p.hpol: error: this is a compiled artifact, not a policy source' fmt p.hpol
+binary_case 'nul.heel: error: this is a binary file (it holds a NUL byte), not a policy' check nul.heel
+binary_case 'included file `p.hpol` is a compiled artifact, not a policy' check inc.heel
+[ -e "$tmp/bin/never.hpol" ] && report_fail "binary: compiling an artifact wrote an output"
+
 echo "golden: $pass passed, $fail failed"
 [ "$fail" = 0 ]
