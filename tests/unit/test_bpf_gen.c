@@ -31,6 +31,7 @@
 #include "seccomp_bpf.h"
 #include "seccomp_emit.h"
 #include "seccomp_policy.h"
+#include "support_libseccomp.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define HI(x) ((uint64_t)(x) << 32)
