@@ -32,8 +32,8 @@ GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime 
 
 # Packages from Debian, installed by `make deps` (idempotent, quiet when
 # nothing is missing). Build: what heelc needs. Check: what tests need.
-DEPS_BUILD := flex bison libjansson-dev nettle-dev libseccomp-dev pkg-config musl-tools
-DEPS_CHECK := $(DEPS_BUILD) libcriterion-dev clang libclang-rt-14-dev procps
+DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools
+DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps
 DEPS_BENCH := $(DEPS_CHECK) hyperfine bubblewrap firejail
 
 define install_missing
