@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse_actions.h"
 #include "parser.h"
 #include "lexer.h"
 #include "suggest.h"

@@ -105,13 +105,6 @@ struct parse_ctx {
 
 int heel_yylex(HEEL_YYSTYPE *lval, HEEL_YYLTYPE *lloc, yyscan_t scanner);
 
-/* parse.c: keyword table, token names and the wording of syntax errors. */
-int parse_keyword(const char *s, size_t len);
-const char *parse_token_spelling(int tok);
-bool parse_is_statement_keyword(int tok);
-void parse_syntax_error(struct parse_ctx *ctx);
-void parse_fatal_error(struct parse_ctx *ctx, const HEEL_YYLTYPE *loc,
-		       const char *msg);
 }
 
 %union {
@@ -123,6 +116,8 @@ void parse_fatal_error(struct parse_ctx *ctx, const HEEL_YYLTYPE *loc,
 %code {
 #include <stdlib.h>
 #include <string.h>
+
+#include "parse_actions.h"
 
 static void
 heel_yyerror(const HEEL_YYLTYPE *loc, yyscan_t scanner, struct parse_ctx *ctx,
