@@ -78,19 +78,6 @@ limit_text(enum ir_limit l, uint64_t v, char *buf, size_t len)
 }
 
 static const char *
-isolation_name(uint64_t v)
-{
-	switch (v) {
-	case IR_ISO_STRICT:
-		return "strict";
-	case IR_ISO_PERMISSIVE:
-		return "permissive";
-	default:
-		return "default";
-	}
-}
-
-static const char *
 network_name(uint64_t v)
 {
 	switch (v) {
@@ -721,7 +708,7 @@ explain_text(const struct ir_policy *p, const char *name, FILE *out)
 		char orig[512];
 
 		origin_text(&p->scalar[first].isolation.origin, orig, sizeof(orig));
-		fprintf(out, "  %-14s %s  %s\n", "isolation", isolation_name(p->scalar[first].isolation.value),
+		fprintf(out, "  %-14s %s  %s\n", "isolation", ir_isolation_name(p->scalar[first].isolation.value),
 			orig);
 	}
 
@@ -800,7 +787,7 @@ json_scalars(const struct ir_policy *p, const struct ir_scalars *s)
 	json_t *o = json_object(), *limits = json_object(), *net = json_object();
 	json_t *prot = json_array();
 
-	json_object_set_new(o, "isolation", json_u64(&s->isolation, json_string(isolation_name(s->isolation.value))));
+	json_object_set_new(o, "isolation", json_u64(&s->isolation, json_string(ir_isolation_name(s->isolation.value))));
 	json_object_set_new(net, "kind", json_u64(&s->network, json_string(network_name(s->network.value))));
 	json_object_set_new(net, "allow_private", json_u64(&s->allow_private, json_boolean(s->allow_private.value)));
 	if (s->audit_path.value) {

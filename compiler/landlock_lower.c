@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "landlock_abi.h"
 
 bool
@@ -277,22 +278,12 @@ struct strtab {
 	size_t nslots;
 };
 
-static uint64_t
-fnv1a(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
-	return h;
-}
-
 /* Interns `s`; returns its offset or -1 on overflow / out-of-memory. */
 static int64_t
 strtab_add(struct strtab *st, const char *s)
 {
 	size_t n = strlen(s) + 1;
-	size_t i = (size_t)(fnv1a(s) & (st->nslots - 1));
+	size_t i = (size_t)(hash_fnv1a(s) & (st->nslots - 1));
 
 	while (st->slots[i]) {
 		uint32_t off = st->slots[i] - 1;

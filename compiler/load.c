@@ -16,13 +16,11 @@
 #include "readfile.h"
 #include "suggest.h"
 
-static const char *const base_names[] = {"strict", "default", "permissive", NULL};
-
 static bool
 is_base_name(const char *name)
 {
-	for (size_t i = 0; base_names[i]; i++)
-		if (strcmp(base_names[i], name) == 0)
+	for (size_t i = 0; ir_isolation_names[i]; i++)
+		if (strcmp(ir_isolation_names[i], name) == 0)
 			return true;
 	return false;
 }
