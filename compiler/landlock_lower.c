@@ -25,7 +25,8 @@ ll_mode_access(unsigned mode, bool device)
 
 	if (mode == IR_MODE_DENY)
 		return 0;
-	/* Write and exec imply read (LANGUAGE.md). */
+	/* Write and exec imply read: a program cannot be run, nor a file
+	 * rewritten in place, without reading it. */
 	a = LL_ACCESS_READ;
 	if (mode & IR_WRITE)
 		a |= LL_ACCESS_WRITE;
@@ -163,7 +164,8 @@ merge_rules(const struct ir_policy *p, struct merged **out, size_t *nout)
 			struct merged *d = &m[w - 1];
 
 			if (m[i].grant && !d->grant) {
-				/* Tie goes to the grant (LANGUAGE.md, Precedence). */
+				/* Tie goes to the grant: a deny of the very path
+				 * is a default protection the grant opens. */
 				*d = m[i];
 			} else if (m[i].grant && d->grant) {
 				/* Two grants of one path keep the union; one that

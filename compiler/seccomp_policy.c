@@ -126,7 +126,7 @@ scp_max_nr(enum scp_arch arch)
 	return len ? t[len - 1].nr : 0;
 }
 
-/* LANGUAGE.md: what no `seccomp allow` may remove. */
+/* What no `seccomp allow` may remove: each is an escape by itself. */
 static const char *const never_allowable[] = {
 	"io_uring_setup", "io_uring_enter", "io_uring_register",
 	"ptrace", "process_vm_readv", "process_vm_writev",
@@ -152,7 +152,9 @@ struct fixed_deny {
 	const char *why;
 };
 
-/* DESIGN.md "What seccomp must always deny": unconditional entries. */
+/* heel's default deny list: each call reaches outside the sandbox or
+ * changes the kernel for everyone (the reason is beside each entry).
+ * `seccomp allow` may remove those not in never_allowable. */
 static const struct fixed_deny fixed_denies[] = {
 	{ "ptrace", L_EPERM, "reads and writes other processes" },
 	{ "process_vm_readv", L_EPERM, "reads other processes' memory" },

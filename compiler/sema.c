@@ -338,7 +338,8 @@ is_stock(uint8_t source)
 }
 
 /* Records that the statement at `loc` sets scalar `slot` on the platforms
- * of `mask`. LANGUAGE.md: a later scalar replaces an earlier one, with a
+ * of `mask`. A later scalar replaces an earlier one (so a file can
+ * override what it includes), with a
  * warning at the later and a note at the earlier. Overriding the base is
  * what a policy is for, so only non-stock over non-stock warns (a user
  * file overriding a preset it includes does warn). `warn_mask` narrows
@@ -1598,7 +1599,7 @@ eval_file(struct sema *s, struct sema_file *f, unsigned mask, uint8_t set)
 		return;
 	first = f->ast->stmts;
 	version = load_version(f);
-	/* LANGUAGE.md: every file, included ones and presets too, starts
+	/* Every file, included ones and presets too, starts
 	 * with `heel 1`. A file in another version is not read on: its
 	 * statements may mean something else. A missing line is most
 	 * likely forgotten, so the rest is still checked. When the file did
@@ -1758,7 +1759,7 @@ check_targets(struct sema *s)
 	if (s->ir->scalar[IR_WINDOWS].isolation.value != IR_ISO_PERMISSIVE ||
 	    !(targets & IR_PLAT_BIT(IR_WINDOWS)))
 		return;
-	/* LANGUAGE.md: an AppContainer cannot grant "everything", and a
+	/* An AppContainer cannot grant "everything", and a
 	 * silently weaker sandbox is worse than none. Asked for explicitly,
 	 * that is an error; compiling for every platform leaves Windows out
 	 * (heel-exec.exe then refuses the artifact and says why). */

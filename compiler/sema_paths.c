@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
- * Paths in policies: the spelling rules of LANGUAGE.md "Precise rules —
- * Paths" (checked, never normalised away), which platforms a path applies
+ * Paths in policies: the spelling rules (checked, never normalised away,
+ * so what a reviewer reads is what is enforced), which platforms a path applies
  * to, grant modes, and the precedence of grants and denies of one path. */
 #include <ctype.h>
 #include <errno.h>
@@ -105,7 +105,7 @@ sema_check_path(struct sema *s, const struct ast_arg *a, const struct sema_ectx 
 	for (i = 0; i < len; i++) {
 		size_t j;
 
-		/* LANGUAGE.md: `$` not followed by `{` is literal. */
+		/* `$` not followed by `{` is literal: file names may hold it. */
 		if (t[i] != '$' || i + 1 >= len || t[i + 1] != '{')
 			continue;
 		for (j = i + 2; j < len && t[j] != '}'; j++)
@@ -190,7 +190,7 @@ sema_check_path(struct sema *s, const struct ast_arg *a, const struct sema_ectx 
 			return -EINVAL;
 		}
 		if (root_end == strlen("${WORKDIR}") && memcmp(t, "${WORKDIR}", root_end) == 0) {
-			/* LANGUAGE.md: the working directory's rights are
+			/* The working directory's rights are
 			 * fixed (writable, never executable). Anything else
 			 * under it is written by the sandbox and removed at
 			 * exit: no place for a sink, a venv or a host program. */
@@ -215,7 +215,7 @@ sema_check_path(struct sema *s, const struct ast_arg *a, const struct sema_ectx 
 	} else if (posix_abs) {
 		begin = 1;
 	} else if (len >= 2 && t[0] == '.' && is_sep((char)t[1], win)) {
-		begin = 2; /* the one `.` LANGUAGE.md allows: a leading "./" */
+		begin = 2; /* the one `.` allowed: a leading "./", as shells write it */
 		if (len == 2) {
 			path_error(s, a, 1, "write the path without the trailing `/`",
 				   "a path cannot end with `/`");
@@ -385,8 +385,9 @@ sema_add_path_rule(struct sema *s, const char *path, uint8_t mode, bool optional
 				cell_take(c, IR_MODE_DENY, optional, e, loc);
 				continue;
 			}
-			/* LANGUAGE.md: between a grant and a deny of one
-			 * path the grant wins; a second deny adds nothing. */
+			/* Between a grant and a deny of one path the grant
+			 * wins: the deny is usually a default protection the
+			 * grant means to open; a second deny adds nothing. */
 			if (c->mode != IR_MODE_DENY && explicit_deny(e->source) && !warned) {
 				diag_push(s->ctx, DIAG_WARNING, loc,
 					  "an explicit grant beats a deny of the same path",
@@ -413,7 +414,7 @@ sema_add_path_rule(struct sema *s, const char *path, uint8_t mode, bool optional
 			cell_take(c, mode, optional, e, loc);
 			continue;
 		}
-		/* LANGUAGE.md: two grants keep the union of their modes, but
+		/* Two grants keep the union of their modes, but
 		 * a union never makes a path writable and executable unless
 		 * someone wrote `rwx`. */
 		if ((c->mode | mode) == IR_MODE_RWX && c->mode != IR_MODE_RWX &&

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * Grammar of the heel policy language (LANGUAGE.md). Actions only build
+ * Grammar of the heel policy language (heel(5)). Actions only build
  * ast.h nodes; syntax errors are worded by parse.c and recovered at the
  * end of the statement (or block), so one run reports every error. */
 

@@ -81,7 +81,7 @@ for f in *.heel; do
 	if "$heelc" fmt --check "$tmp/again.heel" 2>/dev/null; then pass=$((pass + 1)); else report_fail "fmt/$n: not idempotent"; fi
 done
 
-# The command line (LANGUAGE.md): a misused option is a usage error, exit
+# The command line: a misused option is a usage error, exit
 # 2 naming it, and nothing is written, never an option quietly ignored.
 cd "$here/explain" || exit 1
 pol=$(ls *.heel | head -1)
@@ -196,6 +196,16 @@ n=$(grep -l '"permissive"' "$src"/*.c | grep -vc '/ir\.c$')
 [ "$n" = 0 ] && pass=$((pass + 1)) || report_fail "isolation names spelt outside compiler/ir.c ($n files)"
 n=$(grep -lE '0x100000001b3|16777619|1099511628211' "$src"/*.[ch] | grep -vc '/hash\.h$')
 [ "$n" = 0 ] && pass=$((pass + 1)) || report_fail "FNV-1a implemented outside compiler/hash.h ($n files)"
+
+# Comments state their reason: the design notes are not in the repository.
+root=$here/../..
+pat='LANGUAGE\.md|DESIGN\.md|STYLE\.md|peers\.md'
+if grep -rnE --exclude=run.sh "$pat" "$root/compiler" "$root/grammar" "$root/tests/unit" \
+	"$root/tests/golden" "$root/tests/fuzz" >"$tmp/cites"; then
+	report_fail "a comment cites a design note: $(head -1 "$tmp/cites")"
+else
+	pass=$((pass + 1))
+fi
 
 echo "golden: $pass passed, $fail failed"
 [ "$fail" = 0 ]

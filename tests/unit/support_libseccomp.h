@@ -13,8 +13,8 @@
 /* The same model through libseccomp 2.5 (seccomp_export_bpf into a memfd):
  * optimize 1 = libseccomp's default (priority-ordered linear chain),
  * 2 = its binary tree. Syscalls are passed by name-resolved native number
- * so libseccomp translates them for a foreign arch itself (DESIGN.md:
- * passing a number resolved for the target arch gets re-mapped). Argument
+ * so libseccomp translates them for a foreign arch itself (libseccomp
+ * 2.5.4 re-maps a number already resolved for the target arch). Argument
  * checks are rewritten as libseccomp deny rules (masked equality only,
  * one comparison per argument), exact for 32-bit conditions. Numbers
  * heel's table lacks get libseccomp's default (ALLOW) rather than ENOSYS:

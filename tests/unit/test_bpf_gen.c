@@ -505,7 +505,9 @@ Test(bpf_gen, too_big_is_refused)
  * limit it must agree with the model on every syscall of the table (heel
  * gives numbers it does not know ENOSYS, libseccomp its default ALLOW, so
  * those are left out) and on the argument vectors. This is also the check
- * that names were resolved for the right arch (DESIGN.md's setresuid). */
+ * that names were resolved for the right arch (setresuid has another
+ * number on each arch, and a number passed for the wrong one is
+ * re-mapped by libseccomp to a different call). */
 Test(bpf_gen, libseccomp_builds_agree, .timeout = 120)
 {
 	const int pols[] = { POL_DENY, POL_DENY_UNIX, POL_USER };
