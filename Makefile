@@ -32,8 +32,8 @@ GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime 
 
 # Packages from Debian, installed by `make deps` (idempotent, quiet when
 # nothing is missing). Build: what heelc needs. Check: what tests need.
-DEPS_BUILD := flex bison libjansson-dev nettle-dev libseccomp-dev pkg-config musl-tools
-DEPS_CHECK := $(DEPS_BUILD) libcriterion-dev clang libclang-rt-14-dev procps
+DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools
+DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps
 DEPS_BENCH := $(DEPS_CHECK) hyperfine bubblewrap firejail
 
 define install_missing
@@ -65,7 +65,11 @@ RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(OBJ)/%.o)
 COMPILER_OBJ := $(COMPILER_SRC:%.c=$(OBJ)/%.o)
 GEN_OBJ := $(GEN_SRC:$(GEN)/%.c=$(OBJ)/gen/%.o)
 
-LIBS_HEELC := $(shell pkg-config --libs jansson nettle libseccomp 2>/dev/null || echo -ljansson -lnettle -lseccomp)
+LIBS_HEELC := $(shell pkg-config --libs jansson nettle 2>/dev/null || echo -ljansson -lnettle)
+# libseccomp only for tests and benchmarks: the comparison generator
+# (tests/unit/support_libseccomp.c) and the table cross-check. heelc
+# builds its BPF itself and does not link it.
+LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lseccomp)
 
 .PHONY: all deps deps-check deps-bench demo check fuzz bench fmt install clean \
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
@@ -180,10 +184,17 @@ $(TBIN)/heel-exec-noenforce: $(NOENFORCE_OBJ) $(LIB)/libheelrt.a | $(TBIN)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(TBIN)/%)
 TEST_SUPPORT := $(sort $(wildcard tests/unit/support_*.c))
+TEST_SUPPORT_OBJ := $(TEST_SUPPORT:%.c=$(OBJ)/%.o)
 
-$(TBIN)/test_%: tests/unit/test_%.c $(TEST_SUPPORT) $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(TBIN)
-	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(TEST_SUPPORT) $(LIB)/libheelc.a $(LIB)/libheelrt.a \
-		-lcriterion $(LIBS_HEELC)
+# Test-only code (the libseccomp comparison generator), never in bin/;
+# tests/bench links it too.
+$(LIB)/libheeltest.a: $(TEST_SUPPORT_OBJ) | $(LIB)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(TBIN)/test_%: tests/unit/test_%.c $(LIB)/libheeltest.a $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(TBIN)
+	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(LIB)/libheeltest.a $(LIB)/libheelc.a $(LIB)/libheelrt.a \
+		-lcriterion $(LIBS_HEELC) $(LIBS_SECCOMP)
 
 check-unit: $(UNIT_BIN) $(BIN)/heelc
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; HEELC=$(BIN)/heelc $$t --jobs 2; done
@@ -245,7 +256,7 @@ check-asan: $(GEN)/parser.h $(GEN)/lexer.h $(GEN_SRC)
 	@set -e; for t in $(ASAN_TESTS); do \
 		n=$$(basename $$t .c); \
 		$(CC) $(ASAN_FLAGS) -Wno-unused-parameter -o $(ASAN)/$$n $$t $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) \
-			$(GEN_SRC) -Itests/unit -lcriterion $(LIBS_HEELC); \
+			$(GEN_SRC) -Itests/unit -lcriterion $(LIBS_HEELC) $(LIBS_SECCOMP); \
 		echo "== $(ASAN)/$$n (ASan+UBSan)"; \
 		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(ASAN)/$$n --jobs 2; \
 	done
@@ -298,7 +309,7 @@ demo: deps
 	@bash tests/demo.sh $(BIN)
 
 bench: deps-bench
-	@$(MAKE) --no-print-directory all $(B)/bench/heel-exec-timing
+	@$(MAKE) --no-print-directory all $(B)/bench/heel-exec-timing $(LIB)/libheeltest.a
 	@bash tests/bench/run.sh $(BIN)
 
 fmt:

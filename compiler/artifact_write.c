@@ -16,6 +16,7 @@
 #include "artifact.h"
 #include "artifact_read.h"
 #include "crc32c.h"
+#include "hash.h"
 #include "landlock_lower.h"
 #include "seccomp_bpf.h"
 
@@ -95,16 +96,6 @@ grow(struct writer *w, struct buf *b, size_t n)
 	return b->data + b->len - n;
 }
 
-static uint32_t
-hash_str(const char *s)
-{
-	uint32_t h = 2166136261u; /* FNV-1a */
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 16777619u;
-	return h;
-}
-
 static bool
 rehash(struct writer *w)
 {
@@ -122,7 +113,7 @@ rehash(struct writer *w)
 
 		if (!v)
 			continue;
-		j = hash_str((const char *)tab->data + v - 1) & (n - 1);
+		j = hash_fnv1a((const char *)tab->data + v - 1) & (n - 1);
 		while (slots[j])
 			j = (j + 1) & (n - 1);
 		slots[j] = v;
@@ -148,7 +139,7 @@ str(struct writer *w, const char *s)
 		return ART_STR_NONE;
 	if (2 * (w->nstrings + 1) > w->nslots && !rehash(w))
 		return ART_STR_NONE;
-	for (j = hash_str(s) & (w->nslots - 1); w->slots[j]; j = (j + 1) & (w->nslots - 1))
+	for (j = hash_fnv1a(s) & (w->nslots - 1); w->slots[j]; j = (j + 1) & (w->nslots - 1))
 		if (strcmp((const char *)tab->data + w->slots[j] - 1, s) == 0)
 			return w->slots[j] - 1;
 	n = strlen(s) + 1;

@@ -5,6 +5,7 @@
  * writable+executable grant and raw SBPL rule flagged. */
 #include "explain.h"
 #include "errno_names.h"
+#include "seccomp_policy.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -74,19 +75,6 @@ limit_text(enum ir_limit l, uint64_t v, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64 " s of CPU time", v);
 	else
 		snprintf(buf, len, "%" PRIu64, v);
-}
-
-static const char *
-isolation_name(uint64_t v)
-{
-	switch (v) {
-	case IR_ISO_STRICT:
-		return "strict";
-	case IR_ISO_PERMISSIVE:
-		return "permissive";
-	default:
-		return "default";
-	}
 }
 
 static const char *
@@ -565,6 +553,109 @@ print_misc(struct text_out *t)
 	}
 }
 
+/* ------------------------------------------------------------ sockets */
+
+/* What socket(2) may create under the seccomp filter heelc compiles for
+ * this policy: each kind is asked of the model (scp_eval), the linear
+ * reference the generated BPF is tested against, so the words follow the
+ * filter and cannot drift from it (a `seccomp allow "socket"` removes the
+ * filter and every kind below opens). Linux ABI values, the same on
+ * x86_64 and aarch64. */
+struct sock_probe {
+	const char *key; /* in --json */
+	const char *kind;
+	const char *why; /* what it allows, said when it opens */
+	bool flag;       /* open, it needs a reviewer's attention */
+	uint32_t family, type, protocol;
+};
+
+static const struct sock_probe sock_probes[] = {
+	{"tcp", "TCP", "connections are held to the proxy (Landlock's TCP rules)", false, 2, 1, 0},
+	{"udp", "UDP", "bypasses the proxy", true, 2, 2, 0},
+	{"raw_ip", "ICMP, raw IP", "bypasses the proxy", true, 2, 3, 1},
+	{"unix", "unix", "a host daemon's socket (a container engine's) is an escape", true, 1, 1, 0},
+	{"netlink_route", "netlink route", "lists the interfaces (read-only without CAP_NET_ADMIN)", false, 16, 3, 0},
+	{"netlink_other", "other netlink", "sock_diag lists the host's sockets; audit, uevent", true, 16, 3, 4},
+	{"packet", "packet", "raw frames (needs CAP_NET_RAW)", true, 17, 3, 0},
+	{"vsock", "vsock", "reaches the hypervisor host, outside any network namespace", true, 40, 1, 0},
+	{"other_families", "other families", "AF_ALG, AF_KEY, AF_TIPC, Bluetooth, ... (kernel attack surface)", true,
+	 38, 5, 0},
+};
+#define N_SOCK_PROBES (sizeof(sock_probes) / sizeof(sock_probes[0]))
+
+/* Fills open[i] for each probe; *lifted gets the `seccomp allow` statement
+ * that removed the socket filter, if any. Returns 0, -ENOENT when the
+ * policy is not built for linux, or -ENOMEM. */
+static int
+socket_verdicts(const struct ir_policy *p, bool open[N_SOCK_PROBES],
+		const struct ir_seccomp_rule **lifted)
+{
+	struct bpf_sim_data d = {0};
+	struct scp_model *m = NULL;
+	int e;
+
+	*lifted = NULL;
+	if (!(p->platforms & IR_PLAT_BIT(IR_LINUX)))
+		return -ENOENT;
+	/* Both architectures get the same socket rules; x86_64 stands for
+	 * them. */
+	e = scp_build(p, SCP_X86_64, &m);
+	if (e)
+		return e;
+	d.arch = m->audit_arch;
+	if (scp_lookup(SCP_X86_64, "socket", &d.nr) != 0) {
+		scp_free(m);
+		return -ENOENT;
+	}
+	for (size_t i = 0; i < N_SOCK_PROBES; i++) {
+		d.args[0] = sock_probes[i].family;
+		d.args[1] = sock_probes[i].type;
+		d.args[2] = sock_probes[i].protocol;
+		open[i] = scp_eval(m, &d) == SCP_ALLOW;
+	}
+	scp_free(m);
+	for (size_t i = 0; i < p->nseccomp; i++)
+		if (p->seccomp[i].action == IR_SECCOMP_ALLOW && strcmp(p->seccomp[i].syscall, "socket") == 0)
+			*lifted = &p->seccomp[i];
+	return 0;
+}
+
+static void
+print_sockets(struct text_out *t)
+{
+	const struct ir_policy *p = t->p;
+	const struct ir_seccomp_rule *lifted;
+	const struct ir_u64 *u = &p->scalar[IR_LINUX].unix_sockets;
+	bool open[N_SOCK_PROBES];
+	char orig[512];
+
+	if (socket_verdicts(p, open, &lifted) != 0)
+		return;
+	fputs("\nSockets (linux: what the seccomp filter lets socket(2) create)\n", t->f);
+	if (lifted) {
+		origin_text(&lifted->origin, orig, sizeof(orig));
+		fprintf(t->f,
+			"! seccomp allow \"socket\" removes heel's socket filter  %s\n"
+			"! any family and type can be created: unix sockets to host daemons,\n"
+			"! UDP and raw sockets that bypass the proxy, netlink, vsock\n",
+			orig);
+	}
+	for (size_t i = 0; i < N_SOCK_PROBES; i++) {
+		const struct sock_probe *s = &sock_probes[i];
+		bool risky = open[i] && s->flag;
+
+		t->flags += risky;
+		fprintf(t->f, "%c %-15s %s", risky ? '!' : ' ', s->kind, open[i] ? "allowed" : "denied");
+		if (open[i])
+			fprintf(t->f, ": %s", s->why);
+		if (s->family == 1 && open[i] && u->set && u->value && !lifted) {
+			origin_text(&u->origin, orig, sizeof(orig));
+			fprintf(t->f, "  %s", orig);
+		}
+		fputc('\n', t->f);
+	}
+}
+
 static void
 print_extras(struct text_out *t)
 {
@@ -572,18 +663,6 @@ print_extras(struct text_out *t)
 	char orig[512];
 
 	fputs("\nPlatform extras\n", t->f);
-	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
-		const struct ir_u64 *u = &p->scalar[i].unix_sockets;
-
-		if (i == IR_LINUX && (p->platforms & IR_PLAT_BIT(i))) {
-			fprintf(t->f, "  linux: unix sockets %s", u->set && u->value ? "allowed" : "denied");
-			if (u->set && u->value) {
-				origin_text(&u->origin, orig, sizeof(orig));
-				fprintf(t->f, "  %s", orig);
-			}
-			fputc('\n', t->f);
-		}
-	}
 	for (size_t i = 0; i < p->nseccomp; i++) {
 		const struct ir_seccomp_rule *r = &p->seccomp[i];
 
@@ -629,7 +708,7 @@ explain_text(const struct ir_policy *p, const char *name, FILE *out)
 		char orig[512];
 
 		origin_text(&p->scalar[first].isolation.origin, orig, sizeof(orig));
-		fprintf(out, "  %-14s %s  %s\n", "isolation", isolation_name(p->scalar[first].isolation.value),
+		fprintf(out, "  %-14s %s  %s\n", "isolation", ir_isolation_name(p->scalar[first].isolation.value),
 			orig);
 	}
 
@@ -644,6 +723,7 @@ explain_text(const struct ir_policy *p, const char *name, FILE *out)
 	print_limits(&t);
 	print_env(&t);
 	print_misc(&t);
+	print_sockets(&t);
 	print_extras(&t);
 	if (t.flags)
 		fprintf(out, "\n%d item%s flagged with ! above need a reviewer's attention.\n", t.flags,
@@ -707,7 +787,7 @@ json_scalars(const struct ir_policy *p, const struct ir_scalars *s)
 	json_t *o = json_object(), *limits = json_object(), *net = json_object();
 	json_t *prot = json_array();
 
-	json_object_set_new(o, "isolation", json_u64(&s->isolation, json_string(isolation_name(s->isolation.value))));
+	json_object_set_new(o, "isolation", json_u64(&s->isolation, json_string(ir_isolation_name(s->isolation.value))));
 	json_object_set_new(net, "kind", json_u64(&s->network, json_string(network_name(s->network.value))));
 	json_object_set_new(net, "allow_private", json_u64(&s->allow_private, json_boolean(s->allow_private.value)));
 	if (s->audit_path.value) {
@@ -886,6 +966,20 @@ json_policy(const struct ir_policy *p, const char *name)
 		json_array_append_new(seccomp, o);
 	}
 	json_object_set_new(root, "seccomp", seccomp);
+	{
+		const struct ir_seccomp_rule *lifted;
+		bool open[N_SOCK_PROBES];
+
+		if (socket_verdicts(p, open, &lifted) == 0) {
+			json_t *socks = json_object();
+
+			for (size_t i = 0; i < N_SOCK_PROBES; i++)
+				json_object_set_new(socks, sock_probes[i].key, json_boolean(open[i]));
+			json_object_set_new(socks, "filter_removed_by",
+					    lifted ? json_origin(&lifted->origin) : json_null());
+			json_object_set_new(root, "linux_sockets", socks);
+		}
+	}
 	json_object_set_new(root, "mach_lookup", json_named(p->mach_lookups, p->nmach_lookups));
 	json_object_set_new(root, "sbpl", json_named(p->sbpl, p->nsbpl));
 	json_object_set_new(root, "capabilities", json_named(p->capabilities, p->ncapabilities));

@@ -4,7 +4,7 @@
 # of one architecture, read from the kernel UAPI headers of linux-libc-dev.
 #
 # The tables are deliberately independent of libseccomp: libseccomp 2.5.4
-# mis-maps foreign-architecture numbers (DESIGN.md), and the simulator tests
+# mis-maps numbers resolved for a foreign architecture, and the simulator tests
 # compare heel's filter against names resolved here, so a table shared with
 # libseccomp would hide exactly that class of bug.
 #

@@ -139,6 +139,13 @@ static const char *const limit_names[IR_LIMIT_COUNT] = {
 	[IR_LIMIT_CORE] = "core",
 };
 
+const char *const ir_isolation_names[] = {
+	[IR_ISO_STRICT] = "strict",
+	[IR_ISO_DEFAULT] = "default",
+	[IR_ISO_PERMISSIVE] = "permissive",
+	[IR_ISO_PERMISSIVE + 1] = NULL,
+};
+
 static const char *const platform_names[IR_PLATFORM_COUNT] = {
 	[IR_LINUX] = "linux",
 	[IR_MACOS] = "macos",
@@ -149,6 +156,12 @@ const char *
 ir_set_name(enum ir_protect_set set)
 {
 	return (unsigned)set < IR_SET_COUNT ? set_names[set] : "?";
+}
+
+const char *
+ir_isolation_name(uint64_t iso)
+{
+	return iso <= IR_ISO_PERMISSIVE ? ir_isolation_names[iso] : "?";
 }
 
 const char *

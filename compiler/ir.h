@@ -196,6 +196,10 @@ void ir_policy_free(struct ir_policy *policy);
 /* Interns a string in the policy's pool; NULL on out-of-memory. */
 const char *ir_intern(struct ir_policy *policy, const char *s);
 
+/* The isolation bases by enum ir_isolation, NULL-terminated: the names a
+ * policy writes and the embedded base policies' names. */
+extern const char *const ir_isolation_names[];
+const char *ir_isolation_name(uint64_t iso);           /* "strict" */
 const char *ir_set_name(enum ir_protect_set set);       /* "credentials" */
 const char *ir_limit_name(enum ir_limit limit);         /* "open-files" */
 const char *ir_platform_name(enum ir_platform p);       /* "linux" */

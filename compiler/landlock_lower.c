@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "landlock_abi.h"
 
 bool
@@ -24,7 +25,8 @@ ll_mode_access(unsigned mode, bool device)
 
 	if (mode == IR_MODE_DENY)
 		return 0;
-	/* Write and exec imply read (LANGUAGE.md). */
+	/* Write and exec imply read: a program cannot be run, nor a file
+	 * rewritten in place, without reading it. */
 	a = LL_ACCESS_READ;
 	if (mode & IR_WRITE)
 		a |= LL_ACCESS_WRITE;
@@ -162,7 +164,8 @@ merge_rules(const struct ir_policy *p, struct merged **out, size_t *nout)
 			struct merged *d = &m[w - 1];
 
 			if (m[i].grant && !d->grant) {
-				/* Tie goes to the grant (LANGUAGE.md, Precedence). */
+				/* Tie goes to the grant: a deny of the very path
+				 * is a default protection the grant opens. */
 				*d = m[i];
 			} else if (m[i].grant && d->grant) {
 				/* Two grants of one path keep the union; one that
@@ -277,22 +280,12 @@ struct strtab {
 	size_t nslots;
 };
 
-static uint64_t
-fnv1a(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
-	return h;
-}
-
 /* Interns `s`; returns its offset or -1 on overflow / out-of-memory. */
 static int64_t
 strtab_add(struct strtab *st, const char *s)
 {
 	size_t n = strlen(s) + 1;
-	size_t i = (size_t)(fnv1a(s) & (st->nslots - 1));
+	size_t i = (size_t)(hash_fnv1a(s) & (st->nslots - 1));
 
 	while (st->slots[i]) {
 		uint32_t off = st->slots[i] - 1;

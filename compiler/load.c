@@ -6,95 +6,23 @@
 #include "sema_int.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "parse.h"
 #include "presets.h"
+#include "readfile.h"
 #include "suggest.h"
-
-/* A policy is a page or two; anything this big is a mistake (or a device
- * file), and reading it whole would only waste memory. */
-#define MAX_POLICY_BYTES (16u << 20)
-
-static const char *const base_names[] = {"strict", "default", "permissive", NULL};
 
 static bool
 is_base_name(const char *name)
 {
-	for (size_t i = 0; base_names[i]; i++)
-		if (strcmp(base_names[i], name) == 0)
+	for (size_t i = 0; ir_isolation_names[i]; i++)
+		if (strcmp(ir_isolation_names[i], name) == 0)
 			return true;
 	return false;
-}
-
-/* Reads a whole regular file. 0 or -errno; -EINVAL: not a regular file. */
-static int
-read_file(const char *path, char **out, size_t *outlen, struct stat *st)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	int fd, rc = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, st) < 0) {
-		rc = -errno;
-		goto out;
-	}
-	if (S_ISDIR(st->st_mode)) {
-		rc = -EISDIR;
-		goto out;
-	}
-	/* A FIFO or device would block or never end: refuse before reading. */
-	if (!S_ISREG(st->st_mode)) {
-		rc = -EINVAL;
-		goto out;
-	}
-	if ((uintmax_t)st->st_size > MAX_POLICY_BYTES) {
-		rc = -EFBIG;
-		goto out;
-	}
-	buf = malloc((size_t)st->st_size + 1);
-	if (!buf) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	while (len <= (size_t)st->st_size) {
-		ssize_t n = read(fd, buf + len, (size_t)st->st_size + 1 - len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	/* The file grew while being read: take what its size said. */
-	if (len > (size_t)st->st_size)
-		len = (size_t)st->st_size;
-	buf[len] = '\0';
-	*out = buf;
-	*outlen = len;
-	buf = NULL;
-out:
-	free(buf);
-	close(fd);
-	return rc;
-}
-
-static const char *
-read_error(int rc)
-{
-	return rc == -EINVAL ? "not a regular file" : strerror(-rc);
 }
 
 /* "a/b/c.heel" -> "a/b", "c.heel" -> "". */
@@ -421,13 +349,20 @@ include_file(struct sema *s, struct sema_file *f, const struct ast_stmt *st,
 	origin = origin_raw ? clean_origin(s, origin_raw) : NULL;
 	if (!path || !origin)
 		goto out;
-	rc = read_file(path, &text, &len, &sb);
+	rc = rf_read_regular(path, &text, &len, &sb);
 	if (rc == -ENOMEM) {
 		s->oom = true;
 		goto out;
 	}
 	if (rc) {
-		inc_error(s, inc, NULL, "cannot read included file `%s`: %s", path, read_error(rc));
+		inc_error(s, inc, NULL, "cannot read included file `%s`: %s", path,
+			  rf_strerror(rc, &sb));
+		goto out;
+	}
+	if (rf_content_kind(text, len) != RF_TEXT) {
+		inc_error(s, inc, NULL, "included file `%s` is %s, not a policy", path,
+			  rf_content_kind(text, len) == RF_ARTIFACT ? "a compiled artifact"
+								    : "binary (it holds a NUL byte)");
 		goto out;
 	}
 	for (struct sema_file *up = f; up; up = up->includer)
@@ -499,6 +434,27 @@ load_includes(struct sema *s, struct sema_file *f)
 	}
 }
 
+/* One line for a top file that is not policy text, instead of a lexer
+ * error for each of its lines. An artifact given where its source was
+ * meant is the usual slip; explain reads it. */
+static void
+not_text(struct sema *s, const char *path, enum rf_content kind)
+{
+	const struct diag_source *src = diag_add_source(s->ctx, path, path, "", 0);
+	struct diag_loc at = {.src = src};
+
+	if (!src) {
+		s->oom = true;
+		return;
+	}
+	if (kind == RF_ARTIFACT)
+		diag_push(s->ctx, DIAG_ERROR, &at, NULL,
+			  "this is a compiled artifact; did you mean `heelc explain %s`?", path);
+	else
+		diag_push(s->ctx, DIAG_ERROR, &at, NULL,
+			  "this is a binary file (it holds a NUL byte), not a policy");
+}
+
 int
 load_top(struct sema *s)
 {
@@ -524,16 +480,21 @@ load_top(struct sema *s)
 		 * that file lets a self-include be seen as a cycle. */
 		rc = o->path && stat(o->path, &sb) == 0 ? 0 : -1;
 	} else {
-		rc = read_file(path, &text, &len, &sb);
+		rc = rf_read_regular(path, &text, &len, &sb);
 		if (rc == -ENOMEM) {
 			s->oom = true;
 			return rc;
 		}
 		if (rc) {
 			diag_push(s->ctx, DIAG_ERROR, NULL, NULL, "cannot read %s: %s", path,
-				  read_error(rc));
+				  rf_strerror(rc, &sb));
 			return -EIO;
 		}
+	}
+	if (rf_content_kind(text, len) != RF_TEXT) {
+		not_text(s, path, rf_content_kind(text, len));
+		free(text);
+		return -EINVAL;
 	}
 	f = new_file(s);
 	if (!f) {

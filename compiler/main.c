@@ -23,6 +23,7 @@
 #include "ir.h"
 #include "landlock_lower.h"
 #include "parse.h"
+#include "readfile.h"
 #include "seccomp_emit.h"
 #include "sema.h"
 #include "version.h"
@@ -68,49 +69,6 @@ usage_error(const char *fmt, const char *arg)
 	fputc('\n', stderr);
 	fputs(usage_text, stderr);
 	return EXIT_USAGE;
-}
-
-/* Reads a whole file. Returns 0 or -errno. */
-static int
-read_all(const char *path, char **out, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	for (;;) {
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 65536;
-			char *grown = realloc(buf, ncap + 1);
-
-			if (!grown) {
-				err = -ENOMEM;
-				break;
-			}
-			buf = grown;
-			cap = ncap;
-		}
-		size_t got = fread(buf + n, 1, cap - n, f);
-
-		n += got;
-		if (got == 0) {
-			if (ferror(f))
-				err = -EIO;
-			break;
-		}
-	}
-	fclose(f);
-	if (err) {
-		free(buf);
-		return err;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
-	return 0;
 }
 
 /* Writes `len` bytes to `path` through a temporary file and rename(), so a
@@ -279,11 +237,12 @@ cmd_explain(const char *path, bool json)
 	uint8_t *bytes = NULL;
 	size_t nbytes = 0;
 	char err[256] = "";
+	struct stat st;
 	int rc, e;
 
-	e = read_all(path, &buf, &len);
+	e = rf_read_regular(path, &buf, &len, &st);
 	if (e) {
-		fprintf(stderr, "heelc: %s: cannot read: %s\n", path, strerror(-e));
+		fprintf(stderr, "heelc: %s: cannot read: %s\n", path, rf_strerror(e, &st));
 		return EXIT_IO;
 	}
 	if (looks_like_artifact(buf, len)) {
@@ -329,15 +288,23 @@ cmd_fmt(const char *path, bool check, bool in_place)
 	struct ast_file *file = NULL;
 	char *text = NULL, *out = NULL;
 	size_t len = 0, outlen = 0;
+	struct stat st;
 	int rc = EXIT_OK, e;
 
 	if (!ctx)
 		return EXIT_IO;
-	e = read_all(path, &text, &len);
+	e = rf_read_regular(path, &text, &len, &st);
 	if (e) {
-		fprintf(stderr, "heelc: %s: cannot read: %s\n", path, strerror(-e));
+		fprintf(stderr, "heelc: %s: cannot read: %s\n", path, rf_strerror(e, &st));
 		diag_free(ctx);
 		return EXIT_IO;
+	}
+	if (rf_content_kind(text, len) != RF_TEXT) {
+		fprintf(stderr, "%s: error: %s, not a policy source\n", path,
+			rf_content_kind(text, len) == RF_ARTIFACT ? "this is a compiled artifact"
+								  : "this is a binary file");
+		rc = EXIT_POLICY;
+		goto out;
 	}
 	src = diag_add_source(ctx, path, path, text, len);
 	if (!src) {
@@ -363,11 +330,9 @@ cmd_fmt(const char *path, bool check, bool in_place)
 			rc = EXIT_POLICY;
 		}
 	} else if (in_place) {
-		struct stat st;
-		mode_t mode = 0644;
+		/* The mode of the file as it was read. */
+		mode_t mode = st.st_mode & 07777;
 
-		if (stat(path, &st) == 0)
-			mode = st.st_mode & 07777;
 		if (outlen != len || memcmp(out, text, len) != 0) {
 			e = write_atomically(path, out, outlen, mode);
 			if (e) {
@@ -490,6 +455,7 @@ cmd_emit(const char *what, const char *path)
 {
 	char *buf = NULL;
 	size_t len = 0;
+	struct stat st;
 	int e, rc;
 
 	if (strcmp(what, "sbpl") == 0 || strcmp(what, "acl") == 0) {
@@ -504,9 +470,9 @@ cmd_emit(const char *what, const char *path)
 	if (strcmp(what, "landlock") != 0 && strcmp(what, "seccomp") != 0)
 		return usage_error("emit: unknown part `%s` (landlock, seccomp, sbpl or acl)",
 				   what);
-	e = read_all(path, &buf, &len);
+	e = rf_read_regular(path, &buf, &len, &st);
 	if (e) {
-		fprintf(stderr, "heelc: %s: cannot read: %s\n", path, strerror(-e));
+		fprintf(stderr, "heelc: %s: cannot read: %s\n", path, rf_strerror(e, &st));
 		return EXIT_IO;
 	}
 	if (looks_like_artifact(buf, len))

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir.h"
+#include "parse_actions.h"
 #include "parser.h"
 #include "lexer.h"
 #include "suggest.h"
@@ -108,7 +110,6 @@ static const char *const stmt_words[] = {
 };
 static const char *const ipc_words[] = { "exec", "positional", "timeout", NULL };
 static const char *const py_words[] = { "venv", "packages", "allow-pip-install", NULL };
-static const char *const iso_words[] = { "strict", "default", "permissive", NULL };
 static const char *const mode_words[] = { "r", "rw", "rx", "rwx", NULL };
 static const char *const set_words[] = {
 	"user-home", "credentials", "cloud-config", "browser-data",
@@ -258,7 +259,7 @@ expect_of(const struct parse_st *st, enum parse_block_kind blk, struct expect *e
 		return n == 1 && EXPECT("the language version after `heel`", NULL, SH_NUMBER);
 	case K_ISOLATION:
 		return n == 1 && EXPECT("an isolation base (strict, default or permissive) after `isolation`",
-					iso_words, SH_WORD);
+					ir_isolation_names, SH_WORD);
 	case K_INCLUDE:
 		return n == 1 && EXPECT("a preset name in angle brackets or a quoted file name after `include`",
 					NULL, SH_INCLUDE);

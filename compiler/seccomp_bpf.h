@@ -11,8 +11,9 @@
  * copy of the RET or a JA trampoline. Every program is checked with
  * bpf_verify() before it is returned.
  *
- * The same model can also be built with libseccomp (for the measured
- * comparison in docs/seccomp.md and BENCHMARKS.md). */
+ * The libseccomp build of the same model, for the cross-check and the
+ * measured comparison, is test-only (tests/unit/support_libseccomp.h):
+ * heelc itself does not link libseccomp. */
 #ifndef HEEL_COMPILER_SECCOMP_BPF_H
 #define HEEL_COMPILER_SECCOMP_BPF_H
 
@@ -50,21 +51,6 @@ int bpf_build(const struct ir_policy *policy, enum scp_arch arch,
 	      struct bpf_prog *out);
 
 void bpf_prog_free(struct bpf_prog *prog);
-
-/* The same model through libseccomp 2.5 (seccomp_export_bpf into a memfd):
- * optimize 1 = libseccomp's default (priority-ordered linear chain),
- * 2 = its binary tree. Syscalls are passed by name-resolved native number
- * so libseccomp translates them for a foreign arch itself (DESIGN.md:
- * passing a number resolved for the target arch gets re-mapped). Argument
- * checks are rewritten as libseccomp deny rules (masked equality only,
- * one comparison per argument), exact for 32-bit conditions. Numbers
- * heel's table lacks get libseccomp's default (ALLOW) rather than ENOSYS:
- * on a kernel without the call the effect is the same ENOSYS.
- * *nskipped (may be NULL) counts names libseccomp does not know.
- * Returns 0, -ENOMEM, -ENOTSUP (a condition it cannot express) or the
- * negative errno libseccomp returned. */
-int bpf_generate_libseccomp(const struct scp_model *model, int optimize,
-			    struct bpf_prog *out, size_t *nskipped);
 
 /* Executed-instruction costs from the simulator over every syscall of the
  * arch's table, arguments zero, split by outcome. */

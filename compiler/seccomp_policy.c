@@ -38,6 +38,12 @@
 #define L_CLONE_NEWNET 0x40000000u
 
 #define L_TIOCSTI 0x5412u
+
+/* ioprio_set(2): class in bits 13..15, level in bits 0..2; bits 3..12
+ * are hints (Linux 6.5+) or, before, an invalid level the kernel refuses. */
+#define L_IOPRIO_MASK 0xffffe007u /* class, level, every bit above the class */
+#define L_IOPRIO_IDLE 0x6000u     /* IOPRIO_CLASS_IDLE << 13 */
+#define L_IOPRIO_BE_LOWEST 0x4007u      /* IOPRIO_CLASS_BE << 13 | 7 */
 #define L_TIOCLINUX 0x541cu
 #define L_MFD_NOEXEC_SEAL 0x0008u  /* Linux 6.3 */
 #define L_AT_EMPTY_PATH 0x1000u
@@ -120,7 +126,7 @@ scp_max_nr(enum scp_arch arch)
 	return len ? t[len - 1].nr : 0;
 }
 
-/* LANGUAGE.md: what no `seccomp allow` may remove. */
+/* What no `seccomp allow` may remove: each is an escape by itself. */
 static const char *const never_allowable[] = {
 	"io_uring_setup", "io_uring_enter", "io_uring_register",
 	"ptrace", "process_vm_readv", "process_vm_writev",
@@ -146,7 +152,9 @@ struct fixed_deny {
 	const char *why;
 };
 
-/* DESIGN.md "What seccomp must always deny": unconditional entries. */
+/* heel's default deny list: each call reaches outside the sandbox or
+ * changes the kernel for everyone (the reason is beside each entry).
+ * `seccomp allow` may remove those not in never_allowable. */
 static const struct fixed_deny fixed_denies[] = {
 	{ "ptrace", L_EPERM, "reads and writes other processes" },
 	{ "process_vm_readv", L_EPERM, "reads other processes' memory" },
@@ -452,6 +460,40 @@ apply_user_rules(struct scp_model *m, size_t cap, const struct ir_policy *policy
 	return 0;
 }
 
+/* ioprio_set(int which, int who, int ioprio): the launcher lowers the
+ * I/O priority before the command runs (io-priority), and lowering needs
+ * no privilege, but neither does raising it back up to best-effort 0
+ * within the caller's own rights (`ionice -c2 -n0 -p $$` from inside).
+ * Only values that cannot raise it pass: the idle class (its level and
+ * hint bits are ignored; every bit above the class must be clear), and
+ * best-effort 7, the lowest best-effort level, unless the policy asked
+ * for idle. Class none would take a level from the nice value (4 at nice
+ * 0), above 7. `ioprio` is an int: the low word only, as for TIOCSTI.
+ * One mask for every test of the argument, the hint bits left out, so
+ * the idle class is its eight levels listed. */
+static void
+rules_ioprio(struct scp_model *m, size_t cap, bool idle_only)
+{
+	struct scp_rule *r = named_rule(m, cap, "ioprio_set");
+	struct scp_cond c;
+
+	if (r == NULL)
+		return;
+	r->action = SCP_ERRNO(L_EPERM);
+	r->why = idle_only ? "only the idle class (the priority may only go down)"
+			   : "only the idle class or best-effort 7 (the priority may only go down)";
+	c = COND32(2, L_IOPRIO_MASK, false, L_IOPRIO_IDLE, L_IOPRIO_IDLE | 1, L_IOPRIO_IDLE | 2,
+		   L_IOPRIO_IDLE | 3);
+	add_clause(r, SCP_ALLOW, 1, &c);
+	c = COND32(2, L_IOPRIO_MASK, false, L_IOPRIO_IDLE | 4, L_IOPRIO_IDLE | 5, L_IOPRIO_IDLE | 6,
+		   L_IOPRIO_IDLE | 7);
+	add_clause(r, SCP_ALLOW, 1, &c);
+	if (!idle_only) {
+		c = COND32(2, L_IOPRIO_MASK, false, L_IOPRIO_BE_LOWEST);
+		add_clause(r, SCP_ALLOW, 1, &c);
+	}
+}
+
 int
 scp_build(const struct ir_policy *policy, enum scp_arch arch,
 	  struct scp_model **out)
@@ -496,6 +538,7 @@ scp_build(const struct ir_policy *policy, enum scp_arch arch,
 	rules_args(m, cap);
 	rules_socket(m, cap, net, unix_ok);
 	rules_socketpair(m, cap, unix_ok);
+	rules_ioprio(m, cap, lx->io_priority.value == IR_IO_BACKGROUND);
 
 	ret = apply_user_rules(m, cap, policy);
 	if (ret < 0) {

@@ -44,7 +44,7 @@ int scp_lookup(enum scp_arch arch, const char *name, uint32_t *nr);
 const char *scp_name(enum scp_arch arch, uint32_t nr);
 /* Highest syscall number in the table of `arch`. */
 uint32_t scp_max_nr(enum scp_arch arch);
-/* true for the calls no policy may allow (LANGUAGE.md): io_uring_*,
+/* true for the calls no `seccomp allow` may remove: io_uring_*,
  * ptrace, process_vm_readv/writev, bpf, perf_event_open, kexec_*, module
  * loading. The foreign-ABI guard is not a name and is never adjustable. */
 bool scp_never_allowable(const char *name);

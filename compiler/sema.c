@@ -13,6 +13,7 @@
 
 #include "errno_names.h"
 #include "fmt.h"
+#include "hash.h"
 #include "sema_int.h"
 #include "suggest.h"
 #include "syscalls.h"
@@ -62,22 +63,12 @@ sema_strndup(struct sema *s, const char *str, size_t len)
 	return d;
 }
 
-static size_t
-hash_str(const char *k)
-{
-	size_t h = 1469598103934665603ull;
-
-	for (; *k; k++)
-		h = (h ^ (unsigned char)*k) * 1099511628211ull;
-	return h;
-}
-
 int
 sema_map_get(const struct sema_map *m, const char *key, size_t *value)
 {
 	if (!m->cap)
 		return 0;
-	for (size_t i = hash_str(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+	for (size_t i = (size_t)hash_fnv1a(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
 		if (!m->keys[i])
 			return 0;
 		if (strcmp(m->keys[i], key) == 0) {
@@ -106,7 +97,7 @@ sema_map_put(struct sema *s, struct sema_map *m, const char *key, size_t value)
 
 			if (!m->keys[i])
 				continue;
-			for (j = hash_str(m->keys[i]) & (ncap - 1); keys[j];
+			for (j = (size_t)hash_fnv1a(m->keys[i]) & (ncap - 1); keys[j];
 			     j = (j + 1) & (ncap - 1))
 				;
 			keys[j] = m->keys[i];
@@ -118,7 +109,7 @@ sema_map_put(struct sema *s, struct sema_map *m, const char *key, size_t value)
 		m->values = values;
 		m->cap = ncap;
 	}
-	for (size_t i = hash_str(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+	for (size_t i = (size_t)hash_fnv1a(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
 		if (!m->keys[i]) {
 			m->keys[i] = key;
 			m->values[i] = value;
@@ -347,7 +338,8 @@ is_stock(uint8_t source)
 }
 
 /* Records that the statement at `loc` sets scalar `slot` on the platforms
- * of `mask`. LANGUAGE.md: a later scalar replaces an earlier one, with a
+ * of `mask`. A later scalar replaces an earlier one (so a file can
+ * override what it includes), with a
  * warning at the later and a note at the earlier. Overriding the base is
  * what a policy is for, so only non-stock over non-stock warns (a user
  * file overriding a preset it includes does warn). `warn_mask` narrows
@@ -407,7 +399,6 @@ set_str(struct sema *s, struct ir_str *v, const char *value, const struct sema_e
 
 /* ------------------------------------------------------------ statements */
 
-static const char *const isolation_names[] = {"strict", "default", "permissive", NULL};
 static const char *const platform_names[] = {"linux", "macos", "windows", NULL};
 static const char *const io_names[] = {"utility", "background", NULL};
 static const char *const yes_no[] = {"yes", "no", NULL};
@@ -459,9 +450,9 @@ eval_isolation(struct sema *s, const struct ast_stmt *st, const struct sema_ectx
 
 	if (!a)
 		return;
-	v = lookup(a->text, isolation_names);
+	v = lookup(a->text, ir_isolation_names);
 	if (v < 0) {
-		sema_unknown_word(s, &a->loc, "isolation", a->text, isolation_names);
+		sema_unknown_word(s, &a->loc, "isolation", a->text, ir_isolation_names);
 		return;
 	}
 	/* A base or protection set has no say in which base is used. */
@@ -1608,7 +1599,7 @@ eval_file(struct sema *s, struct sema_file *f, unsigned mask, uint8_t set)
 		return;
 	first = f->ast->stmts;
 	version = load_version(f);
-	/* LANGUAGE.md: every file, included ones and presets too, starts
+	/* Every file, included ones and presets too, starts
 	 * with `heel 1`. A file in another version is not read on: its
 	 * statements may mean something else. A missing line is most
 	 * likely forgotten, so the rest is still checked. When the file did
@@ -1643,7 +1634,7 @@ find_isolation(const struct sema_file *f, int iso)
 	for (const struct ast_stmt *st = f->ast->stmts; st; st = st->next) {
 		if (st->kind == AST_ISOLATION && st->nargs == 1 &&
 		    st->args[0].kind == AST_ARG_WORD) {
-			int v = lookup(st->args[0].text, isolation_names);
+			int v = lookup(st->args[0].text, ir_isolation_names);
 
 			if (v >= 0)
 				iso = v;
@@ -1768,7 +1759,7 @@ check_targets(struct sema *s)
 	if (s->ir->scalar[IR_WINDOWS].isolation.value != IR_ISO_PERMISSIVE ||
 	    !(targets & IR_PLAT_BIT(IR_WINDOWS)))
 		return;
-	/* LANGUAGE.md: an AppContainer cannot grant "everything", and a
+	/* An AppContainer cannot grant "everything", and a
 	 * silently weaker sandbox is worse than none. Asked for explicitly,
 	 * that is an error; compiling for every platform leaves Windows out
 	 * (heel-exec.exe then refuses the artifact and says why). */
@@ -2079,11 +2070,11 @@ sema_compile(struct diag_ctx *ctx, const struct sema_options *opts, struct ir_po
 	 * and override), then the user's files with includes in place, then
 	 * the protection sets the two leave switched on. */
 	iso = find_isolation(s.files[0], IR_ISO_DEFAULT);
-	base = load_embedded(&s, isolation_names[iso], IR_SRC_BASE);
+	base = load_embedded(&s, ir_isolation_names[iso], IR_SRC_BASE);
 	if (base)
 		eval_file(&s, base, IR_PLAT_ALL, IR_SET_NONE);
 	else if (!s.oom)
-		internal_missing(&s, isolation_names[iso]);
+		internal_missing(&s, ir_isolation_names[iso]);
 	eval_file(&s, s.files[0], IR_PLAT_ALL, IR_SET_NONE);
 
 	for (int k = 0; k < IR_SET_COUNT && !s.oom; k++) {

@@ -237,8 +237,9 @@ enum sema_path_use {
 	SEMA_PATH_EXEC,
 };
 
-/* Checks a path string against LANGUAGE.md "Precise rules — Paths" and
- * the platform of its block. On success *mask holds the platforms it
+/* Checks a path string against the spelling rules (no `.`/`..` other
+ * than a leading `./`, no `//`, no trailing `/`, `${NAME}` well formed,
+ * only characters that show) and the platform of its block. On success *mask holds the platforms it
  * applies to and *norm the form kept in the IR (caller frees). Returns 0,
  * or -EINVAL after pushing one error pointing at the offending character. */
 int sema_check_path(struct sema *s, const struct ast_arg *a, const struct sema_ectx *e,

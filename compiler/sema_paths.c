@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT
- * Paths in policies: the spelling rules of LANGUAGE.md "Precise rules —
- * Paths" (checked, never normalised away), which platforms a path applies
+ * Paths in policies: the spelling rules (checked, never normalised away,
+ * so what a reviewer reads is what is enforced), which platforms a path applies
  * to, grant modes, and the precedence of grants and denies of one path. */
 #include <ctype.h>
 #include <errno.h>
@@ -9,6 +9,7 @@
 
 #include "sema_int.h"
 #include "suggest.h"
+#include "unicode.h"
 
 static void
 path_error(struct sema *s, const struct ast_arg *a, size_t byte, const char *hint, const char *msg)
@@ -18,42 +19,45 @@ path_error(struct sema *s, const struct ast_arg *a, size_t byte, const char *hin
 	diag_push(s->ctx, DIAG_ERROR, &at, hint, "%s", msg);
 }
 
-/* Length of the valid UTF-8 sequence at t[i..len), or 0. Overlong forms,
- * surrogates and values past U+10FFFF are invalid. */
-static size_t
-utf8_seq(const unsigned char *t, size_t i, size_t len)
+/* One character of a path at *i, which it steps past. A path is read by
+ * a reviewer before it is enforced, so every character has to be one that
+ * shows: NUL would cut the path short at launch; newlines and other
+ * controls make it read differently in review than it acts; a zero-width
+ * space, a soft hyphen, a bidi control, a no-break space or a combining
+ * accent makes `deny "/x/secret"` display exactly like a path it is not,
+ * so the deny protects nothing. Returns -EINVAL after a diagnostic at the
+ * character. */
+static int
+check_path_char(struct sema *s, const struct ast_arg *a, const unsigned char *t, size_t len,
+		size_t *i)
 {
-	unsigned char c = t[i];
-	size_t n;
-	uint32_t cp, min;
+	const char *name, *hint = NULL;
+	char msg[256];
+	enum uc_kind kind;
+	uint32_t cp;
+	size_t n = uc_utf8_decode(t + *i, len - *i, &cp);
 
-	if (c < 0x80)
-		return 1;
-	if ((c & 0xE0) == 0xC0) {
-		n = 2;
-		cp = c & 0x1F;
-		min = 0x80;
-	} else if ((c & 0xF0) == 0xE0) {
-		n = 3;
-		cp = c & 0x0F;
-		min = 0x800;
-	} else if ((c & 0xF8) == 0xF0) {
-		n = 4;
-		cp = c & 0x07;
-		min = 0x10000;
+	if (!n) {
+		path_error(s, a, *i, NULL, "a path must be valid UTF-8");
+		return -EINVAL;
+	}
+	kind = uc_kind(cp);
+	if (kind == UC_PLAIN) {
+		*i += n;
+		return 0;
+	}
+	name = uc_name(cp);
+	if (kind == UC_CONTROL) {
+		snprintf(msg, sizeof(msg), "a path cannot hold a control character (U+%04X)", cp);
 	} else {
-		return 0;
+		snprintf(msg, sizeof(msg), "a path cannot hold U+%04X%s%s, %s", cp,
+			 name ? " " : "", name ? name : "", uc_kind_words(kind));
+		hint = kind == UC_MARK
+			       ? "write the letter precomposed (NFC): U+00E9, not `e` and U+0301"
+			       : "it would make the path display like another path";
 	}
-	if (i + n > len)
-		return 0;
-	for (size_t k = 1; k < n; k++) {
-		if ((t[i + k] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (t[i + k] & 0x3F);
-	}
-	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return n;
+	path_error(s, a, *i, hint, msg);
+	return -EINVAL;
 }
 
 static bool
@@ -95,28 +99,13 @@ sema_check_path(struct sema *s, const struct ast_arg *a, const struct sema_ectx 
 		return -EINVAL;
 	}
 	for (i = 0; i < len;) {
-		size_t n;
-
-		/* NUL would cut the path short at launch; newlines and
-		 * other controls make a path that reads differently in
-		 * review than it acts. */
-		if (t[i] < 0x20 || t[i] == 0x7f) {
-			snprintf(msg, sizeof(msg),
-				 "a path cannot hold a control character (U+%04X)", t[i]);
-			path_error(s, a, i, NULL, msg);
+		if (check_path_char(s, a, t, len, &i))
 			return -EINVAL;
-		}
-		n = utf8_seq(t, i, len);
-		if (!n) {
-			path_error(s, a, i, NULL, "a path must be valid UTF-8");
-			return -EINVAL;
-		}
-		i += n;
 	}
 	for (i = 0; i < len; i++) {
 		size_t j;
 
-		/* LANGUAGE.md: `$` not followed by `{` is literal. */
+		/* `$` not followed by `{` is literal: file names may hold it. */
 		if (t[i] != '$' || i + 1 >= len || t[i + 1] != '{')
 			continue;
 		for (j = i + 2; j < len && t[j] != '}'; j++)
@@ -201,7 +190,7 @@ sema_check_path(struct sema *s, const struct ast_arg *a, const struct sema_ectx 
 			return -EINVAL;
 		}
 		if (root_end == strlen("${WORKDIR}") && memcmp(t, "${WORKDIR}", root_end) == 0) {
-			/* LANGUAGE.md: the working directory's rights are
+			/* The working directory's rights are
 			 * fixed (writable, never executable). Anything else
 			 * under it is written by the sandbox and removed at
 			 * exit: no place for a sink, a venv or a host program. */
@@ -226,7 +215,7 @@ sema_check_path(struct sema *s, const struct ast_arg *a, const struct sema_ectx 
 	} else if (posix_abs) {
 		begin = 1;
 	} else if (len >= 2 && t[0] == '.' && is_sep((char)t[1], win)) {
-		begin = 2; /* the one `.` LANGUAGE.md allows: a leading "./" */
+		begin = 2; /* the one `.` allowed: a leading "./", as shells write it */
 		if (len == 2) {
 			path_error(s, a, 1, "write the path without the trailing `/`",
 				   "a path cannot end with `/`");
@@ -396,8 +385,9 @@ sema_add_path_rule(struct sema *s, const char *path, uint8_t mode, bool optional
 				cell_take(c, IR_MODE_DENY, optional, e, loc);
 				continue;
 			}
-			/* LANGUAGE.md: between a grant and a deny of one
-			 * path the grant wins; a second deny adds nothing. */
+			/* Between a grant and a deny of one path the grant
+			 * wins: the deny is usually a default protection the
+			 * grant means to open; a second deny adds nothing. */
 			if (c->mode != IR_MODE_DENY && explicit_deny(e->source) && !warned) {
 				diag_push(s->ctx, DIAG_WARNING, loc,
 					  "an explicit grant beats a deny of the same path",
@@ -424,7 +414,7 @@ sema_add_path_rule(struct sema *s, const char *path, uint8_t mode, bool optional
 			cell_take(c, mode, optional, e, loc);
 			continue;
 		}
-		/* LANGUAGE.md: two grants keep the union of their modes, but
+		/* Two grants keep the union of their modes, but
 		 * a union never makes a path writable and executable unless
 		 * someone wrote `rwx`. */
 		if ((c->mode | mode) == IR_MODE_RWX && c->mode != IR_MODE_RWX &&

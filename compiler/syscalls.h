@@ -10,9 +10,10 @@
 
 bool syscalls_known(const char *name);
 
-/* Calls no policy may allow: the escapes DESIGN.md "What seccomp must
- * always deny" keeps closed whatever the policy says (the backend's own
- * list, scp_never_allowable). */
+/* Calls no policy may allow: each one is an escape on its own (another
+ * process's memory, kernel code or programs, io_uring's unfiltered
+ * operations), so it stays closed whatever the policy says (the
+ * backend's own list, scp_never_allowable). */
 bool syscalls_never_allowable(const char *name);
 
 /* Every known name, sorted, NULL-terminated, for "did you mean"; built on

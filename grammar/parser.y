@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * Grammar of the heel policy language (LANGUAGE.md). Actions only build
+ * Grammar of the heel policy language (heel(5)). Actions only build
  * ast.h nodes; syntax errors are worded by parse.c and recovered at the
  * end of the statement (or block), so one run reports every error. */
 
@@ -105,13 +105,6 @@ struct parse_ctx {
 
 int heel_yylex(HEEL_YYSTYPE *lval, HEEL_YYLTYPE *lloc, yyscan_t scanner);
 
-/* parse.c: keyword table, token names and the wording of syntax errors. */
-int parse_keyword(const char *s, size_t len);
-const char *parse_token_spelling(int tok);
-bool parse_is_statement_keyword(int tok);
-void parse_syntax_error(struct parse_ctx *ctx);
-void parse_fatal_error(struct parse_ctx *ctx, const HEEL_YYLTYPE *loc,
-		       const char *msg);
 }
 
 %union {
@@ -123,6 +116,8 @@ void parse_fatal_error(struct parse_ctx *ctx, const HEEL_YYLTYPE *loc,
 %code {
 #include <stdlib.h>
 #include <string.h>
+
+#include "parse_actions.h"
 
 static void
 heel_yyerror(const HEEL_YYLTYPE *loc, yyscan_t scanner, struct parse_ctx *ctx,

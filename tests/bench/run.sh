@@ -101,7 +101,7 @@ bash tests/bench/phases.sh "$build/bench/heel-exec-timing" "$out/default.hpol" /
 	tee "$out/phases.md"
 
 # ---------------------------------------------------------------- seccomp cost
-cc -std=c17 -D_GNU_SOURCE -O2 -Icompiler -Iruntime -I"$build/gen" -o "$out/seccomp_cost" \
-	tests/bench/seccomp_cost.c "$build/lib/libheelc.a" "$build/lib/libheelrt.a" \
+cc -std=c17 -D_GNU_SOURCE -O2 -Icompiler -Iruntime -Itests/unit -I"$build/gen" -o "$out/seccomp_cost" \
+	tests/bench/seccomp_cost.c "$build/lib/libheeltest.a" "$build/lib/libheelc.a" "$build/lib/libheelrt.a" \
 	$(pkg-config --libs jansson nettle libseccomp)
 "$out/seccomp_cost" | tee "$out/seccomp.md"

@@ -12,6 +12,7 @@
 #include "seccomp_bpf.h"
 #include "seccomp_policy.h"
 #include "sema.h"
+#include "support_libseccomp.h"
 
 static const struct {
 	const char *name;

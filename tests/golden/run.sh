@@ -81,7 +81,7 @@ for f in *.heel; do
 	if "$heelc" fmt --check "$tmp/again.heel" 2>/dev/null; then pass=$((pass + 1)); else report_fail "fmt/$n: not idempotent"; fi
 done
 
-# The command line (LANGUAGE.md): a misused option is a usage error, exit
+# The command line: a misused option is a usage error, exit
 # 2 naming it, and nothing is written, never an option quietly ignored.
 cd "$here/explain" || exit 1
 pol=$(ls *.heel | head -1)
@@ -112,6 +112,100 @@ usage_case "-o belongs to compiling" check -o "$tmp/never.hpol" "$pol"
 usage_case "-o belongs to compiling" explain -o "$tmp/never.hpol" "$pol"
 usage_case "belong to explain and fmt" --json "$pol" -o "$tmp/never.hpol"
 usage_case "no policy file given" -o "$tmp/never.hpol"
+
+# Inputs that are not regular files: a FIFO would block open(2) and read(2)
+# forever, so each is refused at once, naming the file (bounded by timeout
+# so a regression fails instead of hanging the suite).
+mkfifo "$tmp/in.fifo"
+mkdir -p "$tmp/inc"
+printf 'heel 1\ninclude "in.fifo"\n' >"$tmp/inc/top.heel"
+mkfifo "$tmp/inc/in.fifo"
+fifo_case() { # expected-exit expected-message-part args...
+	local want_rc=$1 want=$2
+	shift 2
+	timeout 10 "$heelc" "$@" >/dev/null 2>"$tmp/err" </dev/null
+	local rc=$?
+	if [ "$rc" = 124 ]; then
+		report_fail "fifo: heelc $*: hangs"
+	elif [ "$rc" != "$want_rc" ]; then
+		report_fail "fifo: heelc $*: exit $rc, expected $want_rc"
+	elif ! grep -qF -- "$want" "$tmp/err"; then
+		report_fail "fifo: heelc $*: message lacks '$want': $(head -1 "$tmp/err")"
+	else
+		pass=$((pass + 1))
+	fi
+}
+fifo_case 3 "$tmp/in.fifo: not a regular file (a FIFO)" "$tmp/in.fifo" -o "$tmp/never.hpol"
+fifo_case 3 "$tmp/in.fifo: not a regular file (a FIFO)" check "$tmp/in.fifo"
+fifo_case 3 "$tmp/in.fifo: cannot read: not a regular file (a FIFO)" explain "$tmp/in.fifo"
+fifo_case 3 "$tmp/in.fifo: cannot read: not a regular file (a FIFO)" fmt "$tmp/in.fifo"
+fifo_case 3 "$tmp/in.fifo: cannot read: not a regular file (a FIFO)" emit seccomp "$tmp/in.fifo"
+fifo_case 1 "in.fifo\`: not a regular file (a FIFO)" check "$tmp/inc/top.heel"
+
+# Binary input where a policy is expected: one line, exit 1, never a lexer
+# error (and an echo of binary) for each line of the file.
+mkdir -p "$tmp/bin"
+printf 'heel 1\n' >"$tmp/bin/p.heel"
+"$heelc" "$tmp/bin/p.heel" -o "$tmp/bin/p.hpol" 2>/dev/null
+printf 'heel 1\n\0\n' >"$tmp/bin/nul.heel"
+printf 'heel 1\ninclude "p.hpol"\n' >"$tmp/bin/inc.heel"
+binary_case() { # expected-message-part args...
+	local want=$1
+	shift
+	(cd "$tmp/bin" && "$heelc" "$@" >/dev/null 2>"$tmp/err")
+	local rc=$? lines
+	lines=$(grep -c '' "$tmp/err")
+	if [ "$rc" != 1 ]; then
+		report_fail "binary: heelc $*: exit $rc, expected 1"
+	elif ! grep -qF -- "$want" "$tmp/err"; then
+		report_fail "binary: heelc $*: message lacks '$want': $(head -c 200 "$tmp/err")"
+	elif [ "$lines" -gt 3 ]; then
+		report_fail "binary: heelc $*: $lines lines of diagnostics"
+	else
+		pass=$((pass + 1))
+	fi
+}
+binary_case 'p.hpol: error: this is a compiled artifact; did you mean `heelc explain p.hpol`?' p.hpol -o never.hpol
+binary_case 'p.hpol: error: this is a compiled artifact; did you mean `heelc explain p.hpol`?' check p.hpol
+binary_case 'p.hpol: error: this is a compiled artifact, not a policy source' fmt p.hpol
+binary_case 'nul.heel: error: this is a binary file (it holds a NUL byte), not a policy' check nul.heel
+binary_case 'included file `p.hpol` is a compiled artifact, not a policy' check inc.heel
+[ -e "$tmp/bin/never.hpol" ] && report_fail "binary: compiling an artifact wrote an output"
+
+# heelc builds its seccomp BPF itself; libseccomp is only the tests'
+# comparison generator and must not be a dependency of the shipped binary.
+if command -v ldd >/dev/null 2>&1 && ldd "$heelc" 2>/dev/null | grep -q 'libseccomp'; then
+	report_fail "heelc links libseccomp"
+else
+	pass=$((pass + 1))
+fi
+
+# The grammar calls into compiler/parse.c through parse_actions.h only:
+# a prototype of its own in grammar/ would drift from the definition.
+if grep -nE '^(int|void|bool|const char \*)[[:space:]]*parse_[a-z_]+\(' "$here/../../grammar/parser.y" \
+	"$here/../../grammar/lexer.l" >"$tmp/protos"; then
+	report_fail "grammar declares parse.c functions itself: $(head -1 "$tmp/protos")"
+else
+	pass=$((pass + 1))
+fi
+
+# One implementation per primitive in compiler/: the isolation names live
+# in ir.c, the string hash in hash.h; a second copy drifts from the first.
+src=$here/../../compiler
+n=$(grep -l '"permissive"' "$src"/*.c | grep -vc '/ir\.c$')
+[ "$n" = 0 ] && pass=$((pass + 1)) || report_fail "isolation names spelt outside compiler/ir.c ($n files)"
+n=$(grep -lE '0x100000001b3|16777619|1099511628211' "$src"/*.[ch] | grep -vc '/hash\.h$')
+[ "$n" = 0 ] && pass=$((pass + 1)) || report_fail "FNV-1a implemented outside compiler/hash.h ($n files)"
+
+# Comments state their reason: the design notes are not in the repository.
+root=$here/../..
+pat='LANGUAGE\.md|DESIGN\.md|STYLE\.md|peers\.md'
+if grep -rnE --exclude=run.sh "$pat" "$root/compiler" "$root/grammar" "$root/tests/unit" \
+	"$root/tests/golden" "$root/tests/fuzz" >"$tmp/cites"; then
+	report_fail "a comment cites a design note: $(head -1 "$tmp/cites")"
+else
+	pass=$((pass + 1))
+fi
 
 echo "golden: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -31,6 +31,7 @@
 #include "seccomp_bpf.h"
 #include "seccomp_emit.h"
 #include "seccomp_policy.h"
+#include "support_libseccomp.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define HI(x) ((uint64_t)(x) << 32)
@@ -311,6 +312,63 @@ Test(bpf_gen, deterministic)
 	ir_policy_free(pol);
 }
 
+/* ioprio_set(which, who, ioprio) in the generated program: the priority
+ * may only go down, so only the idle class, and best-effort 7 unless the
+ * policy asked for idle, pass; everything else (best-effort 0..6, class
+ * none, real-time, bits above the class) is EPERM. Only the low word of
+ * the int counts, whatever the upper half holds. */
+Test(bpf_gen, ioprio_set_cannot_raise_the_priority)
+{
+	static const struct {
+		uint64_t ioprio;
+		int none, utility, background; /* 1: allowed */
+	} cases[] = {
+		{0x6000, 1, 1, 1},             /* idle */
+		{0x6007, 1, 1, 1},             /* idle, a level bit */
+		{HI(1) | 0x6000, 1, 1, 1},     /* garbage upper half */
+		{HI(0xffffffff) | 0x4007, 1, 1, 0}, /* best-effort 7 */
+		{0x4007, 1, 1, 0},
+		{0x4000, 0, 0, 0},             /* best-effort 0: `ionice -c2 -n0` */
+		{0x4004, 0, 0, 0},
+		{0x4006, 0, 0, 0},
+		{0x0000, 0, 0, 0},             /* class none: from the nice value */
+		{0x2000, 0, 0, 0},             /* real-time */
+		{0x16000, 0, 0, 0},            /* a bit above the class */
+		{0xe000, 0, 0, 0},             /* class 7 */
+		{0x14007, 0, 0, 0},
+	};
+	static const uint64_t levels[] = {IR_IO_NONE, IR_IO_UTILITY, IR_IO_BACKGROUND};
+
+	for (size_t l = 0; l < N(levels); l++) {
+		struct ir_policy *pol = make_policy(POL_DENY);
+
+		pol->scalar[IR_LINUX].io_priority.set = levels[l] != IR_IO_NONE;
+		pol->scalar[IR_LINUX].io_priority.value = levels[l];
+		for (int a = 0; a < SCP_ARCH_COUNT; a++) {
+			struct bpf_prog prog;
+			struct bpf_sim_data d = {.arch = scp_audit_arch((enum scp_arch)a)};
+
+			cr_assert_eq(scp_lookup((enum scp_arch)a, "ioprio_set", &d.nr), 0);
+			cr_assert_eq(bpf_build(pol, (enum scp_arch)a, &prog), 0);
+			for (size_t i = 0; i < N(cases); i++) {
+				int ok = l == 0 ? cases[i].none : l == 1 ? cases[i].utility : cases[i].background;
+				struct bpf_sim_result r;
+
+				d.args[0] = 1; /* IOPRIO_WHO_PROCESS */
+				d.args[1] = 0;
+				d.args[2] = cases[i].ioprio;
+				cr_assert_eq(bpf_sim_run(prog.insns, prog.len, &d, &r), 0);
+				cr_assert_eq(r.action, ok ? SECCOMP_RET_ALLOW : SECCOMP_RET_ERRNO | EPERM,
+					     "%s io-priority %d ioprio 0x%llx: action 0x%x",
+					     scp_arch_name((enum scp_arch)a), (int)l,
+					     (unsigned long long)cases[i].ioprio, r.action);
+			}
+			bpf_prog_free(&prog);
+		}
+		ir_policy_free(pol);
+	}
+}
+
 /* A synthetic model big enough that jumps pass 255 instructions: argument
  * blocks for half the table, many distinct actions, 64-bit conditions. */
 static struct scp_model *
@@ -447,7 +505,9 @@ Test(bpf_gen, too_big_is_refused)
  * limit it must agree with the model on every syscall of the table (heel
  * gives numbers it does not know ENOSYS, libseccomp its default ALLOW, so
  * those are left out) and on the argument vectors. This is also the check
- * that names were resolved for the right arch (DESIGN.md's setresuid). */
+ * that names were resolved for the right arch (setresuid has another
+ * number on each arch, and a number passed for the wrong one is
+ * re-mapped by libseccomp to a different call). */
 Test(bpf_gen, libseccomp_builds_agree, .timeout = 120)
 {
 	const int pols[] = { POL_DENY, POL_DENY_UNIX, POL_USER };

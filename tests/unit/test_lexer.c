@@ -11,6 +11,7 @@
 #include "ast.h"
 #include "diag.h"
 #include "parse.h"
+#include "parse_actions.h"
 #include "parser.h"
 #include "lexer.h"
 

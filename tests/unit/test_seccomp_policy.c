@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * The seccomp policy model: the generated syscall tables (checked against
  * numbers written down here and against libseccomp's resolver, an
- * independent source), DESIGN.md's always-deny list on both
+ * independent source), the always-denied calls on both
  * architectures, the argument rules with garbage upper halves, the
  * network/unix-socket matrix, and the policy's own `seccomp` statements. */
 #include <criterion/criterion.h>
