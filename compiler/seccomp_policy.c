@@ -494,6 +494,34 @@ rules_ioprio(struct scp_model *m, size_t cap, bool idle_only)
 	}
 }
 
+/* File watches: Landlock does not govern inotify_add_watch(2) or
+ * fanotify_mark(2) (no security hook of its own covers them), so a
+ * watch on a directory the sandbox may not open still reports the names
+ * of the files the host opens there, and when. fanotify is for system
+ * tools: always refused. inotify is what build tools and editors use to
+ * follow their own tree: refused under `strict`, where nothing of the
+ * host may leak, and left to the other bases (heel(5) says so; `seccomp
+ * deny "inotify_init1"` takes it away there too). EPERM makes tail -f and
+ * most watchers fall back to polling. */
+static void
+rules_watch(struct scp_model *m, size_t cap, bool strict)
+{
+	static const char *const inotify[] = { "inotify_init", "inotify_init1" };
+	struct scp_rule *r = named_rule(m, cap, "fanotify_init");
+
+	if (r) {
+		r->action = SCP_ERRNO(L_EPERM);
+		r->why = "fanotify: file access events Landlock does not govern";
+	}
+	for (size_t i = 0; strict && i < sizeof(inotify) / sizeof(*inotify); i++) {
+		r = named_rule(m, cap, inotify[i]);
+		if (!r)
+			continue;
+		r->action = SCP_ERRNO(L_EPERM);
+		r->why = "isolation strict: inotify reports activity in directories Landlock denies";
+	}
+}
+
 int
 scp_build(const struct ir_policy *policy, enum scp_arch arch,
 	  struct scp_model **out)
@@ -539,6 +567,7 @@ scp_build(const struct ir_policy *policy, enum scp_arch arch,
 	rules_socket(m, cap, net, unix_ok);
 	rules_socketpair(m, cap, unix_ok);
 	rules_ioprio(m, cap, lx->io_priority.value == IR_IO_BACKGROUND);
+	rules_watch(m, cap, lx->isolation.value == IR_ISO_STRICT);
 
 	ret = apply_user_rules(m, cap, policy);
 	if (ret < 0) {

@@ -991,6 +991,14 @@ case_78() { # A /proc with over-mounts, as in containers.
 	finish
 }
 
+case_79() { # inotify on a denied directory reports the host's activity there.
+	begin 79-inotify-denied-dir
+	ctl_ok "watch ~/.ssh outside" inotify-watch "$H/.ssh"
+	sbx_denied "watch ~/.ssh under strict" EPERM base inotify-watch "$H/.ssh"
+	sbx_ok "watch the working directory under default" home inotify-watch "$W"
+	finish
+}
+
 # ------------------------------------------------------ tree-wide limits
 # `limit processes|memory|cpu` hold for the whole process tree through a
 # cgroup; where none can be made (uid 65534 with nothing delegated) the
@@ -1192,7 +1200,7 @@ table_case() {
 CASES=(case_01 case_02 case_03 case_04 case_05 case_06 case_07 case_08 case_09
 	case_13 case_15 case_15o case_16 case_18 case_19 case_20 case_21m case_21l case_23
 	case_24 case_25 case_26 case_27 case_30 case_31 case_32 case_36 case_40 case_60
-	case_70 case_71 case_72 case_73 case_74 case_75 case_76 case_77 case_78
+	case_70 case_71 case_72 case_73 case_74 case_75 case_76 case_77 case_78 case_79
 	case_90 case_91 case_92)
 
 for user in root $NOBODY; do

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/inotify.h>
 #include <sys/ipc.h>
 #include <sys/msg.h>
 #include <sys/shm.h>
@@ -982,6 +983,7 @@ main(int argc, char *argv[])
 	if (OP("msgq")) { A(2); return op_msgq(argv[2], argv[3]); }
 	if (OP("mq")) { A(2); return op_mq(argv[2], argv[3]); }
 	if (OP("holds")) { A(2); return op_holds(argv[2], argv[3]); }
+	if (OP("inotify-watch")) { A(1); int fd = inotify_init1(IN_CLOEXEC); return res(fd < 0 ? -1 : inotify_add_watch(fd, argv[2], IN_OPEN | IN_ACCESS)); }
 	if (OP("open-read")) { A(1); return op_read_file(argv[2]); }
 	if (OP("open-write")) { A(1); return op_write_file(argv[2], O_WRONLY); }
 	if (OP("symlink-write")) { A(1); return op_write_file(argv[2], O_WRONLY | O_CREAT | O_TRUNC); }
