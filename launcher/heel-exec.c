@@ -126,6 +126,24 @@ refuse_unsupported(const char *path, const struct art_view *view)
 		     "cannot make it yet, so it refuses rather than run without it", path);
 }
 
+/* The policy's `workdir`, expanded into dir (PATH_MAX), or "" when it
+ * has none. 0, or -errno and a message naming it. */
+static int
+policy_workdir(const struct art_view *view, const char *cwd, char *dir, char *err, size_t errlen)
+{
+	struct art_scalar s;
+	char why[400];
+	int r;
+
+	dir[0] = '\0';
+	if (art_scalar(view, ART_LINUX, ART_SC_WORKDIR, &s) < 0 || !s.set || !s.str)
+		return 0;
+	r = wd_expand(s.str, environ, cwd, dir, PATH_MAX, why, sizeof(why));
+	if (r < 0)
+		snprintf(err, errlen, "workdir %s", why);
+	return r;
+}
+
 /* `heel-exec check` prints on stdout what a launch would note. */
 static void
 note_stdout(const char *fmt, ...)
@@ -153,10 +171,18 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 		.namespaces = true,
 		.limits = plan,
 	};
-	char cwd[PATH_MAX], err[512] = "", cgerr[512] = "";
+	char cwd[PATH_MAX], dir[PATH_MAX], err[512] = "", cgerr[512] = "";
 	int r, cg;
 
 	l.launch_dir = getcwd(cwd, sizeof(cwd)) ? cwd : "/";
+	/* The policy's working directory is refused before anything else a
+	 * launch does (nothing is weakened for it, --best-effort or not). */
+	if (policy_workdir(view, l.launch_dir, dir, err, sizeof(err)) < 0 ||
+	    (dir[0] && wd_check(dir, dir, sizeof(dir), err, sizeof(err)) < 0)) {
+		printf("verdict: heel-exec would refuse to run: %s\n", err);
+		printf("with --best-effort: still refused: %s\n", err);
+		return EXIT_HEEL;
+	}
 	/* The cgroup is the one wall --best-effort alone gives up: it
 	 * weakens the limits, not the confinement checked below. */
 	cg = linux_cgroup_check(&l, cgerr, sizeof(cgerr));
@@ -246,12 +272,12 @@ main(int argc, char *argv[])
 	char cwd[PATH_MAX], path[PATH_MAX], file[PATH_MAX], err[512], msg[512];
 	struct linux_cgroup cgroup = { 0 };
 	struct linux_probe probe;
-	struct art_scalar s;
 	struct art_view view;
 	struct lim_plan plan;
 	struct envb env;
 	struct wd wd;
 	uint8_t *buf;
+	bool started = false;
 	int ch, r, status;
 
 	ensure_std_fds();
@@ -337,12 +363,13 @@ main(int argc, char *argv[])
 
 	launch_mark("Landlock plan built (launcher)");
 	/* 2. The working directory: --workdir, the policy's, or a fresh one
-	 * that is removed at exit. */
-	if (!workdir_arg && art_scalar(&view, ART_LINUX, ART_SC_WORKDIR, &s) == 0 &&
-	    s.set && s.str) {
-		if (wd_expand(s.str, environ, cwd, path, sizeof(path), err, sizeof(err)) < 0)
-			fail("workdir %s", err);
-		workdir_arg = path;
+	 * that is removed at exit. wd_use refuses a system directory before
+	 * it makes anything. */
+	if (!workdir_arg) {
+		if (policy_workdir(&view, cwd, path, err, sizeof(err)) < 0)
+			fail("%s", err);
+		if (path[0])
+			workdir_arg = path;
 	}
 	r = workdir_arg ? wd_use(&wd, workdir_arg, err, sizeof(err))
 			: wd_create(&wd, environ, err, sizeof(err));
@@ -367,6 +394,7 @@ main(int argc, char *argv[])
 	if ((r = envb_build(&env, environ, &view, ART_LINUX, wd.tmp)) < 0) {
 		snprintf(msg, sizeof(msg), "environment: %s", strerror(-r));
 		status = EXIT_HEEL;
+		started = false;
 		goto out;
 	}
 	l.envp = env.vars;
@@ -383,12 +411,17 @@ main(int argc, char *argv[])
 	/* 3.-5. Fork, set up, exec, wait, kill what is left. */
 	launch_mark("environment built");
 	status = linux_run(&l, msg, sizeof(msg));
+	/* A message with 125, 126 or 127 means the command never started:
+	 * heel-exec refused in the child, or the exec failed. */
+	started = !(msg[0] && status >= EXIT_HEEL && status <= 127);
 out:
 	if (msg[0])
 		note("%s", msg);
 	/* The tree is dead: linux_run swept it before returning. */
 	linux_cgroup_remove(&l, &cgroup);
-	if ((r = wd_remove(&wd)) < 0)
+	/* A launch that did not run the command leaves nothing behind: not
+	 * even the kept working directory (or its tmp/) if it made them. */
+	if ((r = started ? wd_remove(&wd) : wd_abandon(&wd)) < 0)
 		note("could not remove the working directory %s: %s", wd.path, strerror(-r));
 	launch_mark("working directory removed");
 	envb_free(&env);

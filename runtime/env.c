@@ -8,9 +8,14 @@
 
 /* Passed from the launcher's environment without being asked for: what a
  * program needs to find tools, its home and its locale, and nothing that
- * usually carries a credential. */
+ * usually carries a credential. The locale is the variables glibc reads
+ * (locale(7)), by name: a prefix such as LC_* would also pass any
+ * LC_SECRET_TOKEN the launcher happens to hold. */
 static const char *const safe_names[] = {
-	"PATH", "HOME", "USER", "LANG", "TERM", "TZ", "SHELL",
+	"PATH", "HOME", "USER", "TERM", "TZ", "SHELL",
+	"LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_NUMERIC", "LC_TIME", "LC_COLLATE",
+	"LC_MONETARY", "LC_MESSAGES", "LC_PAPER", "LC_NAME", "LC_ADDRESS", "LC_TELEPHONE",
+	"LC_MEASUREMENT", "LC_IDENTIFICATION",
 };
 
 void
@@ -115,31 +120,6 @@ pass(struct envb *b, char *const *host, const char *name)
 	return v ? envb_set(b, name, v) : 0;
 }
 
-/* Copies every LC_* variable (LC_ALL, LC_CTYPE, ...) from host. */
-static int
-pass_locale(struct envb *b, char *const *host)
-{
-	char name[256];
-	int r;
-
-	for (; host && *host; host++) {
-		size_t len = name_len(*host);
-
-		if (strncmp(*host, "LC_", 3) != 0 || (*host)[len] != '=' ||
-		    len >= sizeof(name))
-			continue;
-		memcpy(name, *host, len);
-		name[len] = '\0';
-		/* The first occurrence wins, as getenv() would see it. */
-		if (envb_get(b, name))
-			continue;
-		r = envb_set(b, name, *host + len + 1);
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
 int
 envb_build(struct envb *b, char *const *host, const struct art_view *view,
 	   unsigned platform, const char *tmpdir)
@@ -151,8 +131,6 @@ envb_build(struct envb *b, char *const *host, const struct art_view *view,
 	for (size_t i = 0; i < sizeof(safe_names) / sizeof(safe_names[0]); i++)
 		if ((r = pass(b, host, safe_names[i])) < 0)
 			return r;
-	if ((r = pass_locale(b, host)) < 0)
-		return r;
 	if (!envb_get(b, "PATH") &&
 	    (r = envb_set(b, "PATH", ENVB_DEFAULT_PATH)) < 0)
 		return r;

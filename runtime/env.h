@@ -37,8 +37,9 @@ const char *envb_lookup(char *const *env, const char *name);
 
 /* Builds the sandbox environment for `platform` (enum art_platform) from
  * the launcher's environment `host` and the policy: PATH, HOME, USER,
- * LANG, LC_*, TERM, TZ, SHELL when host has them (PATH defaults to
- * ENVB_DEFAULT_PATH), the policy's `env pass` names that host has, its
+ * TERM, TZ, SHELL and the locale (LANG, LANGUAGE, LC_ALL and the twelve
+ * LC_ categories glibc defines, by name) when host has them (PATH
+ * defaults to ENVB_DEFAULT_PATH), the policy's `env pass` names that host has, its
  * `env set` pairs, and last TMPDIR, TMP and TEMP = tmpdir. 0 or -errno;
  * on failure b holds what was built so far (free it). */
 int envb_build(struct envb *b, char *const *host, const struct art_view *view,

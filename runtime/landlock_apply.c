@@ -20,6 +20,7 @@
 
 #include "errmsg.h"
 #include "landlock_abi.h"
+#include "pathexpand.h"
 
 /* Rights a directory grant loses when it becomes a spine: everything
  * that creates, removes or renames an entry in it, or writes beneath it. */
@@ -225,100 +226,32 @@ beneath(const char *child, const char *parent)
 	return strncmp(child, parent, n) == 0 && child[n] == '/';
 }
 
+/* ${NAME} at launch: ${CWD} and ${WORKDIR} are the launcher's, every
+ * other name comes from its environment. */
 static const char *
-lookup(const char *name, const struct ll_launch *l)
+lookup(const char *name, void *ctx)
 {
-	const char *v;
+	const struct ll_launch *l = ctx;
 
 	if (strcmp(name, "CWD") == 0)
-		v = l->cwd;
-	else if (strcmp(name, "WORKDIR") == 0)
-		v = l->workdir;
-	else
-		v = l->getenv ? l->getenv(name, l->getenv_ctx) : NULL;
-	/* An empty value counts as unset: "${PROJECT}/build" with PROJECT=""
-	 * would otherwise quietly become "/build". */
-	return v && *v ? v : NULL;
+		return l->cwd && l->cwd[0] == '/' ? l->cwd : NULL;
+	if (strcmp(name, "WORKDIR") == 0)
+		return l->workdir;
+	return l->getenv ? l->getenv(name, l->getenv_ctx) : NULL;
 }
 
-/* Expands `tmpl` into `out` (PATH_MAX): ${NAME}, relative paths against
- * the launch directory, repeated and trailing '/' folded. Returns 0,
- * -ENOENT with the name in `name` (an unset variable), -EINVAL (not
- * absolute, or a "." / ".." component) or -ENAMETOOLONG. */
+/* Expands a table rule's path into `out` (PATH_MAX) by the one rule of
+ * pathexpand.h; a grant that a variable turned into the root or a system
+ * directory is refused as well (a deny only ever takes access away, so a
+ * deny of "/" is left as it is). 0 or -errno, info says why. */
 static int
-expand(const char *tmpl, const struct ll_launch *l, char *out, char *name, size_t namelen)
+expand(const char *tmpl, const struct ll_launch *l, bool grant, char *out, struct px_info *info)
 {
-	char raw[PATH_MAX];
-	size_t n = 0, w = 0;
-	const char *s = tmpl;
+	int rc = px_expand(tmpl, lookup, (void *)l, out, PATH_MAX, info);
 
-#define APPEND(str, len)                                              \
-	do {                                                          \
-		if (n + (len) >= sizeof(raw))                         \
-			return -ENAMETOOLONG;                         \
-		memcpy(raw + n, (str), (len));                        \
-		n += (len);                                           \
-	} while (0)
-
-	name[0] = '\0';
-	if (tmpl[0] != '/' && !(tmpl[0] == '$' && tmpl[1] == '{')) {
-		if (!l->cwd || l->cwd[0] != '/') {
-			snprintf(name, namelen, "CWD");
-			return -ENOENT;
-		}
-		APPEND(l->cwd, strlen(l->cwd));
-		APPEND("/", 1);
-		if (s[0] == '.' && s[1] == '/')
-			s += 2;
-	}
-	while (*s) {
-		if (s[0] == '$' && s[1] == '{') {
-			const char *end = strchr(s + 2, '}');
-			char var[128];
-			const char *v;
-			size_t vlen;
-
-			if (!end || (size_t)(end - s - 2) >= sizeof(var))
-				return -EINVAL;
-			memcpy(var, s + 2, (size_t)(end - s - 2));
-			var[end - s - 2] = '\0';
-			v = lookup(var, l);
-			if (!v) {
-				snprintf(name, namelen, "%s", var);
-				return -ENOENT;
-			}
-			vlen = strlen(v);
-			APPEND(v, vlen);
-			s = end + 1;
-		} else {
-			APPEND(s, 1);
-			s++;
-		}
-	}
-	raw[n] = '\0';
-#undef APPEND
-	if (raw[0] != '/')
-		return -EINVAL;
-	for (size_t i = 0; i < n; i++) {
-		if (raw[i] == '/' && w && out[w - 1] == '/')
-			continue;
-		out[w++] = raw[i];
-	}
-	if (w > 1 && out[w - 1] == '/')
-		w--;
-	out[w] = '\0';
-	for (const char *c = out; *c;) {
-		const char *e;
-		size_t len;
-
-		c++;
-		e = strchr(c, '/');
-		len = e ? (size_t)(e - c) : strlen(c);
-		if ((len == 1 && c[0] == '.') || (len == 2 && c[0] == '.' && c[1] == '.'))
-			return -EINVAL;
-		c += len;
-	}
-	return 0;
+	if (rc == 0 && grant)
+		rc = px_refuse_system(out, info);
+	return rc;
 }
 
 /* openat2 is 5.6, older than Landlock (5.13), so where Landlock runs it
@@ -1123,40 +1056,36 @@ plan_kind_name(enum ll_plan_kind k)
 static int
 expand_table(struct builder *b)
 {
-	char path[PATH_MAX], name[128], lab[PATH_MAX + 64];
+	char path[PATH_MAX], why[PATH_MAX + 256], lab[PATH_MAX + 64];
+	struct px_info info;
 	int rc;
 
 	for (uint32_t i = 0; i < b->t->rule_count; i++) {
 		struct ll_rule_view r;
 		struct ent tmp = { .tidx = (int32_t)i };
-		bool optional;
+		bool optional, skip;
 
 		ll_table_rule(b->t, i, &r);
 		optional = (r.flags & LL_RF_OPTIONAL) || r.kind != LL_KIND_GRANT;
-		rc = expand(r.path, b->l, path, name, sizeof(name));
-		if (rc && optional && !keeps(b->rep, LL_LINE_SKIPPED))
+		rc = expand(r.path, b->l, r.kind == LL_KIND_GRANT, path, &info);
+		/* Only an unset (or empty) variable lets an optional rule go:
+		 * one that is set to something dangerous or malformed is an
+		 * error in the launcher's environment, refused like any. */
+		skip = optional && rc == -ENOENT;
+		if (skip && !keeps(b->rep, LL_LINE_SKIPPED))
 			continue;
 		if (rc) {
 			/* The label is formatted only for a message: doing it
 			 * for every rule was a measurable part of a launch. */
 			label(b, &tmp, lab, sizeof(lab));
-			const char *why = rc == -ENOENT ? "is not set" : rc == -ENAMETOOLONG ?
-					  "makes the path too long" :
-					  "must expand to an absolute path without . or ..";
-
-			if (rc != -ENOENT)
-				snprintf(name, sizeof(name), "the expansion");
-			if (optional) {
-				rc = report(b->rep, LL_LINE_SKIPPED, "%s: %s%s%s %s, skipped", lab,
-					    rc == -ENOENT ? "${" : "", name,
-					    rc == -ENOENT ? "}" : "", why);
+			px_describe(&info, why, sizeof(why));
+			if (skip) {
+				rc = report(b->rep, LL_LINE_SKIPPED, "%s: %s, skipped", lab, why);
 				if (rc)
 					return rc;
 				continue;
 			}
-			return rt_error(b->err, b->errlen, rc == -ENOENT ? -ENOENT : -EINVAL,
-				    "%s: %s%s%s %s", lab, rc == -ENOENT ? "${" : "", name,
-				    rc == -ENOENT ? "}" : "", why);
+			return rt_error(b->err, b->errlen, rc, "%s: %s", lab, why);
 		}
 		if (r.kind == LL_KIND_GRANT)
 			rc = add_grant(b, path, r.access, optional, LL_PK_GRANT, (int32_t)i, NULL);

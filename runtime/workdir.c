@@ -17,70 +17,42 @@
 
 #include "env.h"
 #include "errmsg.h"
+#include "pathexpand.h"
 
-/* Appends n bytes to out at *len, keeping it NUL-terminated. */
-static int
-append(char *out, size_t outlen, size_t *len, const char *s, size_t n)
+/* ${CWD} is the launch directory; everything else is the launcher's
+ * environment. ${WORKDIR} never gets here (wd_expand refuses it). */
+struct wd_vars {
+	char *const *env;
+	const char *cwd;
+};
+
+static const char *
+wd_lookup(const char *name, void *ctx)
 {
-	if (*len + n + 1 > outlen)
-		return -ENAMETOOLONG;
-	memcpy(out + *len, s, n);
-	*len += n;
-	out[*len] = '\0';
-	return 0;
+	const struct wd_vars *v = ctx;
+
+	if (strcmp(name, "CWD") == 0)
+		return v->cwd;
+	return envb_lookup(v->env, name);
 }
 
 int
 wd_expand(const char *tmpl, char *const *env, const char *cwd, char *out,
 	  size_t outlen, char *err, size_t errlen)
 {
-	size_t len = 0;
-	const char *p = tmpl;
-	int r = 0;
+	struct wd_vars v = { env, cwd };
+	struct px_info info;
+	char why[PATH_MAX + 256];
+	int r;
 
-	if (outlen == 0)
-		return -ENAMETOOLONG;
-	out[0] = '\0';
-	if (tmpl[0] != '/' && strncmp(tmpl, "${", 2) != 0) {
-		if (strncmp(p, "./", 2) == 0)
-			p += 2;
-		if ((r = append(out, outlen, &len, cwd, strlen(cwd))) < 0 ||
-		    (strcmp(cwd, "/") != 0 && (r = append(out, outlen, &len, "/", 1)) < 0))
-			goto toolong;
-	}
-	while (*p) {
-		const char *dollar = strstr(p, "${"), *close, *val;
-		char name[128];
-		size_t nlen;
-
-		if (!dollar) {
-			r = append(out, outlen, &len, p, strlen(p));
-			break;
-		}
-		if ((r = append(out, outlen, &len, p, (size_t)(dollar - p))) < 0)
-			break;
-		close = strchr(dollar + 2, '}');
-		nlen = close ? (size_t)(close - dollar - 2) : 0;
-		if (!close || nlen == 0 || nlen >= sizeof(name))
-			return rt_error(err, errlen, -EINVAL, "%s: malformed ${NAME}", tmpl);
-		memcpy(name, dollar + 2, nlen);
-		name[nlen] = '\0';
-		if (strcmp(name, "WORKDIR") == 0)
-			return rt_error(err, errlen, -EINVAL,
-				    "%s: ${WORKDIR} cannot name the working directory itself", tmpl);
-		val = strcmp(name, "CWD") == 0 ? cwd : envb_lookup(env, name);
-		if (!val)
-			return rt_error(err, errlen, -ENOENT, "%s: ${%s} is not set", tmpl, name);
-		if ((r = append(out, outlen, &len, val, strlen(val))) < 0)
-			break;
-		p = close + 1;
-	}
-	if (r == 0 && out[0] != '/')
-		return rt_error(err, errlen, -EINVAL, "%s: not an absolute path after expansion", tmpl);
-	if (r == 0)
-		return 0;
-toolong:
-	return rt_error(err, errlen, -ENAMETOOLONG, "%s: path too long", tmpl);
+	if (strstr(tmpl, "${WORKDIR}"))
+		return rt_error(err, errlen, -EINVAL,
+			    "\"%s\": ${WORKDIR} cannot name the working directory itself", tmpl);
+	r = px_expand(tmpl, wd_lookup, &v, out, outlen, &info);
+	if (r < 0)
+		return rt_error(err, errlen, r, "\"%s\": %s", tmpl,
+			    px_describe(&info, why, sizeof(why)));
+	return 0;
 }
 
 /* $XDG_RUNTIME_DIR is per-user and private by contract, but it is only an
@@ -133,7 +105,9 @@ make_tmp(struct wd *wd, char *err, size_t errlen)
 
 	if (snprintf(wd->tmp, sizeof(wd->tmp), "%s/tmp", wd->path) >= (int)sizeof(wd->tmp))
 		return rt_error(err, errlen, -ENAMETOOLONG, "%s/tmp: path too long", wd->path);
-	if (mkdir(wd->tmp, 0700) < 0 && errno != EEXIST)
+	if (mkdir(wd->tmp, 0700) == 0)
+		wd->tmp_made = true;
+	else if (errno != EEXIST)
 		return rt_error(err, errlen, -errno, "%s: %s", wd->tmp, strerror(errno));
 	/* A kept directory may hold what an earlier sandbox left: TMPDIR
 	 * must not lead through a link it planted. */
@@ -195,71 +169,241 @@ wd_create(struct wd *wd, char *const *env, char *err, size_t errlen)
 	return 0;
 }
 
-/* mkdir -p, mode 0700 for what it creates. */
-static int
-mkdir_p(char *path)
+/* Places beneath the system's trees where users keep their own things:
+ * the shared temporary directories, homes (never a home itself: all of
+ * ~/.bashrc, ~/.ssh would become writable), the user's runtime
+ * directory, and /srv, /opt, /mnt, /media, which hold sites, add-on
+ * software and mounted disks rather than the system. */
+static bool
+user_place(const char *path, unsigned uid)
 {
-	struct stat st;
-
-	if (stat(path, &st) == 0)
-		return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
-	for (char *s = path + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(path, 0700) < 0 && errno != EEXIST) {
-			*s = '/';
-			return -errno;
-		}
-		*s = '/';
-	}
-	if (mkdir(path, 0700) < 0 && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-/* The system's own trees: a working directory is writable as a whole, so
- * `--workdir /usr` (or `/`, which contains it) would hand the sandbox
- * the system (as root, to write; as anyone, every file it may write). */
-bool
-wd_is_system(const char *path)
-{
-	static const char *const system[] = {
-		"/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/proc",
-		"/root", "/run", "/sbin", "/sys", "/usr", "/var", "/home",
+	static const char *const under[] = {
+		"/var/tmp/", "/dev/shm/", "/srv/", "/opt/", "/mnt/", "/media/",
 	};
-	size_t n = strlen(path);
+	char run[48];
+	const char *s;
+	size_t n;
 
-	for (size_t i = 0; i < sizeof(system) / sizeof(system[0]); i++) {
-		size_t m = strlen(system[i]);
-
-		/* The path is the system tree itself or one of its ancestors. */
-		if (strncmp(system[i], path, n) == 0 &&
-		    (n == m || system[i][n] == '/' || (n == 1 && path[0] == '/')))
+	for (size_t i = 0; i < sizeof(under) / sizeof(under[0]); i++) {
+		n = strlen(under[i]);
+		if (strncmp(path, under[i], n) == 0 && path[n])
 			return true;
+	}
+	n = (size_t)snprintf(run, sizeof(run), "/run/user/%u/", uid);
+	if (strncmp(path, run, n) == 0 && path[n])
+		return true;
+	if (uid == 0 && strncmp(path, "/root/", 6) == 0 && path[6])
+		return true;
+	if (strncmp(path, "/home/", 6) == 0) {
+		s = strchr(path + 6, '/');
+		return s && s > path + 6 && s[1];
 	}
 	return false;
 }
 
 int
+wd_refuse_place(const char *path, unsigned uid, char *err, size_t errlen)
+{
+	const char *top = px_system_top(path);
+
+	if (!top || user_place(path, uid))
+		return 0;
+	if (strcmp(top, "/") == 0)
+		return rt_error(err, errlen, -EPERM,
+			    "/: the root directory cannot be the working directory, which the "
+			    "sandbox may write as a whole; refusing");
+	if ((strncmp(path, "/home/", 6) == 0 && !strchr(path + 6, '/')) || strcmp(path, "/root") == 0)
+		return rt_error(err, errlen, -EPERM,
+			    "%s: a home directory cannot be the working directory, which the "
+			    "sandbox may write as a whole (~/.bashrc, ~/.ssh); refusing (use a "
+			    "directory inside it)", path);
+	return rt_error(err, errlen, -EPERM,
+		    "%s: %s the system directory %s, and the sandbox may write the working "
+		    "directory as a whole; refusing (use one under /tmp, /var/tmp or your home)",
+		    path, strcmp(path, top) == 0 ? "is" : "is inside", top);
+}
+
+/* Resolves `dir` without creating anything: realpath() of the part that
+ * exists, the missing rest appended as written. `*exist` is the length
+ * of the existing part in `out`. A missing part may not hold "." or "..":
+ * with no directory there, nothing says where they would lead. */
+static int
+resolve(const char *dir, char *out, size_t *exist, char *err, size_t errlen)
+{
+	char work[PATH_MAX], real[PATH_MAX];
+	const char *tail;
+	size_t n;
+
+	if (!dir[0])
+		return rt_error(err, errlen, -ENOENT, "the working directory is an empty path");
+	if (snprintf(work, sizeof(work), "%s", dir) >= (int)sizeof(work))
+		return rt_error(err, errlen, -ENAMETOOLONG, "%s: path too long", dir);
+	for (;;) {
+		char *slash;
+
+		if (realpath(work[0] ? work : ".", real))
+			break;
+		if (errno != ENOENT)
+			return rt_error(err, errlen, -errno, "%s: %s", dir, strerror(errno));
+		/* Drop the last component (and the slashes before it). */
+		n = strlen(work);
+		while (n > 1 && work[n - 1] == '/')
+			work[--n] = '\0';
+		slash = strrchr(work, '/');
+		if (!slash)
+			work[0] = '\0';
+		else if (slash == work)
+			work[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	tail = dir + strlen(work);
+	if (snprintf(out, PATH_MAX, "%s", real) >= PATH_MAX)
+		return rt_error(err, errlen, -ENAMETOOLONG, "%s: path too long", dir);
+	*exist = strlen(out);
+	n = *exist;
+	while (*tail) {
+		const char *e;
+		size_t len;
+
+		while (*tail == '/')
+			tail++;
+		if (!*tail)
+			break;
+		e = strchr(tail, '/');
+		len = e ? (size_t)(e - tail) : strlen(tail);
+		if ((len == 1 && tail[0] == '.') || (len == 2 && tail[0] == '.' && tail[1] == '.'))
+			return rt_error(err, errlen, -EINVAL,
+				    "%s: a . or .. in the part that does not exist yet", dir);
+		if (n + (n > 1) + len >= PATH_MAX)
+			return rt_error(err, errlen, -ENAMETOOLONG, "%s: path too long", dir);
+		if (n > 1)
+			out[n++] = '/';
+		memcpy(out + n, tail, len);
+		n += len;
+		out[n] = '\0';
+		tail += len;
+	}
+	return 0;
+}
+
+int
+wd_check(const char *dir, char *out, size_t outlen, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	size_t exist;
+	int r;
+
+	if ((r = resolve(dir, path, &exist, err, errlen)) < 0)
+		return r;
+	if ((r = wd_refuse_place(path, (unsigned)geteuid(), err, errlen)) < 0)
+		return r;
+	if (snprintf(out, outlen, "%s", path) >= (int)outlen)
+		return rt_error(err, errlen, -ENAMETOOLONG, "%s: path too long", path);
+	return 0;
+}
+
+/* Creates the missing directories of wd->path beyond its first `exist`
+ * bytes, mode 0700, and records in wd->made_from where the ones this
+ * launch made begin. A directory someone else made meanwhile (EEXIST)
+ * is theirs: what we made above it is forgotten rather than risk
+ * removing theirs. */
+static int
+make_missing(struct wd *wd, size_t exist)
+{
+	char *p = wd->path;
+	size_t len = strlen(p);
+
+	for (size_t i = exist + 1; i <= len; i++) {
+		if (p[i] != '/' && p[i] != '\0')
+			continue;
+		p[i] = '\0';
+		if (mkdir(p, 0700) == 0) {
+			if (!wd->made_from)
+				wd->made_from = exist;
+		} else if (errno == EEXIST) {
+			wd->made_from = 0;
+		} else {
+			int e = errno;
+
+			if (i < len)
+				p[i] = '/';
+			return -e;
+		}
+		if (i < len)
+			p[i] = '/';
+		exist = i;
+	}
+	return 0;
+}
+
+int
 wd_use(struct wd *wd, const char *dir, char *err, size_t errlen)
 {
-	char buf[PATH_MAX];
+	char real[PATH_MAX];
+	struct stat st;
+	size_t exist;
 	int r;
 
 	*wd = (struct wd){ 0 };
-	if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
-		return rt_error(err, errlen, -ENAMETOOLONG, "%s: path too long", dir);
-	if ((r = mkdir_p(buf)) < 0)
-		return rt_error(err, errlen, r, "%s: %s", dir, strerror(-r));
-	if (!realpath(dir, wd->path))
-		return rt_error(err, errlen, -errno, "%s: %s", dir, strerror(errno));
-	if (wd_is_system(wd->path))
-		return rt_error(err, errlen, -EPERM,
-			    "%s: the working directory becomes writable as a whole; refusing "
-			    "the root or a system directory (or one that contains it)",
-			    wd->path);
-	return make_tmp(wd, err, errlen);
+	/* Every refusal that depends only on the name comes before the
+	 * first mkdir: a refused launch leaves nothing behind. */
+	if ((r = resolve(dir, wd->path, &exist, err, errlen)) < 0)
+		return r;
+	if ((r = wd_refuse_place(wd->path, (unsigned)geteuid(), err, errlen)) < 0)
+		return r;
+	if ((r = make_missing(wd, exist)) < 0) {
+		r = rt_error(err, errlen, r, "%s: %s", wd->path, strerror(-r));
+		goto fail;
+	}
+	/* What we made (or found) must still be the directory we named: a
+	 * link planted in the meantime would move the sandbox elsewhere. */
+	if (!realpath(wd->path, real)) {
+		r = rt_error(err, errlen, -errno, "%s: %s", wd->path, strerror(errno));
+		goto fail;
+	}
+	if (strcmp(real, wd->path) != 0 || stat(real, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		r = rt_error(err, errlen, -ENOTDIR,
+			     "%s: not a directory, or it changed while being made", wd->path);
+		goto fail;
+	}
+	if ((r = make_tmp(wd, err, errlen)) < 0)
+		goto fail;
+	return 0;
+fail:
+	wd_abandon(wd);
+	return r;
+}
+
+int
+wd_abandon(struct wd *wd)
+{
+	char p[PATH_MAX];
+	char *slash;
+	int r = 0;
+
+	if (wd->remove)
+		return wd_remove(wd);
+	if (wd->tmp_made && rmdir(wd->tmp) < 0 && errno != ENOENT)
+		r = -errno;
+	wd->tmp_made = false;
+	if (!wd->made_from)
+		return r;
+	snprintf(p, sizeof(p), "%s", wd->path);
+	/* rmdir() removes only an empty directory, and only the ones this
+	 * launch made are tried, deepest first. */
+	while (strlen(p) > wd->made_from) {
+		if (rmdir(p) < 0 && errno != ENOENT) {
+			r = r ? r : -errno;
+			break;
+		}
+		slash = strrchr(p, '/');
+		if (!slash || slash == p)
+			break;
+		*slash = '\0';
+	}
+	wd->made_from = 0;
+	return r;
 }
 
 /* Opens a directory entry without following a link; when the sandbox took

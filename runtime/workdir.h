@@ -20,12 +20,17 @@ struct wd {
 	bool remove;         /* fresh: wd_remove() deletes it */
 	dev_t dev;           /* identity of what we created, so removal */
 	ino_t ino;           /* refuses a directory put in its place */
+	size_t made_from;    /* kept: path[0..made_from) existed before this
+			      * launch, the directories after it it made;
+			      * 0: it made none */
+	bool tmp_made;       /* kept: this launch made tmp */
 };
 
-/* Expands a policy path template: ${NAME} from env, ${CWD} = cwd, and a
- * relative path (optionally "./x") is taken relative to cwd. -ENOENT for
- * an unset name, -EINVAL for ${WORKDIR} or a malformed reference,
- * -ENAMETOOLONG; each with a message in err. */
+/* Expands the policy's `workdir` by the rules of pathexpand.h: ${NAME}
+ * from env, ${CWD} = cwd, a relative path against cwd. -ENOENT for an
+ * unset or empty name, -EINVAL for ${WORKDIR}, a malformed reference, a
+ * "." or ".." the expansion made or a relative result, -ENAMETOOLONG;
+ * each with a message in err. */
 int wd_expand(const char *tmpl, char *const *env, const char *cwd, char *out,
 	      size_t outlen, char *err, size_t errlen);
 
@@ -37,8 +42,30 @@ int wd_expand(const char *tmpl, char *const *env, const char *cwd, char *out,
 int wd_create(struct wd *wd, char *const *env, char *err, size_t errlen);
 
 /* Uses `dir` as the working directory, creating it (and missing parents,
- * mode 0700) when needed, and its "tmp" subdirectory; kept at exit. */
+ * mode 0700) when needed, and its "tmp" subdirectory; kept at exit. The
+ * place is checked (wd_refuse_place) before anything is made; a failure
+ * after that removes what this call made. */
 int wd_use(struct wd *wd, const char *dir, char *err, size_t errlen);
+
+/* What wd_use() would use, without creating anything: `dir` resolved
+ * (realpath of the part that exists, the rest as written) into out, or
+ * -errno and a message when it would refuse. For `heel-exec check`. */
+int wd_check(const char *dir, char *out, size_t outlen, char *err, size_t errlen);
+
+/* -EPERM and a message when `path` (absolute, resolved) may not be a
+ * working directory for `uid`: it is the root, a system directory
+ * (pathexpand.h) or inside one, except where users keep their own
+ * things: /var/tmp/..., /dev/shm/..., /home/NAME/..., /root/... for
+ * root, /run/user/UID/..., /srv/..., /opt/..., /mnt/..., /media/... (each
+ * strictly beneath). Else 0. */
+int wd_refuse_place(const char *path, unsigned uid, char *err, size_t errlen);
+
+/* The launch was refused after the working directory was set up: a
+ * fresh one is deleted (wd_remove), a kept one loses the directories
+ * this launch made (its "tmp", the missing parents wd_use created), each
+ * only if it is still empty; a directory that existed is never touched.
+ * 0 or -errno. */
+int wd_abandon(struct wd *wd);
 
 /* Deletes a fresh working directory and everything in it: each directory
  * opened with O_NOFOLLOW, symbolic links unlinked and never followed,
@@ -47,10 +74,5 @@ int wd_use(struct wd *wd, const char *dir, char *err, size_t errlen);
  * however deep the tree. Does nothing for a kept one. 0 or -errno. Call
  * it only when nothing runs in the tree any more. */
 int wd_remove(struct wd *wd);
-
-/* Whether `path` (absolute, resolved) is the root, a system directory
- * (/usr, /etc, /var, /home, ...) or an ancestor of one: never a working
- * directory. */
-bool wd_is_system(const char *path);
 
 #endif

@@ -1203,6 +1203,93 @@ CASES=(case_01 case_02 case_03 case_04 case_05 case_06 case_07 case_08 case_09
 	case_70 case_71 case_72 case_73 case_74 case_75 case_76 case_77 case_78 case_79
 	case_90 case_91 case_92)
 
+# ---------------------------------------------- paths, working directory,
+# environment (cases 81-83): what the launcher's environment may choose.
+
+# c8_hx [NAME=VALUE...] -- HEEL-EXEC-ARGS...: heel-exec as $U with the
+# suite's environment and these assignments on top (the later one wins).
+# OUT (stdout), RC, ERR (the first stderr line).
+c8_hx() {
+	local envs=()
+	while [ "$1" != -- ]; do envs+=("$1"); shift; done
+	shift
+	OUT=$("${PRE[@]}" env -i $(ENVV) "${envs[@]}" "$HX" "$@" 2>"$T/sbx.err" </dev/null)
+	RC=$?
+	ERR=$(head -1 "$T/sbx.err")
+}
+
+case_81() { # HOME=/ made the default base's grant "${HOME}" r a grant of /.
+	begin 81-home-is-a-system-dir
+	local h
+	ctl_ok "read a file outside the home" open-read "$D/outside/victim"
+	for h in / // /usr/ /usr/../; do
+		rm -f "$W/marker81"
+		c8_hx HOME="$h" -- --workdir "$W" "$T/pol/home.hpol" -- "$TRY" create "$W/marker81"
+		[ "$RC" = 125 ] || prob "HOME=$h: exit $RC, expected a refusal (125); the sandbox answered '${OUT:-nothing}'"
+		[ -e "$W/marker81" ] && prob "HOME=$h: the command ran"
+		[[ $ERR == *'grant "${HOME}"'*"HOME is \"$h\""*refusing ]] ||
+			prob "HOME=$h: the message does not name HOME and its value: ${ERR:-none}"
+	done
+	c8_hx HOME=/ -- --workdir "$W" "$T/pol/home.hpol" -- "$TRY" getpid
+	[[ $ERR == *'HOME is "/", a system directory; refusing' ]] || prob "HOME=/: message '$ERR'"
+	c8_hx HOME=/ -- check "$T/pol/home.hpol"
+	[ "$RC" = 125 ] || prob "heel-exec check with HOME=/: exit $RC, expected 125"
+	echo "$OUT" | grep -q '^verdict: heel-exec would refuse to run: .*HOME is "/", a system directory; refusing$' ||
+		prob "heel-exec check with HOME=/ does not report the refusal: $(echo "$OUT" | grep verdict)"
+	echo "$OUT" | grep -q 'enforces the whole policy' && prob "heel-exec check with HOME=/ says it enforces the whole policy"
+	sbx_ok "read a file in a real home" home open-read "$H/notes.txt"
+	finish
+}
+
+case_82() { # A refused launch leaves nothing behind: not a kept working directory it made.
+	begin 82-refused-launch-leaves-no-workdir
+	local K=$D/new-wd/sub E=$D/existing-wd S=/usr/local/heel-conf-$$
+	ctl mkdir -p "$D/ctl-wd/sub"
+	[ -d "$D/ctl-wd/sub" ] || prob "control: mkdir -p as $U failed (rc $RC): test machinery broken"
+	c8_hx -- --workdir "$K" "$T/pol/unsetvar.hpol" -- "$TRY" getpid
+	[ "$RC" = 125 ] || prob "unset variable: exit $RC, expected 125"
+	[ -e "$D/new-wd" ] && prob "unset variable: $D/new-wd was left behind"
+	c8_hx HOME=/ -- --workdir "$K" "$T/pol/home.hpol" -- "$TRY" getpid
+	[ "$RC" = 125 ] || prob "HOME=/: exit $RC, expected 125"
+	[ -e "$D/new-wd" ] && prob "HOME=/: $D/new-wd was left behind"
+	c8_hx -- --workdir "$K" "$T/pol/base.hpol" -- "$T/bin/no-such-command-$$"
+	[ "$RC" = 127 ] || prob "a command that does not exist: exit $RC, expected 127"
+	[ -e "$D/new-wd" ] && prob "the command never started, yet $D/new-wd was left behind"
+	rm -rf "$D/new-wd"
+	c8_hx -- --workdir "$S/x" "$T/pol/base.hpol" -- "$TRY" getpid
+	[ "$RC" = 125 ] || prob "--workdir $S/x: exit $RC, expected 125"
+	[[ $ERR == *"inside the system directory /usr"* ]] || prob "--workdir $S/x: message '$ERR'"
+	[ -e "$S" ] && { prob "--workdir $S/x: $S was made"; rm -rf "$S"; }
+	mkdir -p "$E"
+	[ "$U" = root ] || chown $NOBODY:$NOBODY "$E"
+	c8_hx -- --workdir "$E" "$T/pol/unsetvar.hpol" -- "$TRY" getpid
+	[ "$RC" = 125 ] || prob "existing directory, unset variable: exit $RC, expected 125"
+	[ -d "$E" ] || prob "a refused launch removed the existing directory $E"
+	c8_hx -- --workdir "$K" "$T/pol/base.hpol" -- "$TRY" getpid
+	[ "$OUT" = OK ] && [ -d "$K" ] || prob "positive: a launch that ran did not keep $K (rc $RC, '$OUT', $ERR)"
+	finish
+}
+
+case_83() { # LC_* passed by prefix: LC_SECRET_TOKEN reached the command.
+	begin 83-locale-prefix-secret
+	local rtok rall
+	rtok=$(echo "LC_SECRET_TOKEN=$SECRET" | rev)
+	rall=$(echo "LC_ALL=C.UTF-8" | rev)
+	ctl env LC_SECRET_TOKEN="$SECRET" "$TRY" read-environ self "$rtok"
+	[ "$OUT" = OK ] || prob "control: the token is not in a plain environment: '$OUT'"
+	c8_hx LC_SECRET_TOKEN="$SECRET" LC_ALL=C.UTF-8 -- --workdir "$W" "$T/pol/base.hpol" -- \
+		"$TRY" read-environ self "$rtok"
+	if ran "LC_SECRET_TOKEN"; then
+		[ "$OUT" = NOMATCH ] || prob "LC_SECRET_TOKEN in the sandbox's environment: '$OUT'"
+	fi
+	c8_hx LC_SECRET_TOKEN="$SECRET" LC_ALL=C.UTF-8 -- --workdir "$W" "$T/pol/base.hpol" -- \
+		"$TRY" read-environ self "$rall"
+	ran "LC_ALL (positive)" && { [ "$OUT" = OK ] || prob "positive: LC_ALL did not reach the sandbox: '$OUT'"; }
+	finish
+}
+
+CASES+=(case_81 case_82 case_83)
+
 for user in root $NOBODY; do
 	set_user $user
 	make_tree

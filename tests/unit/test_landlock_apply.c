@@ -629,9 +629,69 @@ Test(landlock_plan, expansion_errors_name_the_rule)
 	table_build(&t, dots, 1, false);
 	l.getenv_ctx = dotty;
 	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -EINVAL);
-	cr_assert(strstr(err, "absolute"), "%s", err);
+	cr_assert(strstr(err, "grant \"${TROOT}/A\" (test.heel:1): TROOT is \"/tmp/../etc\", "
+			  "which puts a . or .. component in the path; refusing"), "%s", err);
 	l.getenv_ctx = relative;
 	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -EINVAL);
+	cr_assert(strstr(err, "absolute"), "%s", err);
+	free(t.bytes);
+}
+
+/* HOME=/ made `grant "${HOME}" r` a grant of the whole file system. A
+ * variable that makes a grant the root or a system directory is refused,
+ * optional or not (it is set, to something dangerous); so is a "." or
+ * ".." it makes. Only unset or empty lets an optional rule go. */
+Test(landlock_plan, a_variable_cannot_grant_a_system_directory)
+{
+	struct spec opt[] = { { "${HOME}", IR_MODE_R, true } };
+	struct env_pair slash[] = { { "HOME", "/" }, { NULL, NULL } };
+	struct env_pair slashes[] = { { "HOME", "//" }, { NULL, NULL } };
+	struct env_pair usr[] = { { "HOME", "/usr/" }, { NULL, NULL } };
+	struct env_pair climb[] = { { "HOME", "/usr/../" }, { NULL, NULL } };
+	struct env_pair empty[] = { { "HOME", "" }, { NULL, NULL } };
+	struct env_pair *refused[] = { slash, slashes, usr, climb };
+	struct ll_launch l = { .cwd = root, .getenv = test_getenv };
+	struct ll_report rep = { .want_applied = true };
+	struct ll_plan plan;
+	struct table t;
+	char err[1024];
+
+	table_build(&t, opt, 1, false);
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		l.getenv_ctx = refused[i];
+		cr_assert_lt(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), 0,
+			     "HOME=%s", refused[i][0].value);
+		cr_assert(strstr(err, "grant \"${HOME}\" (test.heel:1): HOME is \""), "%s", err);
+		cr_assert(strstr(err, "refusing"), "%s", err);
+		cr_assert_lt(ll_plan_build(&t.view, &l, 7, true, &plan, NULL, err, sizeof(err)), 0,
+			     "best effort does not weaken it");
+	}
+	l.getenv_ctx = slash;
+	ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err));
+	cr_assert(strstr(err, "HOME is \"/\", a system directory; refusing"), "%s", err);
+	l.getenv_ctx = empty;
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, &rep, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert(report_has(&rep, LL_LINE_SKIPPED, "${HOME} is empty, skipped"));
+	ll_plan_free(&plan);
+	ll_report_free(&rep);
+	free(t.bytes);
+}
+
+/* A deny only takes access away: one that a variable made "/" stays. */
+Test(landlock_plan, a_deny_of_the_root_is_kept)
+{
+	struct spec s[] = { { "${TROOT}/A", IR_MODE_R, false }, { "${X}", IR_MODE_DENY, false } };
+	struct env_pair env[] = { { "TROOT", root }, { "X", "/" }, { NULL, NULL } };
+	struct ll_launch l = { .cwd = root, .getenv = test_getenv, .getenv_ctx = env };
+	struct ll_plan plan;
+	struct table t;
+	char err[1024];
+
+	table_build(&t, s, 2, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), 0, "%s",
+		     err);
+	ll_plan_free(&plan);
 	free(t.bytes);
 }
 
