@@ -27,6 +27,10 @@ HARDEN := -D_FORTIFY_SOURCE=3 -fstack-protector-strong -fPIE
 CFLAGS_ALL := $(CSTD) $(OPT) $(WARN) $(HARDEN) -fvisibility=hidden \
 	-Icompiler -Iruntime -I$(GEN) $(CFLAGS)
 LDFLAGS_ALL := -pie $(LDFLAGS)
+# The trusted base (runtime/, launcher/) sees only its own headers: the
+# build, not a convention, keeps compiler headers and generated code out
+# of heel-exec.
+CFLAGS_TRUSTED := $(CSTD) $(OPT) $(WARN) $(HARDEN) -fvisibility=hidden -Iruntime -Ilauncher $(CFLAGS)
 # Generated scanner/parser: their own warnings are not ours to fix.
 GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime -I$(GEN) $(CFLAGS)
 
@@ -136,11 +140,11 @@ NOENFORCE_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/noenforce/%.o)
 
 $(LAUNCHER_OBJ) $(RUNTIME_OBJ): $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Ilauncher -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS_TRUSTED) -MMD -MP -c -o $@ $<
 
 $(NOENFORCE_OBJ): $(OBJ)/noenforce/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Ilauncher -DHEEL_TEST_NO_ENFORCE -Wno-error=cpp -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS_TRUSTED) -DHEEL_TEST_NO_ENFORCE -Wno-error=cpp -MMD -MP -c -o $@ $<
 
 $(BIN)/heel-exec: $(LAUNCHER_OBJ) $(LIB)/libheelrt.a | $(BIN)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^
@@ -153,7 +157,7 @@ $(BIN)/heel-exec-static: $(LAUNCHER_OBJ) $(LIB)/libheelrt.a | $(BIN)
 # UAPI headers come after musl's own (-idirafter): only linux/ and asm/
 # are taken from there.
 MUSL_CC ?= musl-gcc
-MUSL_CFLAGS := $(CSTD) -O2 $(WARN) -fstack-protector-strong -Icompiler -Iruntime -Ilauncher \
+MUSL_CFLAGS := $(CSTD) -O2 $(WARN) -fstack-protector-strong -Iruntime -Ilauncher \
 	-idirafter /usr/include -idirafter /usr/include/$(shell $(CC) -print-multiarch 2>/dev/null)
 MUSL_SRC := $(LAUNCHER_SRC) $(RUNTIME_SRC)
 MUSL_OBJ := $(MUSL_SRC:%.c=$(OBJ)/musl/%.o)
