@@ -286,90 +286,87 @@ view_mount_places(const struct view *v, char *err, size_t errlen)
 	return 0;
 }
 
-/* A file is covered by an empty, mode 000 regular file on a read-only
- * mount: reads find nothing and writes fail (/dev/null would swallow
- * them and report success). The empty file lives on a scratch tmpfs
- * mounted for the moment over /proc, which is ours (the PID namespace's)
- * and comes back when the scratch mount is detached; the binds keep the
- * scratch file system alive. */
-static int
-cover_files(const struct ll_plan *plan, char *err, size_t errlen)
-{
-	static const char empty[] = "/proc/heel-cover";
-	bool any = false;
-	int fd, r = 0;
-
-	for (size_t m = 0; m < plan->nmounts; m++)
-		any |= !plan->mounts[m].is_dir;
-	if (!any)
-		return 0;
-	if (mount("tmpfs", "/proc", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0700") < 0)
-		return fail(err, errlen, errno, "covers: scratch tmpfs: %s", strerror(errno));
-	fd = open(empty, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0);
-	if (fd < 0)
-		r = fail(err, errlen, errno, "covers: %s: %s", empty, strerror(errno));
-	else
-		close(fd);
-	for (size_t m = 0; r == 0 && m < plan->nmounts; m++) {
-		const char *deny = plan->mounts[m].deny;
-
-		if (plan->mounts[m].is_dir)
-			continue;
-		if (mount(empty, deny, NULL, MS_BIND, NULL) < 0 ||
-		    setattr(deny, 0, VIEW_ATTR_RDONLY | VIEW_ATTR_NOSUID | VIEW_ATTR_NODEV |
-					     VIEW_ATTR_NOEXEC, 0) < 0)
-			r = fail(err, errlen, errno, "cover %s: %s", deny, strerror(errno));
-	}
-	if (umount2("/proc", MNT_DETACH) < 0 && r == 0)
-		r = fail(err, errlen, errno, "covers: detaching the scratch tmpfs: %s", strerror(errno));
-	return r;
-}
-
 static int
 cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int
-view_mount_covers(const struct ll_plan *plan, char *err, size_t errlen)
+/* Binds each directory between a writable place and a protected path in
+ * it onto itself (a mount point cannot be renamed or removed: EBUSY),
+ * each once, outer before inner: a pin of an outer directory bound later
+ * would stack over the inner pin and hide it. */
+static int
+pin_parents(const struct ll_plan *plan, char *err, size_t errlen)
 {
 	const char **pins;
 	size_t npins = 0;
+	int r = 0;
 
-	if (!plan)
-		return 0;
-	/* Pins, each directory once, outer before inner: a pin of an outer
-	 * directory bound later would stack over the inner pin and hide it. */
 	for (size_t m = 0; m < plan->nmounts; m++)
 		npins += plan->mounts[m].nkeep;
-	pins = npins ? calloc(npins, sizeof(*pins)) : NULL;
-	if (npins && !pins)
+	if (!npins)
+		return 0;
+	pins = calloc(npins, sizeof(*pins));
+	if (!pins)
 		return fail(err, errlen, ENOMEM, "planning the covers: %s", strerror(ENOMEM));
 	npins = 0;
 	for (size_t m = 0; m < plan->nmounts; m++)
 		for (size_t k = 0; k < plan->mounts[m].nkeep; k++)
 			pins[npins++] = plan->mounts[m].keep[k];
 	qsort(pins, npins, sizeof(*pins), cmp_str);
-	for (size_t i = 0; i < npins; i++) {
+	for (size_t i = 0; i < npins && r == 0; i++) {
 		if (i && strcmp(pins[i], pins[i - 1]) == 0)
 			continue;
-		if (mount(pins[i], pins[i], NULL, MS_BIND, NULL) < 0) {
-			int r = fail(err, errlen, errno, "pin %s: %s", pins[i], strerror(errno));
-
-			free(pins);
-			return r;
-		}
+		if (mount(pins[i], pins[i], NULL, MS_BIND, NULL) < 0)
+			r = fail(err, errlen, errno, "pin %s: %s", pins[i], strerror(errno));
 	}
 	free(pins);
-	for (size_t m = 0; m < plan->nmounts; m++) {
+	return r;
+}
+
+/* The covers: an empty mode 000 directory or regular file on a read-only
+ * mount, bound over each protected path. Opening one fails (EACCES: the
+ * command has no capability left to override the mode, and the mount
+ * refuses a chmod), listing a directory shows nothing, and a write fails
+ * instead of vanishing as it would into /dev/null. Both objects live on
+ * one scratch tmpfs, mounted for the moment over /proc (which is ours,
+ * the PID namespace's, and comes back when the scratch is detached); the
+ * binds keep the scratch file system alive. One tmpfs for all covers,
+ * and a bind each, rather than a tmpfs each. */
+static int
+bind_covers(const struct ll_plan *plan, char *err, size_t errlen)
+{
+	static const char dir[] = "/proc/heel-cover-dir", file[] = "/proc/heel-cover-file";
+	int fd, r = 0;
+
+	if (mount("tmpfs", "/proc", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0700") < 0)
+		return fail(err, errlen, errno, "covers: scratch tmpfs: %s", strerror(errno));
+	if (mkdir(dir, 0) < 0)
+		r = fail(err, errlen, errno, "covers: %s: %s", dir, strerror(errno));
+	else if ((fd = open(file, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0)) < 0)
+		r = fail(err, errlen, errno, "covers: %s: %s", file, strerror(errno));
+	else if (close(fd), setattr("/proc", 0, VIEW_ATTR_RDONLY, 0) < 0)
+		r = fail(err, errlen, errno, "covers: read-only scratch: %s", strerror(errno));
+	for (size_t m = 0; r == 0 && m < plan->nmounts; m++) {
 		const struct ll_mount_request *req = &plan->mounts[m];
 
-		if (!req->is_dir)
-			continue;
-		if (mount("tmpfs", req->deny, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-			  "size=4k,mode=000") < 0)
-			return fail(err, errlen, errno, "cover %s: %s", req->deny, strerror(errno));
+		if (mount(req->is_dir ? dir : file, req->deny, NULL, MS_BIND, NULL) < 0)
+			r = fail(err, errlen, errno, "cover %s: %s", req->deny, strerror(errno));
 	}
-	return cover_files(plan, err, errlen);
+	if (umount2("/proc", MNT_DETACH) < 0 && r == 0)
+		r = fail(err, errlen, errno, "covers: detaching the scratch tmpfs: %s", strerror(errno));
+	return r;
+}
+
+int
+view_mount_covers(const struct ll_plan *plan, char *err, size_t errlen)
+{
+	int r;
+
+	if (!plan || !plan->nmounts)
+		return 0;
+	if ((r = pin_parents(plan, err, errlen)) < 0)
+		return r;
+	return bind_covers(plan, err, errlen);
 }

@@ -828,12 +828,14 @@ struct pair {
 	size_t g, d;
 };
 
+/* g NULL: a deny beneath read-only grants, which need no pins (nothing
+ * above it may be renamed without a write right). */
 static int
 add_mount_request(struct builder *b, struct ent *d, struct ent *g)
 {
 	struct ll_plan *p = b->plan;
 	struct ll_mount_request *m, *grown;
-	size_t glen = strlen(g->path);
+	size_t glen = g ? strlen(g->path) : 0;
 
 	grown = realloc(p->mounts, (p->nmounts + 1) * sizeof(*grown));
 	if (!grown)
@@ -843,12 +845,12 @@ add_mount_request(struct builder *b, struct ent *d, struct ent *g)
 	memset(m, 0, sizeof(*m));
 	p->nmounts++;
 	m->deny = strdup(d->path);
-	m->grant = strdup(g->path);
+	m->grant = g ? strdup(g->path) : NULL;
 	m->is_dir = d->is_dir;
-	if (!m->deny || !m->grant)
+	if (!m->deny || (g && !m->grant))
 		return -ENOMEM;
 	/* Directories strictly between g and d: one per '/' after g. */
-	for (size_t i = (glen == 1 ? 1 : glen + 1); d->path[i]; i++) {
+	for (size_t i = (glen == 1 ? 1 : glen + 1); g && d->path[i]; i++) {
 		char **k;
 
 		if (d->path[i] != '/')
@@ -930,6 +932,44 @@ decide_writable(struct builder *b, struct pair *pairs, size_t np, bool best_effo
 			    "created, removed or renamed in %s or the directories down to %s",
 			    lab_d, lab_g, outer->path, d->path);
 		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* A deny beneath read-only grants only, where the launcher has a mount
+ * namespace: an empty read-only cover stands in for the Landlock
+ * carve-out, which grants every sibling along the path instead of the
+ * grant and costs a rule (and an open) per sibling. The sandbox cannot
+ * remove the cover: Landlock forbids a restricted process to change its
+ * mount topology, and seccomp denies the mount calls. */
+static int
+decide_read_covers(struct builder *b, const struct pair *pairs, size_t np)
+{
+	char lab_d[PATH_MAX + 64], lab_g[PATH_MAX + 64];
+	int rc;
+
+	if (!b->l->cover)
+		return 0;
+	for (size_t i = 0; i < np; i++) {
+		struct ent *d = &b->e[pairs[i].d];
+		bool beneath_writable = false;
+
+		if (d->access || d->covered || !d->exists ||
+		    (pairs[i].d + 1 < b->ne && beneath(b->e[pairs[i].d + 1].path, d->path)))
+			continue;
+		for (size_t j = 0; j < np; j++)
+			if (pairs[j].d == pairs[i].d && writable(b->e[pairs[j].g].access))
+				beneath_writable = true;
+		if (beneath_writable)
+			continue;
+		d->covered = true;
+		if ((rc = add_mount_request(b, d, NULL)))
+			return rc;
+		if (keeps(b->rep, LL_LINE_NOTE) &&
+		    (rc = report(b->rep, LL_LINE_NOTE, "%s inside %s: hidden by a read-only mount",
+				 label(b, d, lab_d, sizeof(lab_d)),
+				 label(b, &b->e[pairs[i].g], lab_g, sizeof(lab_g)))))
 			return rc;
 	}
 	return 0;
@@ -1220,6 +1260,8 @@ ll_plan_build(const struct ll_table_view *t, const struct ll_launch *l, int abi,
 	if (rc)
 		goto out;
 	rc = decide_writable(&b, pairs, np, best_effort);
+	if (!rc)
+		rc = decide_read_covers(&b, pairs, np);
 	if (rc)
 		goto out;
 	rc = split_grants(&b, pairs, np);

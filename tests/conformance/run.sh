@@ -898,7 +898,7 @@ case_74() { # A fresh working directory is private to its sandbox.
 	# where it is, and stays a while.
 	("${PRE[@]}" env -i $(ENVV) "$HX" "$T/pol/home.hpol" -- /bin/sh -c \
 		'echo WD-SECRET >secret; pwd; cat secret; sleep 3' >"$a" 2>&1 &)
-	for i in $(seq 60); do [ "$(wc -l <"$a" 2>/dev/null)" -ge 2 ] && break; sleep 0.05; done
+	for i in $(seq 60); do [ "$(cat "$a" 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.05; done
 	wd=$(head -1 "$a")
 	[ "$(sed -n 2p "$a")" = WD-SECRET ] || prob "positive: sandbox A could not read its own file: $(cat "$a")"
 	if [ -z "$wd" ] || [ "${wd#/}" = "$wd" ]; then
