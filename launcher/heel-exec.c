@@ -278,6 +278,7 @@ main(int argc, char *argv[])
 	struct wd wd;
 	uint8_t *buf;
 	bool started = false;
+	struct art_scalar iso;
 	int ch, r, status;
 
 	ensure_std_fds();
@@ -385,6 +386,13 @@ main(int argc, char *argv[])
 	 * mount point. Bounded like the tree's memory, where the policy
 	 * bounds it (its pages are the tree's memory). */
 	l.fresh_workdir = wd.remove;
+	/* Root owns the host's secrets under /etc, so their modes do not keep
+	 * a sandbox run as root out: under strict and default what a mode
+	 * keeps from other users is covered (permissive reads what root
+	 * reads). */
+	l.hide_root_only = geteuid() == 0 &&
+			   !(art_scalar(&view, ART_LINUX, ART_SC_ISOLATION, &iso) == 0 && iso.set &&
+			     iso.value == 2);
 	if (plan.rl[0].set)
 		l.workdir_bytes = (uint64_t)plan.rl[0].value;
 

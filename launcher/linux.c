@@ -48,7 +48,9 @@
 	"be run through the dynamic loader), nor is shared temp; the working directory is " \
 	"on disk where other processes of the user can read it; SysV IPC, POSIX message " \
 	"queues, abstract unix sockets and /proc/net are the host's; the host's processes " \
-	"are visible in /proc; and the tree is tracked by process group and subreaper only"
+	"are visible in /proc; as root, files under /etc that their mode keeps from other " \
+	"users are readable unless a deny names them; and the tree is tracked by process " \
+	"group and subreaper only"
 
 /* Makes the namespaces a launch would make, in a throw-away child. */
 static int
@@ -305,7 +307,7 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 		/* The workdir and writable grants: writable, nosuid, nodev, noexec. */
 		check_step(rep, view_mount_places(&view, err, sizeof(err)), err);
 		/* Protected paths inside writable places. */
-		check_step(rep, view_mount_covers(plan, err, sizeof(err)), err);
+		check_step(rep, view_mount_covers(plan, l->hide_root_only, err, sizeof(err)), err);
 		launch_mark("view of the file system mounted");
 	}
 	/* After the mounts, so that the cwd is the mount, not what is under it. */

@@ -61,6 +61,9 @@ struct linux_launch {
 				   * mount namespace, the on-disk directory
 				   * only its mount point */
 	uint64_t workdir_bytes;   /* that tmpfs's size; 0: the tmpfs default */
+	bool hide_root_only;      /* run as root under strict or default: what
+				   * the mode of an entry under /etc keeps
+				   * from other users is covered */
 
 	/* Known in the child only: */
 	bool mountns;             /* the command runs in private namespaces of

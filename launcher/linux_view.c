@@ -2,7 +2,9 @@
  * The sandbox's view of the file system; see linux_view.h. */
 #include "linux_view.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -325,6 +327,81 @@ pin_parents(const struct ll_plan *plan, char *err, size_t errlen)
 	return r;
 }
 
+/* What a cover hides: a path and whether it is a directory. */
+struct cover {
+	char *path;
+	bool is_dir;
+};
+
+struct covers {
+	struct cover *c;
+	size_t n, cap;
+};
+
+static int
+add_cover(struct covers *cv, const char *path, bool is_dir, bool owned)
+{
+	if (cv->n == cv->cap) {
+		size_t cap = cv->cap ? cv->cap * 2 : 32;
+		struct cover *c = realloc(cv->c, cap * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		cv->c = c;
+		cv->cap = cap;
+	}
+	cv->c[cv->n].path = owned ? strdup(path) : (char *)path;
+	cv->c[cv->n].is_dir = is_dir;
+	if (!cv->c[cv->n].path)
+		return -ENOMEM;
+	cv->n++;
+	return 0;
+}
+
+/* Adds every entry under directory `dfd` (named `path`) that its mode
+ * keeps from other users: a file without o+r, a directory without o+x
+ * (nothing in it is reachable then; one cover for all of it). Links are
+ * not followed: their targets are governed where they are. */
+static int
+scan_not_world_readable(int dfd, char *path, size_t len, struct covers *cv, int depth)
+{
+	struct dirent *e;
+	DIR *d;
+	int r = 0;
+
+	if (depth > 32 || !(d = fdopendir(dfd))) {
+		close(dfd);
+		return depth > 32 ? -ELOOP : -errno;
+	}
+	while (r == 0 && (e = readdir(d))) {
+		struct stat st;
+		size_t n = strlen(e->d_name);
+
+		if (e->d_type == DT_LNK || (e->d_name[0] == '.' && (!e->d_name[1] ||
+		    (e->d_name[1] == '.' && !e->d_name[2]))))
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    S_ISLNK(st.st_mode) || len + 1 + n >= PATH_MAX)
+			continue;
+		path[len] = '/';
+		memcpy(path + len + 1, e->d_name, n + 1);
+		if (S_ISDIR(st.st_mode) && !(st.st_mode & S_IXOTH)) {
+			r = add_cover(cv, path, true, true);
+		} else if (S_ISDIR(st.st_mode)) {
+			int c = openat(dirfd(d), e->d_name,
+				       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			if (c >= 0)
+				r = scan_not_world_readable(c, path, len + 1 + n, cv, depth + 1);
+		} else if ((S_ISREG(st.st_mode) && !(st.st_mode & S_IROTH))) {
+			r = add_cover(cv, path, false, true);
+		}
+		path[len] = '\0';
+	}
+	closedir(d);
+	return r;
+}
+
 /* The covers: an empty mode 000 directory or regular file on a read-only
  * mount, bound over each protected path. Opening one fails (EACCES: the
  * command has no capability left to override the mode, and the mount
@@ -335,11 +412,13 @@ pin_parents(const struct ll_plan *plan, char *err, size_t errlen)
  * binds keep the scratch file system alive. One tmpfs for all covers,
  * and a bind each, rather than a tmpfs each. */
 static int
-bind_covers(const struct ll_plan *plan, char *err, size_t errlen)
+bind_covers(const struct covers *cv, char *err, size_t errlen)
 {
 	static const char dir[] = "/proc/heel-cover-dir", file[] = "/proc/heel-cover-file";
 	int fd, r = 0;
 
+	if (!cv->n)
+		return 0;
 	if (mount("tmpfs", "/proc", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0700") < 0)
 		return fail(err, errlen, errno, "covers: scratch tmpfs: %s", strerror(errno));
 	if (mkdir(dir, 0) < 0)
@@ -348,25 +427,33 @@ bind_covers(const struct ll_plan *plan, char *err, size_t errlen)
 		r = fail(err, errlen, errno, "covers: %s: %s", file, strerror(errno));
 	else if (close(fd), setattr("/proc", 0, VIEW_ATTR_RDONLY, 0) < 0)
 		r = fail(err, errlen, errno, "covers: read-only scratch: %s", strerror(errno));
-	for (size_t m = 0; r == 0 && m < plan->nmounts; m++) {
-		const struct ll_mount_request *req = &plan->mounts[m];
-
-		if (mount(req->is_dir ? dir : file, req->deny, NULL, MS_BIND, NULL) < 0)
-			r = fail(err, errlen, errno, "cover %s: %s", req->deny, strerror(errno));
-	}
+	for (size_t i = 0; r == 0 && i < cv->n; i++)
+		if (mount(cv->c[i].is_dir ? dir : file, cv->c[i].path, NULL, MS_BIND, NULL) < 0)
+			r = fail(err, errlen, errno, "cover %s: %s", cv->c[i].path, strerror(errno));
 	if (umount2("/proc", MNT_DETACH) < 0 && r == 0)
 		r = fail(err, errlen, errno, "covers: detaching the scratch tmpfs: %s", strerror(errno));
 	return r;
 }
 
 int
-view_mount_covers(const struct ll_plan *plan, char *err, size_t errlen)
+view_mount_covers(const struct ll_plan *plan, bool hide_root_only, char *err, size_t errlen)
 {
-	int r;
+	struct covers cv = { 0 };
+	char path[PATH_MAX] = "/etc";
+	int r = 0, fd;
 
-	if (!plan || !plan->nmounts)
-		return 0;
-	if ((r = pin_parents(plan, err, errlen)) < 0)
-		return r;
-	return bind_covers(plan, err, errlen);
+	for (size_t m = 0; plan && r == 0 && m < plan->nmounts; m++)
+		r = add_cover(&cv, plan->mounts[m].deny, plan->mounts[m].is_dir, false);
+	if (r == 0 && hide_root_only &&
+	    (fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0)
+		r = scan_not_world_readable(fd, path, strlen(path), &cv, 0);
+	if (r < 0)
+		r = fail(err, errlen, -r, "planning the covers: %s", strerror(-r));
+	if (r == 0 && plan)
+		r = pin_parents(plan, err, errlen);
+	if (r == 0)
+		r = bind_covers(&cv, err, errlen);
+	/* The paths of the scan are the process's until it execs. */
+	free(cv.c);
+	return r;
 }

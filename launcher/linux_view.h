@@ -66,11 +66,14 @@ int view_make_readonly(char *err, size_t errlen);
  * for shared temp). */
 int view_mount_places(const struct view *v, char *err, size_t errlen);
 
-/* Hides each protected path inside a writable place under an empty
- * read-only object, and pins the directories between the place and it
- * so none can be renamed aside (a mount point cannot be: EBUSY). Every
+/* Hides each denied path of the plan under an empty read-only object,
+ * and pins the directories between a writable place and a denied path in
+ * it so none can be renamed aside (a mount point cannot be: EBUSY). Every
  * pin first, then every cover: a pin bound after a cover of the same
- * directory would stack on top of it and hide the cover. */
-int view_mount_covers(const struct ll_plan *plan, char *err, size_t errlen);
+ * directory would stack on top of it and hide it. hide_root_only: also
+ * cover every entry under /etc that its mode keeps from other users (a
+ * sandbox run as root owns them, so the mode does not keep them out). */
+int view_mount_covers(const struct ll_plan *plan, bool hide_root_only, char *err,
+		      size_t errlen);
 
 #endif

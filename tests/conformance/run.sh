@@ -999,6 +999,27 @@ case_79() { # inotify on a denied directory reports the host's activity there.
 	finish
 }
 
+case_84() { # Root-only files under /etc that no deny names.
+	begin 84-root-only-etc
+	local f=/etc/heel-conf-$$-key dir=/etc/heel-conf-$$-dir pub=/etc/heel-conf-$$-pub
+	echo CA-PRIVATE-KEY >"$f"; chmod 600 "$f"
+	mkdir -p "$dir"; echo INNER >"$dir/file"; chmod 644 "$dir/file"; chmod 700 "$dir"
+	echo public >"$pub"; chmod 644 "$pub"
+	if [ "$U" = root ]; then
+		ctl_ok "root reads a mode 600 file under /etc outside" open-read "$f"
+		ctl_ok "root reads into a mode 700 directory under /etc outside" open-read "$dir/file"
+	else
+		skipr "uid $NOBODY cannot read them outside either (EACCES): the mode keeps it out"
+	fi
+	sbx_denied "read a mode 600 file under /etc (strict)" "$ERRNO" base open-read "$f"
+	sbx_denied "read a mode 600 file under /etc (default)" "$ERRNO" home open-read "$f"
+	sbx_denied "read into a mode 700 directory under /etc (default)" "$ERRNO" home open-read "$dir/file"
+	sbx_ok "read a world-readable file under /etc" home open-read "$pub"
+	sbx_ok "read /etc/passwd" base open-read /etc/passwd
+	rm -rf "$f" "$dir" "$pub"
+	finish
+}
+
 # ------------------------------------------------------ tree-wide limits
 # `limit processes|memory|cpu` hold for the whole process tree through a
 # cgroup; where none can be made (uid 65534 with nothing delegated) the
@@ -1201,6 +1222,7 @@ CASES=(case_01 case_02 case_03 case_04 case_05 case_06 case_07 case_08 case_09
 	case_13 case_15 case_15o case_16 case_18 case_19 case_20 case_21m case_21l case_23
 	case_24 case_25 case_26 case_27 case_30 case_31 case_32 case_36 case_40 case_60
 	case_70 case_71 case_72 case_73 case_74 case_75 case_76 case_77 case_78 case_79
+	case_84
 	case_90 case_91 case_92)
 
 # ---------------------------------------------- paths, working directory,
