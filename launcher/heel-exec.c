@@ -269,7 +269,7 @@ main(int argc, char *argv[])
 	};
 	struct linux_launch l = { .namespaces = true, .note = note };
 	const char *policy, *workdir_arg = NULL;
-	char cwd[PATH_MAX], path[PATH_MAX], file[PATH_MAX], err[512], msg[512];
+	char cwd[PATH_MAX], path[PATH_MAX], file[PATH_MAX], err[1024], msg[1024];
 	struct linux_cgroup cgroup = { 0 };
 	struct linux_probe probe;
 	struct art_view view;

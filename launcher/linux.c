@@ -105,7 +105,8 @@ linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
 }
 
 int
-linux_landlock_plan(struct linux_launch *l, struct ll_plan **plan, char *err, size_t errlen)
+linux_landlock_plan(struct linux_launch *l, struct ll_plan **plan, struct ll_report *rep,
+		    char *err, size_t errlen)
 {
 	*plan = NULL;
 	return 0;
@@ -153,7 +154,7 @@ struct report {
 	int kind;
 	int err;    /* errno, for REP_SETUP and REP_EXEC */
 	int status; /* REP_STATUS: the command's wait status */
-	char msg[244];
+	char msg[1012]; /* the record stays below PIPE_BUF (4096) */
 };
 
 static void
@@ -276,6 +277,7 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 {
 	char err[sizeof(((struct report *)0)->msg)] = "";
 	struct ll_plan *plan = NULL;
+	struct ll_report llrep = { 0 };
 	struct view view = { 0 };
 	const char *path;
 	int r;
@@ -287,7 +289,10 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 
 	/* The Landlock rules of this launch, opened on the host's view:
 	 * which places are writable decides the mounts below. */
-	check_step(rep, linux_landlock_plan(l, &plan, err, sizeof(err)), err);
+	check_step(rep, linux_landlock_plan(l, &plan, &llrep, err, sizeof(err)), err);
+	for (size_t i = 0; i < llrep.nlines; i++)
+		if (llrep.lines[i].kind == LL_LINE_WEAKENING)
+			report(rep, REP_WEAKENING, 0, 0, "%s", llrep.lines[i].text);
 	if (l->mountns) {
 		/* Nothing mounted here may propagate back to the host. */
 		check_step(rep, view_make_private(err, sizeof(err)), err);

@@ -94,11 +94,13 @@ int linux_check_landlock(struct linux_launch *l, char *err, size_t errlen);
 int linux_check_seccomp(struct linux_launch *l, char *err, size_t errlen);
 
 struct ll_plan;
+struct ll_report;
 /* The Landlock plan of this launch, with the working directory: the
- * parent's dry-run plan when it serves, else a fresh one. Its paths are
- * opened on the host's view, before the sandbox's mounts. */
-int linux_landlock_plan(struct linux_launch *l, struct ll_plan **plan, char *err,
-			size_t errlen);
+ * parent's dry-run plan when it serves, else a fresh one, whose
+ * weakenings (--best-effort) go into *rep for the caller to pass on. Its
+ * paths are opened on the host's view, before the sandbox's mounts. */
+int linux_landlock_plan(struct linux_launch *l, struct ll_plan **plan, struct ll_report *rep,
+			char *err, size_t errlen);
 /* Opens again what the mounts replaced (/proc, a tmpfs working
  * directory), then landlock_restrict_self. Needs NO_NEW_PRIVS. */
 int linux_landlock_enforce(struct linux_launch *l, struct ll_plan *plan, char *err,

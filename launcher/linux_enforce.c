@@ -136,7 +136,8 @@ linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
 }
 
 int
-linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, char *err, size_t errlen)
+linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, struct ll_report *rep,
+		    char *err, size_t errlen)
 {
 	struct ll_table_view t;
 	struct ll_launch ll = {
@@ -147,7 +148,6 @@ linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, char *err, siz
 		.cover = l->mountns ? cover_possible : NULL,
 	};
 	struct ll_plan *plan = l->landlock_state;
-	struct ll_report rep = { 0 };
 	int r;
 
 	/* The parent's plan serves when it counted on the mount namespace
@@ -167,9 +167,9 @@ linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, char *err, siz
 	plan = calloc(1, sizeof(*plan));
 	if (!plan)
 		return -ENOMEM;
+	rep->weakenings_only = true;
 	r = ll_plan_build(&t, &ll, l->probe->landlock_abi > 0 ? l->probe->landlock_abi : 0,
-			  l->best_effort, plan, &rep, err, errlen);
-	ll_report_free(&rep);
+			  l->best_effort, plan, rep, err, errlen);
 	if (r < 0)
 		return r;
 	*out = plan;

@@ -922,10 +922,13 @@ decide_writable(struct builder *b, struct pair *pairs, size_t np, bool best_effo
 		label(b, outer, lab_g, sizeof(lab_g));
 		if (!best_effort)
 			return rt_error(b->err, b->errlen, -EPERM,
-				    "%s lies inside writable %s: without a private mount namespace "
-				    "Landlock can protect it only by forbidding to create, remove or "
-				    "rename entries in the directories from %s down to it; "
-				    "run with --best-effort to accept that", lab_d, lab_g, outer->path);
+				    "%s inside %s, which is writable: %s; --best-effort protects it with Landlock "
+				    "alone, by forbidding to create, remove or rename entries from %s "
+				    "down to it", lab_d, lab_g,
+				    !b->l->cover ? "no mount namespace to cover it"
+				    : !d->exists ? "it does not exist, so no mount can cover it"
+						 : "a cover would hide what is granted beneath it",
+				    outer->path);
 		b->plan->dg.weakenings |= LL_WEAK_MOUNTNS;
 		rc = report(b->rep, LL_LINE_WEAKENING,
 			    "%s inside writable %s: no mount namespace, so no entry can be "
@@ -1156,6 +1159,9 @@ ll_plan_free(struct ll_plan *p)
 		free(p->mounts[i].keep);
 	}
 	free(p->mounts);
+	for (size_t i = 0; i < p->ndenies; i++)
+		free(p->denies[i]);
+	free(p->denies);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -1280,6 +1286,20 @@ ll_plan_build(const struct ll_table_view *t, const struct ll_launch *l, int abi,
 	rc = merge_plan(plan);
 	if (rc)
 		goto out;
+	/* The denies, for ll_plan_add_workdir: one beneath a working
+	 * directory added later needs the plan built again. */
+	for (size_t i = 0; i < b.ne; i++)
+		plan->ndenies += !b.e[i].access;
+	plan->denies = plan->ndenies ? calloc(plan->ndenies, sizeof(*plan->denies)) : NULL;
+	if (plan->ndenies && !plan->denies) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0, k = 0; i < b.ne; i++)
+		if (!b.e[i].access) {
+			plan->denies[k++] = b.e[i].path;
+			b.e[i].path = NULL;
+		}
 	for (size_t i = 0; rep && rep->want_applied && i < plan->nrules; i++) {
 		ll_format_mask('f', plan->rules[i].access, tmp, sizeof(tmp));
 		rc = report(rep, LL_LINE_APPLIED, "%s %s: %s", plan_kind_name(plan->rules[i].kind),
@@ -1326,6 +1346,11 @@ ll_plan_add_workdir(struct ll_plan *p, const char *workdir, char *err, size_t er
 	char *copy;
 	int fd, rc;
 
+	/* A deny inside the working directory (a kept one that holds a
+	 * .git/config, say) must be planned with it: covered, or refused. */
+	for (size_t i = 0; i < p->ndenies; i++)
+		if (beneath(p->denies[i], workdir) || strcmp(p->denies[i], workdir) == 0)
+			return -EAGAIN;
 	if (p->abi <= 0)
 		return 0;
 	for (size_t i = 0; i < p->nrules; i++) {

@@ -162,6 +162,8 @@ struct ll_plan {
 	size_t rules_cap;          /* allocated elements of rules */
 	struct ll_mount_request *mounts;
 	size_t nmounts;
+	char **denies;             /* every deny, resolved (ll_plan_add_workdir) */
+	size_t ndenies;
 };
 
 /* Builds the plan for `t` on a kernel with ABI `abi`: fails closed (-EPERM)

@@ -1020,6 +1020,30 @@ case_84() { # Root-only files under /etc that no deny names.
 	finish
 }
 
+case_85() { # Denies inside the kept working directory.
+	begin 85-deny-in-kept-workdir
+	mkdir -p "$W/.git/hooks"
+	echo orig >"$W/.git/config"; echo orig >"$W/.git/hooks/pre-commit"; echo n >"$W/.git/HEAD"
+	[ "$U" != root ] && chown -R $NOBODY:$NOBODY "$W/.git"
+	ctl_ok "write .git/config outside" open-write "$W/.git/HEAD"
+	sbx_denied "write .git/config" "$ERRNO" wddeny open-write "$W/.git/config"
+	sbx_denied "write a hook" "$ERRNO" wddeny open-write "$W/.git/hooks/pre-commit"
+	sbx_denied "rename .git aside" "$ERRNO" wddeny rename "$W/.git" "$W/git-old"
+	[ "$(content "$W/.git/config")" = orig ] || prob ".git/config changed: $(content "$W/.git/config")"
+	[ "$(content "$W/.git/hooks/pre-commit")" = orig ] || prob "the hook changed"
+	sbx_ok "write .git/HEAD beside them" wddeny open-write "$W/.git/HEAD"
+	# Missing: refused, and nothing is created.
+	rm -rf "$W/.ssh"
+	sbx wddenymissing -- "$TRY" mkdir "$W/.ssh"
+	[ "$RC" = 125 ] || prob "a missing deny inside the working directory: exit $RC (${OUT}), expected a refusal"
+	grep -q 'does not exist' "$T/sbx.err" || prob "the refusal does not say why: $(head -1 "$T/sbx.err")"
+	[ -e "$W/.ssh" ] && prob "$W/.ssh was created"
+	sbx wddenymissing --best-effort -- "$TRY" mkdir "$W/.ssh"
+	ran "--best-effort" && { [ "$OUT" = OK ] && prob "with --best-effort the denied .ssh was created"; }
+	grep -q 'weakened: .*\.ssh' "$T/sbx.err" || prob "--best-effort does not name the weakening: $(head -2 "$T/sbx.err" | tr '\n' ' ')"
+	finish
+}
+
 # ------------------------------------------------------ tree-wide limits
 # `limit processes|memory|cpu` hold for the whole process tree through a
 # cgroup; where none can be made (uid 65534 with nothing delegated) the
@@ -1222,7 +1246,7 @@ CASES=(case_01 case_02 case_03 case_04 case_05 case_06 case_07 case_08 case_09
 	case_13 case_15 case_15o case_16 case_18 case_19 case_20 case_21m case_21l case_23
 	case_24 case_25 case_26 case_27 case_30 case_31 case_32 case_36 case_40 case_60
 	case_70 case_71 case_72 case_73 case_74 case_75 case_76 case_77 case_78 case_79
-	case_84
+	case_84 case_85
 	case_90 case_91 case_92)
 
 # ---------------------------------------------- paths, working directory,
