@@ -201,6 +201,21 @@ for bin in heel-exec heel-exec-static heel-exec-musl; do
 	check "$bin check: reports Landlock, seccomp, user namespaces" \
 		bash -c "grep -q '^landlock: ' '$T/out' && grep -q '^seccomp: ' '$T/out' && grep -q '^user namespaces: ' '$T/out'"
 done
+# A chroot whose root is not a mount point: mounts cannot be made private
+# there, and the refusal says why (not just "Invalid argument").
+if [ "$(id -u)" = 0 ] && command -v chroot >/dev/null && command -v mknod >/dev/null; then
+	R=$T/chroot
+	mkdir -p "$R"/{usr/bin,usr/sbin,usr/lib,etc,proc,sys,dev,tmp,bin}
+	for d in null:3 zero:5 full:7 random:8 urandom:9; do mknod "$R/dev/${d%%:*}" c 1 "${d##*:}"; done
+	chmod 666 "$R"/dev/*; chmod 1777 "$R/tmp"
+	cp "$T/bin/heel-exec-static" "$R/bin/"
+	printf 'heel 1\nisolation strict\n' >"$R/p.heel"
+	"$B/bin/heelc" "$R/p.heel" -o "$R/p.hpol" >/dev/null 2>&1
+	chroot "$R" /bin/heel-exec-static /p.hpol -- /bin/heel-exec-static >"$T/out" 2>"$T/err"
+	rc=$?
+	check "chroot of a plain directory: refused (125)" rc_is 125
+	check "chroot of a plain directory: the message names the cause" grep -q 'not a mount point' "$T/err"
+fi
 # A refusal found while planning (after the init and the command process
 # exist): 125 naming the rule, the command never ran, no process and no
 # working directory left; as root and as uid 65534, on every build.
