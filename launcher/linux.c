@@ -148,7 +148,7 @@ linux_load_seccomp(struct linux_launch *l, char *err, size_t errlen)
  * status. Each record is one write() below PIPE_BUF, so records never
  * interleave. */
 
-enum report_kind { REP_SETUP = 1, REP_EXEC, REP_STATUS, REP_WEAKENING };
+enum report_kind { REP_SETUP = 1, REP_EXEC, REP_STATUS };
 
 struct report {
 	int kind;
@@ -253,6 +253,15 @@ check_step(int rep, int r, const char *err)
 	_exit(125);
 }
 
+/* A weakening found in the child, printed at once on the stderr the
+ * launcher and the command share, as the launcher prints its own: not
+ * after the command ends, which for a long run would be too late. */
+static void
+weakened(const char *what)
+{
+	dprintf(STDERR_FILENO, "heel-exec: weakened: %s\n", what);
+}
+
 /* A step that --best-effort may skip: refused without it, a weakening
  * the parent prints with it. */
 static void
@@ -264,7 +273,7 @@ check_weakening(const struct linux_launch *l, int rep, int r, const char *err)
 		report(rep, REP_SETUP, -r, 0, "%s; --best-effort accepts that", err);
 		_exit(125);
 	}
-	report(rep, REP_WEAKENING, -r, 0, "%s", err);
+	weakened(err);
 }
 
 /* The command's side, from the launcher's process to the sandboxed one,
@@ -292,7 +301,7 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	check_step(rep, linux_landlock_plan(l, &plan, &llrep, err, sizeof(err)), err);
 	for (size_t i = 0; i < llrep.nlines; i++)
 		if (llrep.lines[i].kind == LL_LINE_WEAKENING)
-			report(rep, REP_WEAKENING, 0, 0, "%s", llrep.lines[i].text);
+			weakened(llrep.lines[i].text);
 	if (l->mountns) {
 		/* Nothing mounted here may propagate back to the host. */
 		check_step(rep, view_make_private(err, sizeof(err)), err);
@@ -501,8 +510,6 @@ collect(struct linux_launch *l, int rep, int status, char *msg, size_t msglen)
 			exec = r;
 		else if (r.kind == REP_STATUS)
 			cmd_status = r.status; /* the init's, more precise than its exit */
-		else if (r.kind == REP_WEAKENING)
-			l->note("weakened: %s", r.msg);
 	}
 	if (setup.kind) {
 		snprintf(msg, msglen, "%s", setup.msg);

@@ -87,7 +87,7 @@ struct linux_launch {
  *   l->landlock_state.
  * The others run in the command's process (a fork of the init, itself a
  * fork of the single-threaded launcher), in the order command_main
- * gives. They never print (stderr is the command's): 0, or -errno with a
+ * gives. They never print (command_main prints what they report): 0, or -errno with a
  * one-line message in err, which the parent prints (exit 125).
  * ==================================================================== */
 int linux_check_landlock(struct linux_launch *l, char *err, size_t errlen);
