@@ -254,7 +254,8 @@ ASAN := $(B)/asan
 ASAN_FLAGS := $(CSTD) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -Icompiler -Iruntime -I$(GEN)
 ASAN_TESTS := $(sort $(wildcard tests/unit/test_artifact*.c tests/unit/test_landlock_lower.c tests/unit/test_bpf_verify.c \
-	tests/unit/test_landlock_apply.c tests/unit/test_proctree.c tests/unit/test_cgroup.c))
+	tests/unit/test_landlock_apply.c tests/unit/test_proctree.c tests/unit/test_cgroup.c \
+	tests/unit/test_pathexpand.c tests/unit/test_workdir.c tests/unit/test_env.c))
 check-asan: $(GEN)/parser.h $(GEN)/lexer.h $(GEN_SRC)
 	@mkdir -p $(ASAN)
 	@set -e; for t in $(ASAN_TESTS); do \
@@ -262,7 +263,8 @@ check-asan: $(GEN)/parser.h $(GEN)/lexer.h $(GEN_SRC)
 		$(CC) $(ASAN_FLAGS) -Wno-unused-parameter -o $(ASAN)/$$n $$t $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) \
 			$(GEN_SRC) -Itests/unit -lcriterion $(LIBS_HEELC) $(LIBS_SECCOMP); \
 		echo "== $(ASAN)/$$n (ASan+UBSan)"; \
-		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(ASAN)/$$n --jobs 2; \
+		ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/unit/lsan.supp,print_suppressions=0 \
+			UBSAN_OPTIONS=print_stacktrace=1 $(ASAN)/$$n --jobs 2; \
 	done
 
 # libFuzzer targets: clang only. `make check` runs each briefly; `make fuzz` long.

@@ -1044,6 +1044,19 @@ case_85() { # Denies inside the kept working directory.
 	finish
 }
 
+case_86() { # Raising the I/O priority back from idle.
+	begin 86-ioprio-raise
+	ctl ionice -c3 /bin/sh -c 'ionice -c2 -n0 -p $$ && ionice -p $$'
+	[ "$OUT" = "best-effort: prio 0" ] || prob "control: from idle back to best-effort 0 outside gave '$OUT' (rc $RC)"
+	sbx ioidle -- /bin/sh -c 'ionice -c2 -n0 -p $$; ionice -p $$'
+	if ran "raise to best-effort 0"; then
+		[ "$OUT" = idle ] || prob "the sandbox's I/O class after the attempt: '$OUT', expected idle"
+	fi
+	sbx ioidle -- /bin/sh -c 'ionice -c3 -p $$ && echo OK'
+	ran "stay idle (positive)" && { [ "$OUT" = OK ] || prob "positive: setting idle again failed: '$OUT'"; }
+	finish
+}
+
 # ------------------------------------------------------ tree-wide limits
 # `limit processes|memory|cpu` hold for the whole process tree through a
 # cgroup; where none can be made (uid 65534 with nothing delegated) the
@@ -1246,7 +1259,7 @@ CASES=(case_01 case_02 case_03 case_04 case_05 case_06 case_07 case_08 case_09
 	case_13 case_15 case_15o case_16 case_18 case_19 case_20 case_21m case_21l case_23
 	case_24 case_25 case_26 case_27 case_30 case_31 case_32 case_36 case_40 case_60
 	case_70 case_71 case_72 case_73 case_74 case_75 case_76 case_77 case_78 case_79
-	case_84 case_85
+	case_84 case_85 case_86
 	case_90 case_91 case_92)
 
 # ---------------------------------------------- paths, working directory,
