@@ -256,12 +256,20 @@ ASAN_FLAGS := $(CSTD) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=
 ASAN_TESTS := $(sort $(wildcard tests/unit/test_artifact*.c tests/unit/test_landlock_lower.c tests/unit/test_bpf_verify.c \
 	tests/unit/test_landlock_apply.c tests/unit/test_proctree.c tests/unit/test_cgroup.c \
 	tests/unit/test_pathexpand.c tests/unit/test_workdir.c tests/unit/test_env.c))
-check-asan: $(GEN)/parser.h $(GEN)/lexer.h $(GEN_SRC)
-	@mkdir -p $(ASAN)
+# The sources under ASan are compiled once into one archive, not once per
+# test binary.
+ASAN_LIB_SRC := $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) $(GEN_SRC)
+ASAN_OBJ := $(ASAN_LIB_SRC:%.c=$(ASAN)/obj/%.o)
+$(ASAN_OBJ): $(ASAN)/obj/%.o: %.c $(GEN)/parser.h $(GEN)/lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(ASAN_FLAGS) -Wno-unused-parameter -Itests/unit -c -o $@ $<
+$(ASAN)/libheel-asan.a: $(ASAN_OBJ)
+	ar rcs $@ $^
+check-asan: $(ASAN)/libheel-asan.a
 	@set -e; for t in $(ASAN_TESTS); do \
 		n=$$(basename $$t .c); \
-		$(CC) $(ASAN_FLAGS) -Wno-unused-parameter -o $(ASAN)/$$n $$t $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) \
-			$(GEN_SRC) -Itests/unit -lcriterion $(LIBS_HEELC) $(LIBS_SECCOMP); \
+		$(CC) $(ASAN_FLAGS) -Wno-unused-parameter -Itests/unit -o $(ASAN)/$$n $$t $(ASAN)/libheel-asan.a \
+			-lcriterion $(LIBS_HEELC) $(LIBS_SECCOMP); \
 		echo "== $(ASAN)/$$n (ASan+UBSan)"; \
 		ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/unit/lsan.supp,print_suppressions=0 \
 			UBSAN_OPTIONS=print_stacktrace=1 $(ASAN)/$$n --jobs 2; \

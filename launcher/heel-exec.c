@@ -171,7 +171,7 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 		.namespaces = true,
 		.limits = plan,
 	};
-	char cwd[PATH_MAX], dir[PATH_MAX], err[512] = "", cgerr[512] = "";
+	char cwd[PATH_MAX], dir[PATH_MAX], err[512] = "", cgerr[512] = "", nserr[256] = "";
 	int r, cg;
 
 	l.launch_dir = getcwd(cwd, sizeof(cwd)) ? cwd : "/";
@@ -186,9 +186,21 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 	/* The cgroup is the one wall --best-effort alone gives up: it
 	 * weakens the limits, not the confinement checked below. */
 	cg = linux_cgroup_check(&l, cgerr, sizeof(cgerr));
+	/* What a launch finds only once it makes its namespaces. */
+	if (p->userns < 0)
+		snprintf(nserr, sizeof(nserr), "cannot create the sandbox's namespaces (%s)",
+			 strerror(-p->userns));
+	else if (p->proc < 0)
+		snprintf(nserr, sizeof(nserr),
+			 "no /proc of the sandbox's own (%s): the host's processes would stay "
+			 "visible in /proc", strerror(-p->proc));
 	r = linux_check_landlock(&l, err, sizeof(err));
 	if (r == 0)
 		r = linux_check_seccomp(&l, err, sizeof(err));
+	if (r == 0 && nserr[0]) {
+		snprintf(err, sizeof(err), "%s", nserr);
+		r = -EOPNOTSUPP;
+	}
 	if (r == 0 && cg < 0) {
 		snprintf(err, sizeof(err), "%s", cgerr);
 		r = cg;
@@ -203,6 +215,8 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 	printf("verdict: heel-exec would refuse to run: %s\n", err);
 	l.best_effort = true;
 	l.verbose = true;
+	if (nserr[0])
+		printf("weakened: %s\n", nserr);
 	err[0] = '\0';
 	if (linux_check_landlock(&l, err, sizeof(err)) == 0 &&
 	    linux_check_seccomp(&l, err, sizeof(err)) == 0)
@@ -240,6 +254,11 @@ check_main(int argc, char *argv[])
 		printf("user namespaces: available\n");
 	else
 		printf("user namespaces: not available (%s)\n", strerror(-p.userns));
+	if (p.userns == 0 && p.proc == 0)
+		printf("private /proc: available\n");
+	else if (p.userns == 0)
+		printf("private /proc: not available (%s): the host's /proc has over-mounts a "
+		       "user namespace may not see past (a container)\n", strerror(-p.proc));
 	rc = policy_verdict(&view, &p, &plan);
 	free(buf);
 	return rc;

@@ -52,25 +52,60 @@
 	"users are readable unless a deny names them; and the tree is tracked by process " \
 	"group and subreaper only"
 
-/* Makes the namespaces a launch would make, in a throw-away child. */
+/* Waits for a throw-away child: 0 when it exited 0, else -its status. */
 static int
-try_namespaces(void)
+reap(pid_t pid)
 {
-	int status, flags = SANDBOX_NAMESPACES;
-	pid_t pid;
+	int status;
 
-	if (geteuid() != 0)
-		flags |= CLONE_NEWUSER;
-	pid = fork();
 	if (pid < 0)
 		return -errno;
-	if (pid == 0)
-		_exit(unshare(flags) < 0 ? (errno & 0xff) : 0);
 	if (waitpid(pid, &status, 0) < 0)
 		return -errno;
 	if (!WIFEXITED(status))
 		return -ECHILD;
 	return -WEXITSTATUS(status);
+}
+
+/* Makes the namespaces a launch would make, in a throw-away child, and
+ * in a child of that (the first process of the PID namespace) mounts a
+ * /proc of its own, as a launch does: a container's /proc with
+ * over-mounts refuses that to a user namespace. *proc gets that result. */
+static int
+try_namespaces(int *proc)
+{
+	int flags = SANDBOX_NAMESPACES, fds[2], r, pr = -ECHILD;
+	pid_t pid;
+
+	if (geteuid() != 0)
+		flags |= CLONE_NEWUSER;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid == 0) {
+		pid_t init;
+
+		close(fds[0]);
+		if (unshare(flags) < 0)
+			_exit(errno & 0xff);
+		init = fork();
+		if (init == 0)
+			_exit(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+					      mount("proc", "/proc", "proc",
+						    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0
+				      ? errno & 0xff
+				      : 0);
+		pr = reap(init);
+		(void)!write(fds[1], &pr, sizeof(pr));
+		_exit(0);
+	}
+	close(fds[1]);
+	r = reap(pid);
+	if (read(fds[0], &pr, sizeof(pr)) != (ssize_t)sizeof(pr))
+		pr = -ECHILD;
+	close(fds[0]);
+	*proc = pr;
+	return r;
 }
 
 void
@@ -82,7 +117,8 @@ linux_probe(struct linux_probe *p, bool try_ns)
 	r = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
 	p->seccomp = r < 0 ? -errno : 0;
 	p->seccomp_mode = r < 0 ? 0 : (int)r;
-	p->userns = try_ns ? try_namespaces() : 1;
+	p->proc = 1;
+	p->userns = try_ns ? try_namespaces(&p->proc) : 1;
 }
 
 /* ---------------------------------------------------- enforcement hooks

@@ -23,6 +23,8 @@ struct linux_probe {
 	int seccomp_mode;   /* PR_GET_SECCOMP: 0 none, 2 already filtered (we stack) */
 	int userns;         /* 0: user+PID+mount namespaces can be made; -errno;
 			     * 1: not probed (linux_probe(..., false)) */
+	int proc;           /* 0: a /proc of the PID namespace can be mounted
+			     * there; -errno; 1: not probed */
 };
 
 /* Fills *p. try_ns: also try to make the namespaces, in a throw-away

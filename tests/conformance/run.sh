@@ -1352,12 +1352,25 @@ CASES+=(case_81 case_82 case_83)
 for user in root $NOBODY; do
 	set_user $user
 	make_tree
+	# In a container whose /proc is masked (Docker's), a user namespace
+	# may not mount a /proc of its own and heel-exec refuses every
+	# launch of this user: case 78 checks that refusal; the rest cannot
+	# run as this user here.
+	noproc=
+	if [ "$U" != root ] && "${PRE[@]}" env -i $(ENVV) "$HX" check "$T/pol/base.hpol" 2>/dev/null |
+		grep -q '^private /proc: not available'; then
+		noproc=1
+		echo "SKIP every case but 78 [$U]: no /proc of the sandbox's own can be mounted by a user here (a masked /proc, as in containers); heel-exec refuses, as case 78 checks"
+		nskip=$((nskip + 1))
+	fi
 	for c in "${CASES[@]}"; do
 		# The selection glob matches the case's function name or number.
 		selected "$c" || selected "${c#case_}" || continue
+		[ -n "$noproc" ] && [ "$c" != case_78 ] && continue
 		make_tree
 		$c
 	done
+	[ -n "$noproc" ] && continue
 	while IFS='|' read -r name op who want pol pos; do
 		[ -n "$name" ] || continue
 		selected "$name" || continue
