@@ -16,6 +16,7 @@
 #include "artifact.h"
 #include "artifact_read.h"
 #include "crc32c.h"
+#include "grow.h"
 #include "hash.h"
 #include "landlock_lower.h"
 #include "seccomp_bpf.h"
@@ -71,26 +72,20 @@ struct writer {
 static uint8_t *
 grow(struct writer *w, struct buf *b, size_t n)
 {
+	uint8_t *d;
+
 	if (w->rc)
 		return NULL;
 	if (n > ART_MAX_FILE_SIZE - b->len) {
 		w->rc = -EFBIG;
 		return NULL;
 	}
-	if (b->len + n > b->cap) {
-		size_t ncap = b->cap ? b->cap : 256;
-		uint8_t *d;
-
-		while (ncap < b->len + n)
-			ncap *= 2;
-		d = realloc(b->data, ncap);
-		if (!d) {
-			w->rc = -ENOMEM;
-			return NULL;
-		}
-		b->data = d;
-		b->cap = ncap;
+	d = grow_array(b->data, &b->cap, b->len + n, 1, 256);
+	if (!d) {
+		w->rc = -ENOMEM;
+		return NULL;
 	}
+	b->data = d;
 	memset(b->data + b->len, 0, n);
 	b->len += n;
 	return b->data + b->len - n;

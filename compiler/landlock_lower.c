@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "hash.h"
 #include "landlock_abi.h"
 
@@ -286,6 +287,7 @@ strtab_add(struct strtab *st, const char *s)
 {
 	size_t n = strlen(s) + 1;
 	size_t i = (size_t)(hash_fnv1a(s) & (st->nslots - 1));
+	char *b;
 
 	while (st->slots[i]) {
 		uint32_t off = st->slots[i] - 1;
@@ -296,18 +298,10 @@ strtab_add(struct strtab *st, const char *s)
 	}
 	if (st->len + n > UINT32_MAX - 8)
 		return -1;
-	if (st->len + n > st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 256;
-		char *b;
-
-		while (cap < st->len + n)
-			cap *= 2;
-		b = realloc(st->buf, cap);
-		if (!b)
-			return -1;
-		st->buf = b;
-		st->cap = cap;
-	}
+	b = grow_array(st->buf, &st->cap, st->len + n, 1, 256);
+	if (!b)
+		return -1;
+	st->buf = b;
 	memcpy(st->buf + st->len, s, n);
 	st->slots[i] = (uint32_t)st->len + 1;
 	st->len += n;

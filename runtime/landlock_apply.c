@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "grow.h"
 #include "landlock_abi.h"
 #include "pathexpand.h"
 
@@ -393,40 +394,14 @@ label(const struct builder *b, const struct ent *e, char *buf, size_t len)
 	return buf;
 }
 
-/* Makes room for one more element in an array of `cap` elements of
- * `width` bytes holding `n`; the first allocation takes `hint` elements so
- * that a plan of the usual size never grows (musl's malloc maps and unmaps
- * a fresh group for each step, ~8 us apiece at launch). */
-static int
-reserve_one(void **arr, size_t *cap, size_t n, size_t width, size_t hint)
-{
-	size_t want;
-	void *g;
-
-	if (n < *cap)
-		return 0;
-	want = *cap ? *cap * 2 : (hint > 32 ? hint : 32);
-	if (want <= n)
-		want = n + 1;
-	if (want > SIZE_MAX / width)
-		return -ENOMEM;
-	g = realloc(*arr, want * width);
-	if (!g)
-		return -ENOMEM;
-	*arr = g;
-	*cap = want;
-	return 0;
-}
-
 static int
 push_ent(struct builder *b, const struct ent *e)
 {
-	void *arr = b->e;
-	int rc = reserve_one(&arr, &b->ecap, b->ne, sizeof(*b->e), b->hint);
+	struct ent *grown = grow_array(b->e, &b->ecap, b->ne + 1, sizeof(*b->e), b->hint);
 
-	b->e = arr;
-	if (rc < 0)
-		return rc;
+	if (!grown)
+		return -ENOMEM;
+	b->e = grown;
 	b->e[b->ne++] = *e;
 	return 0;
 }
@@ -437,19 +412,18 @@ plan_push(struct builder *b, const char *path, int fd, uint64_t access, enum ll_
 {
 	struct ll_plan *p = b->plan;
 	char *copy = strdup(path);
-	void *arr = p->rules;
-	int rc;
+	struct ll_plan_rule *grown;
 
 	if (!copy)
 		return -ENOMEM;
 	/* One more than needed: the working directory's rule is added after
 	 * the build (ll_plan_add_workdir). */
-	rc = reserve_one(&arr, &p->rules_cap, p->nrules + 1, sizeof(*p->rules), b->hint);
-	p->rules = arr;
-	if (rc < 0) {
+	grown = grow_array(p->rules, &p->rules_cap, p->nrules + 2, sizeof(*p->rules), b->hint);
+	if (!grown) {
 		free(copy);
-		return rc;
+		return -ENOMEM;
 	}
+	p->rules = grown;
 	p->rules[p->nrules].path = copy;
 	p->rules[p->nrules].fd = fd;
 	p->rules[p->nrules].access = access;
@@ -1280,9 +1254,9 @@ out:
 int
 ll_plan_add_workdir(struct ll_plan *p, const char *workdir, char *err, size_t errlen)
 {
-	void *arr;
+	struct ll_plan_rule *grown;
 	char *copy;
-	int fd, rc;
+	int fd;
 
 	if (p->abi <= 0)
 		return 0;
@@ -1303,14 +1277,14 @@ ll_plan_add_workdir(struct ll_plan *p, const char *workdir, char *err, size_t er
 		return rt_error(err, errlen, fd, "the working directory %s: %s", workdir,
 			    strerror(-fd));
 	copy = strdup(workdir);
-	arr = p->rules;
-	rc = copy ? reserve_one(&arr, &p->rules_cap, p->nrules, sizeof(*p->rules), 1) : -ENOMEM;
-	p->rules = arr;
-	if (rc < 0) {
+	grown = copy ? grow_array(p->rules, &p->rules_cap, p->nrules + 1, sizeof(*p->rules), 1)
+		     : NULL;
+	if (!grown) {
 		free(copy);
 		close(fd);
 		return rt_error(err, errlen, -ENOMEM, "out of memory");
 	}
+	p->rules = grown;
 	p->rules[p->nrules++] = (struct ll_plan_rule){
 		.path = copy,
 		.fd = fd,
