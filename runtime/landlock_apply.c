@@ -1372,30 +1372,3 @@ out:
 	close(rfd);
 	return rc;
 }
-
-int
-ll_apply(const struct ll_table_view *t, const struct ll_launch *l, bool best_effort,
-	 struct ll_report *rep, char *err, size_t errlen)
-{
-	struct ll_plan plan;
-	int abi, rc;
-
-	abi = ll_probe_abi();
-	if (abi < 0) {
-		if (!best_effort)
-			return rt_error(err, errlen, abi, "%s", ll_probe_message(abi));
-		rc = report(rep, LL_LINE_WEAKENING, "%s", ll_probe_message(abi));
-		if (rc)
-			return rc;
-		abi = 0;
-	}
-	rc = ll_plan_build(t, l, abi, best_effort, &plan, rep, err, errlen);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < plan.nmounts && !rc; i++)
-		rc = l->cover(&plan.mounts[i], l->cover_ctx, err, errlen);
-	if (!rc)
-		rc = ll_plan_enforce(&plan, err, errlen);
-	ll_plan_free(&plan);
-	return rc;
-}
