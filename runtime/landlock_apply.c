@@ -30,7 +30,8 @@
 		      LL_FS_MAKE_FIFO | LL_FS_MAKE_BLOCK | LL_FS_MAKE_SYM | LL_FS_REFER | \
 		      LL_FS_TRUNCATE)
 
-/* The working directory: read and write, never execute (LANGUAGE.md). */
+/* The working directory: read and write, never execute (heel(5),
+ * PRECEDENCE): files the command writes there must not run as code. */
 #define WORKDIR_RIGHTS (LL_FS_READ_FILE | LL_FS_READ_DIR | LL_FS_WRITE_FILE | \
 			LL_FS_REMOVE_FILE | LL_FS_REMOVE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_DIR | \
 			LL_FS_MAKE_SYM | LL_FS_MAKE_FIFO | LL_FS_MAKE_SOCK | LL_FS_TRUNCATE | \

@@ -44,7 +44,7 @@ is_name_char(char c)
 	return is_name_start(c) || (c >= '0' && c <= '9');
 }
 
-/* The path rules of LANGUAGE.md, re-checked on the template: no control
+/* The path rules of heel(5) (PATHS), re-checked on the template: no control
  * characters, no empty, `.` or `..` component (a leading `./` excepted),
  * no trailing `/`, every `${` a well-formed name. heelc never writes
  * anything else, so anything else is damage or forgery. */

@@ -2,8 +2,8 @@
  * hpolpatch: rewrites one field of an artifact and fixes every checksum,
  * so the result is well-formed and only the field's meaning changed:
  * `hpolpatch IN OUT landlock-min-abi N` raises the Landlock table's
- * minimum ABI (peers.md 4.60: a policy this kernel cannot enforce must be
- * refused, not run weaker). Exit 0 on success, 3 when the artifact has
+ * minimum ABI (escape 60: a sandbox silently not applied; a policy this
+ * kernel cannot enforce must be refused, not run weaker). Exit 0 on success, 3 when the artifact has
  * no such section, 1 on any other failure. */
 #include <stdint.h>
 #include <stdio.h>
