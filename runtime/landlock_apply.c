@@ -156,6 +156,7 @@ ll_report_free(struct ll_report *rep)
 	free(rep->lines);
 	rep->lines = NULL;
 	rep->nlines = 0;
+	rep->cap_lines = 0;
 }
 
 /* Whether a line of this kind would be kept: callers skip formatting
@@ -182,7 +183,7 @@ report(struct ll_report *rep, enum ll_line_kind kind, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return -ENOMEM;
-	grown = realloc(rep->lines, (rep->nlines + 1) * sizeof(*grown));
+	grown = grow_array(rep->lines, &rep->cap_lines, rep->nlines + 1, sizeof(*grown), 0);
 	if (!grown) {
 		free(text);
 		return -ENOMEM;

@@ -83,7 +83,7 @@ struct ll_report {
 	uint32_t notes;
 	size_t nrules;             /* path rules handed to the kernel */
 	struct ll_report_line *lines;
-	size_t nlines;
+	size_t nlines, cap_lines;
 	bool want_applied;         /* set by the caller: also list every rule
 				    * handed to the kernel (LL_LINE_APPLIED),
 				    * which costs a formatted line per rule */
