@@ -1238,6 +1238,7 @@ add_workdir_under(const char *ancestor, uint64_t access, const char *workdir)
 
 	p.dg.eff.fs = ~0ull;
 	p.rules = calloc(1, sizeof(*p.rules));
+	p.rules_cap = 1;
 	p.rules[0] = (struct ll_plan_rule){ .path = strdup(ancestor), .fd = -1,
 					    .access = access, .kind = LL_PK_GRANT, .is_dir = true };
 	p.nrules = 1;
