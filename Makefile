@@ -213,7 +213,7 @@ check-roundtrip: $(BIN)/heelc
 check-launcher: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(TBIN)/heel-exec-noenforce
 	@bash tests/launcher/run.sh $(B)
 
-# The escape suite (tests/conformance): peers.md §4 run for real against
+# The escape suite (tests/conformance): the escape catalogue run for real against
 # bin/heel-exec, as root and as uid 65534. Its helpers are static so they
 # run from the test's own executable directory.
 CONF := $(B)/conformance

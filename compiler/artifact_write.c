@@ -16,6 +16,7 @@
 #include "artifact.h"
 #include "artifact_read.h"
 #include "crc32c.h"
+#include "grow.h"
 #include "hash.h"
 #include "landlock_lower.h"
 #include "seccomp_bpf.h"
@@ -71,26 +72,20 @@ struct writer {
 static uint8_t *
 grow(struct writer *w, struct buf *b, size_t n)
 {
+	uint8_t *d;
+
 	if (w->rc)
 		return NULL;
 	if (n > ART_MAX_FILE_SIZE - b->len) {
 		w->rc = -EFBIG;
 		return NULL;
 	}
-	if (b->len + n > b->cap) {
-		size_t ncap = b->cap ? b->cap : 256;
-		uint8_t *d;
-
-		while (ncap < b->len + n)
-			ncap *= 2;
-		d = realloc(b->data, ncap);
-		if (!d) {
-			w->rc = -ENOMEM;
-			return NULL;
-		}
-		b->data = d;
-		b->cap = ncap;
+	d = grow_array(b->data, &b->cap, b->len + n, 1, 256);
+	if (!d) {
+		w->rc = -ENOMEM;
+		return NULL;
 	}
+	b->data = d;
 	memset(b->data + b->len, 0, n);
 	b->len += n;
 	return b->data + b->len - n;
@@ -173,9 +168,9 @@ count32(struct writer *w, size_t n)
 static void
 put_origin(struct writer *w, uint8_t *o, const struct ir_origin *origin)
 {
-	art_put32(o + offsetof(struct art_rec_origin, file), str(w, origin->file));
-	art_put32(o + offsetof(struct art_rec_origin, line), origin->line);
-	art_put32(o + offsetof(struct art_rec_origin, col), origin->col);
+	le_put32(o + offsetof(struct art_rec_origin, file), str(w, origin->file));
+	le_put32(o + offsetof(struct art_rec_origin, line), origin->line);
+	le_put32(o + offsetof(struct art_rec_origin, col), origin->col);
 }
 
 /* The table header of a table section; records follow. */
@@ -186,9 +181,9 @@ put_table(struct writer *w, uint32_t type, size_t count, size_t record_size, siz
 
 	if (!t)
 		return;
-	art_put32(t + offsetof(struct art_rec_table, count), count32(w, count));
-	art_put32(t + offsetof(struct art_rec_table, record_size), (uint32_t)record_size);
-	art_put32(t + offsetof(struct art_rec_table, nitems), count32(w, nitems));
+	le_put32(t + offsetof(struct art_rec_table, count), count32(w, count));
+	le_put32(t + offsetof(struct art_rec_table, record_size), (uint32_t)record_size);
+	le_put32(t + offsetof(struct art_rec_table, nitems), count32(w, nitems));
 }
 
 static void
@@ -198,23 +193,23 @@ put_item(struct writer *w, uint32_t type, const char *s)
 	uint8_t *p = grow(w, &w->sec[type], ART_ITEM_SIZE);
 
 	if (p)
-		art_put32(p, off);
+		le_put32(p, off);
 }
 
 static void
 write_scalar_u64(struct writer *w, uint8_t *s, const struct ir_u64 *v)
 {
-	art_put64(s + offsetof(struct art_rec_scalar, value), v->value);
-	art_put32(s + offsetof(struct art_rec_scalar, str), ART_STR_NONE);
-	art_put32(s + offsetof(struct art_rec_scalar, set), v->set ? 1 : 0);
+	le_put64(s + offsetof(struct art_rec_scalar, value), v->value);
+	le_put32(s + offsetof(struct art_rec_scalar, str), ART_STR_NONE);
+	le_put32(s + offsetof(struct art_rec_scalar, set), v->set ? 1 : 0);
 	put_origin(w, s + offsetof(struct art_rec_scalar, origin), &v->origin);
 }
 
 static void
 write_scalar_str(struct writer *w, uint8_t *s, const struct ir_str *v)
 {
-	art_put32(s + offsetof(struct art_rec_scalar, str), str(w, v->value));
-	art_put32(s + offsetof(struct art_rec_scalar, set), v->value ? 1 : 0);
+	le_put32(s + offsetof(struct art_rec_scalar, str), str(w, v->value));
+	le_put32(s + offsetof(struct art_rec_scalar, set), v->value ? 1 : 0);
 	put_origin(w, s + offsetof(struct art_rec_scalar, origin), &v->origin);
 }
 
@@ -232,8 +227,8 @@ write_scalars(struct writer *w, const struct ir_policy *p)
 
 		if (!r)
 			return;
-		art_put32(r + offsetof(struct art_rec_scalars, platform), i);
-		art_put32(r + offsetof(struct art_rec_scalars, enabled), (p->platforms >> i) & 1u);
+		le_put32(r + offsetof(struct art_rec_scalars, platform), i);
+		le_put32(r + offsetof(struct art_rec_scalars, enabled), (p->platforms >> i) & 1u);
 		item = r + sizeof(struct art_rec_scalars);
 #define ITEM(id) (item + (size_t)(id) * sizeof(struct art_rec_scalar))
 		write_scalar_u64(w, ITEM(ART_SC_ISOLATION), &sc->isolation);
@@ -263,7 +258,7 @@ write_paths(struct writer *w, const struct ir_policy *p)
 
 		if (!r)
 			return;
-		art_put32(r + offsetof(struct art_rec_path, path), req(w, pr->path));
+		le_put32(r + offsetof(struct art_rec_path, path), req(w, pr->path));
 		r[offsetof(struct art_rec_path, mode)] = pr->mode;
 		r[offsetof(struct art_rec_path, platforms)] = pr->platforms;
 		r[offsetof(struct art_rec_path, optional)] = pr->optional ? 1 : 0;
@@ -281,8 +276,8 @@ put_env(struct writer *w, uint8_t kind, const char *name, const char *value, uin
 
 	if (!r)
 		return;
-	art_put32(r + offsetof(struct art_rec_env, name), req(w, name));
-	art_put32(r + offsetof(struct art_rec_env, value),
+	le_put32(r + offsetof(struct art_rec_env, name), req(w, name));
+	le_put32(r + offsetof(struct art_rec_env, value),
 		  kind == ART_ENV_SET ? req(w, value) : ART_STR_NONE);
 	r[offsetof(struct art_rec_env, kind)] = kind;
 	r[offsetof(struct art_rec_env, platforms)] = platforms;
@@ -311,8 +306,8 @@ write_network(struct writer *w, const struct ir_policy *p)
 
 		if (!r)
 			return;
-		art_put32(r + offsetof(struct art_rec_net, host), req(w, np->host));
-		art_put16(r + offsetof(struct art_rec_net, port), np->port);
+		le_put32(r + offsetof(struct art_rec_net, host), req(w, np->host));
+		le_put16(r + offsetof(struct art_rec_net, port), np->port);
 		r[offsetof(struct art_rec_net, platforms)] = np->platforms;
 		put_origin(w, r + offsetof(struct art_rec_net, origin), &np->origin);
 	}
@@ -333,11 +328,11 @@ write_ipc(struct writer *w, const struct ir_policy *p)
 
 		if (!r)
 			return;
-		art_put32(r + offsetof(struct art_rec_ipc, name), req(w, c->name));
-		art_put32(r + offsetof(struct art_rec_ipc, exec), str(w, c->exec));
-		art_put32(r + offsetof(struct art_rec_ipc, first_arg), count32(w, nargs));
-		art_put32(r + offsetof(struct art_rec_ipc, nargs), count32(w, c->npositionals));
-		art_put64(r + offsetof(struct art_rec_ipc, timeout_ms), c->timeout_ms);
+		le_put32(r + offsetof(struct art_rec_ipc, name), req(w, c->name));
+		le_put32(r + offsetof(struct art_rec_ipc, exec), str(w, c->exec));
+		le_put32(r + offsetof(struct art_rec_ipc, first_arg), count32(w, nargs));
+		le_put32(r + offsetof(struct art_rec_ipc, nargs), count32(w, c->npositionals));
+		le_put64(r + offsetof(struct art_rec_ipc, timeout_ms), c->timeout_ms);
 		r[offsetof(struct art_rec_ipc, platforms)] = c->platforms;
 		put_origin(w, r + offsetof(struct art_rec_ipc, origin), &c->origin);
 		nargs += c->npositionals;
@@ -362,13 +357,13 @@ write_python(struct writer *w, const struct ir_policy *p)
 
 		if (!r)
 			return;
-		art_put32(r + offsetof(struct art_rec_python, platform), i);
-		art_put32(r + offsetof(struct art_rec_python, set), py->set ? 1 : 0);
-		art_put32(r + offsetof(struct art_rec_python, venv), str(w, py->venv));
-		art_put32(r + offsetof(struct art_rec_python, allow_pip_install),
+		le_put32(r + offsetof(struct art_rec_python, platform), i);
+		le_put32(r + offsetof(struct art_rec_python, set), py->set ? 1 : 0);
+		le_put32(r + offsetof(struct art_rec_python, venv), str(w, py->venv));
+		le_put32(r + offsetof(struct art_rec_python, allow_pip_install),
 			  py->allow_pip_install ? 1 : 0);
-		art_put32(r + offsetof(struct art_rec_python, first_package), count32(w, npkg));
-		art_put32(r + offsetof(struct art_rec_python, npackages),
+		le_put32(r + offsetof(struct art_rec_python, first_package), count32(w, npkg));
+		le_put32(r + offsetof(struct art_rec_python, npackages),
 			  count32(w, py->npackages));
 		put_origin(w, r + offsetof(struct art_rec_python, origin), &py->origin);
 		npkg += py->npackages;
@@ -386,11 +381,11 @@ put_extra(struct writer *w, uint32_t kind, const char *value, unsigned platform,
 
 	if (!r)
 		return;
-	art_put32(r + offsetof(struct art_rec_extra, kind), kind);
-	art_put32(r + offsetof(struct art_rec_extra, value), req(w, value));
+	le_put32(r + offsetof(struct art_rec_extra, kind), kind);
+	le_put32(r + offsetof(struct art_rec_extra, value), req(w, value));
 	r[offsetof(struct art_rec_extra, platforms)] = (uint8_t)ART_PLAT_BIT(platform);
 	r[offsetof(struct art_rec_extra, action)] = action;
-	art_put16(r + offsetof(struct art_rec_extra, errno_value), errno_value);
+	le_put16(r + offsetof(struct art_rec_extra, errno_value), errno_value);
 	put_origin(w, r + offsetof(struct art_rec_extra, origin), origin);
 }
 
@@ -427,7 +422,7 @@ write_meta(struct writer *w, const struct ir_policy *p)
 
 	if (!m)
 		return;
-	art_put32(m + offsetof(struct art_rec_meta, compiler_version), version);
+	le_put32(m + offsetof(struct art_rec_meta, compiler_version), version);
 	memcpy(m + offsetof(struct art_rec_meta, source_digest), p->source_digest,
 	       sizeof(p->source_digest));
 }
@@ -478,14 +473,14 @@ write_bpf(struct writer *w, const struct ir_policy *p, enum scp_arch arch)
 	d = grow(w, &w->bpf[arch],
 		 sizeof(struct art_bpf_header) + prog.len * ART_BPF_INSN_SIZE);
 	if (d) {
-		art_put32(d + offsetof(struct art_bpf_header, audit_arch), prog.audit_arch);
-		art_put32(d + offsetof(struct art_bpf_header, insn_count), (uint32_t)prog.len);
+		le_put32(d + offsetof(struct art_bpf_header, audit_arch), prog.audit_arch);
+		le_put32(d + offsetof(struct art_bpf_header, insn_count), (uint32_t)prog.len);
 		d += sizeof(struct art_bpf_header);
 		for (size_t i = 0; i < prog.len; i++, d += ART_BPF_INSN_SIZE) {
-			art_put16(d + offsetof(struct art_bpf_insn, code), prog.insns[i].code);
+			le_put16(d + offsetof(struct art_bpf_insn, code), prog.insns[i].code);
 			d[offsetof(struct art_bpf_insn, jt)] = prog.insns[i].jt;
 			d[offsetof(struct art_bpf_insn, jf)] = prog.insns[i].jf;
-			art_put32(d + offsetof(struct art_bpf_insn, k), prog.insns[i].k);
+			le_put32(d + offsetof(struct art_bpf_insn, k), prog.insns[i].k);
 		}
 	}
 	bpf_prog_free(&prog);
@@ -555,29 +550,29 @@ assemble(struct writer *w, uint8_t **out, size_t *len)
 		return -ENOMEM;
 	h = f;
 	memcpy(h, ART_MAGIC, ART_MAGIC_LEN);
-	art_put16(h + offsetof(struct art_file_header, fmt_major), ART_FMT_MAJOR);
-	art_put16(h + offsetof(struct art_file_header, fmt_minor), ART_FMT_MINOR);
-	art_put16(h + offsetof(struct art_file_header, header_size), ART_HEADER_SIZE);
-	art_put16(h + offsetof(struct art_file_header, section_count), (uint16_t)nsec);
-	art_put32(h + offsetof(struct art_file_header, platform), ART_FILE_PLATFORM_NEUTRAL);
-	art_put32(h + offsetof(struct art_file_header, min_landlock_abi), w->min_landlock_abi);
-	art_put64(h + offsetof(struct art_file_header, file_size), pos);
-	art_put64(h + offsetof(struct art_file_header, section_table_off), ART_HEADER_SIZE);
+	le_put16(h + offsetof(struct art_file_header, fmt_major), ART_FMT_MAJOR);
+	le_put16(h + offsetof(struct art_file_header, fmt_minor), ART_FMT_MINOR);
+	le_put16(h + offsetof(struct art_file_header, header_size), ART_HEADER_SIZE);
+	le_put16(h + offsetof(struct art_file_header, section_count), (uint16_t)nsec);
+	le_put32(h + offsetof(struct art_file_header, platform), ART_FILE_PLATFORM_NEUTRAL);
+	le_put32(h + offsetof(struct art_file_header, min_landlock_abi), w->min_landlock_abi);
+	le_put64(h + offsetof(struct art_file_header, file_size), pos);
+	le_put64(h + offsetof(struct art_file_header, section_table_off), ART_HEADER_SIZE);
 	for (size_t i = 0; i < nsec; i++) {
 		const struct buf *b = sec[i].b;
 
 		e = f + ART_HEADER_SIZE + i * ART_SECTION_ENTRY_SIZE;
-		art_put32(e + offsetof(struct art_file_section, type), sec[i].type);
-		art_put32(e + offsetof(struct art_file_section, flags), sec[i].flags);
-		art_put64(e + offsetof(struct art_file_section, offset), off[i]);
-		art_put64(e + offsetof(struct art_file_section, size), b->len);
-		art_put32(e + offsetof(struct art_file_section, crc), crc32c_buf(b->data, b->len));
+		le_put32(e + offsetof(struct art_file_section, type), sec[i].type);
+		le_put32(e + offsetof(struct art_file_section, flags), sec[i].flags);
+		le_put64(e + offsetof(struct art_file_section, offset), off[i]);
+		le_put64(e + offsetof(struct art_file_section, size), b->len);
+		le_put32(e + offsetof(struct art_file_section, crc), crc32c_buf(b->data, b->len));
 		if (b->len)
 			memcpy(f + off[i], b->data, b->len);
 	}
-	art_put32(h + offsetof(struct art_file_header, body_crc),
+	le_put32(h + offsetof(struct art_file_header, body_crc),
 		  crc32c_buf(f + ART_HEADER_SIZE, pos - ART_HEADER_SIZE));
-	art_put32(h + offsetof(struct art_file_header, header_crc),
+	le_put32(h + offsetof(struct art_file_header, header_crc),
 		  art_header_crc(h, ART_HEADER_SIZE));
 	*out = f;
 	*len = pos;

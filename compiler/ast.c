@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 struct ast_stmt *
 ast_stmt_new(enum ast_kind kind, struct diag_loc loc)
 {
@@ -24,24 +26,15 @@ int
 ast_stmt_add_arg(struct ast_stmt *stmt, struct ast_arg *arg)
 {
 	size_t n = stmt->nargs;
+	struct ast_arg *grown;
 
-	/* Capacity is the next power of two: lists such as `env pass` may be
-	 * long, and the struct has no room to store a capacity. */
-	if (n == 0 || (n >= 2 && (n & (n - 1)) == 0)) {
-		size_t cap = n ? n * 2 : 2;
-		struct ast_arg *grown;
-
-		if (cap > SIZE_MAX / sizeof(*grown)) {
-			ast_arg_clear(arg);
-			return -ENOMEM;
-		}
-		grown = realloc(stmt->args, cap * sizeof(*grown));
-		if (!grown) {
-			ast_arg_clear(arg);
-			return -ENOMEM;
-		}
-		stmt->args = grown;
+	/* Lists such as `env pass` may be long: grown by doubling. */
+	grown = grow_array(stmt->args, &stmt->cap_args, n + 1, sizeof(*grown), 2);
+	if (!grown) {
+		ast_arg_clear(arg);
+		return -ENOMEM;
 	}
+	stmt->args = grown;
 	stmt->args[n] = *arg;
 	stmt->nargs = n + 1;
 	memset(arg, 0, sizeof(*arg));

@@ -83,7 +83,7 @@ struct ast_stmt {
 	struct diag_loc loc;       /* the statement's first keyword */
 	uint32_t last_line;        /* line of the statement's last token (closing brace for blocks) */
 	struct ast_arg *args;
-	size_t nargs;
+	size_t nargs, cap_args;
 	struct diag_loc flag_loc;  /* position of `optional`/`daily`/`errno` when flagged */
 	struct ast_stmt *children; /* block contents, in order; NULL when none */
 	struct ast_stmt *next;     /* next sibling */

@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 struct diag_ctx {
 	struct diag_source **sources;
-	size_t nsources;
+	size_t nsources, cap_sources;
 	struct diag *diags;
 	size_t ndiags, cap;
 	size_t errors, warnings;
@@ -65,7 +67,7 @@ diag_add_source(struct diag_ctx *ctx, const char *path, const char *origin_name,
 		memcpy(src->text, text, len);
 	src->text[len] = '\0';
 	src->len = len;
-	grown = realloc(ctx->sources, (ctx->nsources + 1) * sizeof(*grown));
+	grown = grow_array(ctx->sources, &ctx->cap_sources, ctx->nsources + 1, sizeof(*grown), 0);
 	if (!grown)
 		goto oom;
 	ctx->sources = grown;
@@ -105,20 +107,15 @@ diag_vpush(struct diag_ctx *ctx, enum diag_severity sev,
 	   const struct diag_loc *loc, const char *hint, const char *fmt,
 	   va_list ap)
 {
-	struct diag *d;
+	struct diag *d, *grown;
 	char *msg = NULL;
 
-	if (ctx->ndiags == ctx->cap) {
-		size_t ncap = ctx->cap ? ctx->cap * 2 : 16;
-		struct diag *grown = realloc(ctx->diags, ncap * sizeof(*grown));
-
-		if (!grown) {
-			ctx->oom = 1;
-			return;
-		}
-		ctx->diags = grown;
-		ctx->cap = ncap;
+	grown = grow_array(ctx->diags, &ctx->cap, ctx->ndiags + 1, sizeof(*grown), 0);
+	if (!grown) {
+		ctx->oom = 1;
+		return;
 	}
+	ctx->diags = grown;
 	if (vasprintf(&msg, fmt, ap) < 0) {
 		ctx->oom = 1;
 		return;

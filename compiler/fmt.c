@@ -42,6 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 #define FMT_INDENT 4
 
 struct outbuf {
@@ -75,15 +77,11 @@ struct lines {
 static int
 lines_push(struct lines *ls, const struct line *l)
 {
-	if (ls->n == ls->cap) {
-		size_t ncap = ls->cap ? ls->cap * 2 : 64;
-		struct line *grown = realloc(ls->v, ncap * sizeof(*grown));
+	struct line *grown = grow_array(ls->v, &ls->cap, ls->n + 1, sizeof(*grown), 64);
 
-		if (!grown)
-			return -ENOMEM;
-		ls->v = grown;
-		ls->cap = ncap;
-	}
+	if (!grown)
+		return -ENOMEM;
+	ls->v = grown;
 	ls->v[ls->n++] = *l;
 	return 0;
 }
@@ -91,27 +89,17 @@ lines_push(struct lines *ls, const struct line *l)
 static void
 out_put(struct outbuf *b, const char *s, size_t n)
 {
+	char *grown;
+
 	if (b->oom)
 		return;
-	if (b->cap - b->len < n + 1) {
-		size_t ncap = b->cap ? b->cap : 256;
-		char *grown;
-
-		while (ncap - b->len < n + 1) {
-			if (ncap > SIZE_MAX / 2) {
-				b->oom = true;
-				return;
-			}
-			ncap *= 2;
-		}
-		grown = realloc(b->p, ncap);
-		if (!grown) {
-			b->oom = true;
-			return;
-		}
-		b->p = grown;
-		b->cap = ncap;
+	/* One more for the NUL that ends the text. */
+	grown = n < SIZE_MAX - b->len ? grow_array(b->p, &b->cap, b->len + n + 1, 1, 256) : NULL;
+	if (!grown) {
+		b->oom = true;
+		return;
 	}
+	b->p = grown;
 	if (n)
 		memcpy(b->p + b->len, s, n);
 	b->len += n;

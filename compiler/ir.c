@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 struct ir_pool {
 	char **strings;
 	size_t n, cap;
@@ -36,20 +38,15 @@ const char *
 ir_intern(struct ir_policy *policy, const char *s)
 {
 	struct ir_pool *pool = policy->pool;
-	char *copy;
+	char *copy, **grown;
 
 	for (size_t i = 0; i < pool->n; i++)
 		if (strcmp(pool->strings[i], s) == 0)
 			return pool->strings[i];
-	if (pool->n == pool->cap) {
-		size_t ncap = pool->cap ? pool->cap * 2 : 8;
-		char **grown = realloc(pool->strings, ncap * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		pool->strings = grown;
-		pool->cap = ncap;
-	}
+	grown = grow_array(pool->strings, &pool->cap, pool->n + 1, sizeof(*grown), 0);
+	if (!grown)
+		return NULL;
+	pool->strings = grown;
 	copy = strdup(s);
 	if (!copy)
 		return NULL;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "hash.h"
 #include "landlock_abi.h"
 
@@ -286,6 +287,7 @@ strtab_add(struct strtab *st, const char *s)
 {
 	size_t n = strlen(s) + 1;
 	size_t i = (size_t)(hash_fnv1a(s) & (st->nslots - 1));
+	char *b;
 
 	while (st->slots[i]) {
 		uint32_t off = st->slots[i] - 1;
@@ -296,18 +298,10 @@ strtab_add(struct strtab *st, const char *s)
 	}
 	if (st->len + n > UINT32_MAX - 8)
 		return -1;
-	if (st->len + n > st->cap) {
-		size_t cap = st->cap ? st->cap * 2 : 256;
-		char *b;
-
-		while (cap < st->len + n)
-			cap *= 2;
-		b = realloc(st->buf, cap);
-		if (!b)
-			return -1;
-		st->buf = b;
-		st->cap = cap;
-	}
+	b = grow_array(st->buf, &st->cap, st->len + n, 1, 256);
+	if (!b)
+		return -1;
+	st->buf = b;
 	memcpy(st->buf + st->len, s, n);
 	st->slots[i] = (uint32_t)st->len + 1;
 	st->len += n;
@@ -362,26 +356,26 @@ ll_table_encode(const struct ll_table *t, uint8_t **out, size_t *len)
 	buf = calloc(1, size);
 	if (!buf)
 		goto out;
-	ll_put32(buf + LL_HDR_VERSION, LL_TABLE_VERSION);
-	ll_put32(buf + LL_HDR_MIN_ABI, t->min_abi);
-	ll_put64(buf + LL_HDR_HANDLED_FS, t->handled_fs);
-	ll_put64(buf + LL_HDR_HANDLED_NET, t->handled_net);
-	ll_put64(buf + LL_HDR_SCOPED, t->scoped);
-	ll_put32(buf + LL_HDR_RULE_COUNT, (uint32_t)t->nrules);
-	ll_put32(buf + LL_HDR_STRINGS_SIZE, (uint32_t)st.len);
-	ll_put32(buf + LL_HDR_FLAGS, t->flags);
+	le_put32(buf + LL_HDR_VERSION, LL_TABLE_VERSION);
+	le_put32(buf + LL_HDR_MIN_ABI, t->min_abi);
+	le_put64(buf + LL_HDR_HANDLED_FS, t->handled_fs);
+	le_put64(buf + LL_HDR_HANDLED_NET, t->handled_net);
+	le_put64(buf + LL_HDR_SCOPED, t->scoped);
+	le_put32(buf + LL_HDR_RULE_COUNT, (uint32_t)t->nrules);
+	le_put32(buf + LL_HDR_STRINGS_SIZE, (uint32_t)st.len);
+	le_put32(buf + LL_HDR_FLAGS, t->flags);
 	for (size_t i = 0; i < t->nrules; i++) {
 		const struct ll_rule *r = sorted[i];
 		uint8_t *p = buf + LL_TABLE_HEADER_SIZE + i * LL_TABLE_RULE_SIZE;
 
-		ll_put32(p + LL_RULE_KIND, r->kind);
-		ll_put32(p + LL_RULE_FLAGS, r->flags);
-		ll_put32(p + LL_RULE_STR, (uint32_t)strtab_add(&st, r->path));
-		ll_put32(p + LL_RULE_MIN_ABI, r->min_abi);
-		ll_put64(p + LL_RULE_ACCESS, r->access);
-		ll_put32(p + LL_RULE_ORIGIN_STR, r->origin_file ?
+		le_put32(p + LL_RULE_KIND, r->kind);
+		le_put32(p + LL_RULE_FLAGS, r->flags);
+		le_put32(p + LL_RULE_STR, (uint32_t)strtab_add(&st, r->path));
+		le_put32(p + LL_RULE_MIN_ABI, r->min_abi);
+		le_put64(p + LL_RULE_ACCESS, r->access);
+		le_put32(p + LL_RULE_ORIGIN_STR, r->origin_file ?
 			 (uint32_t)strtab_add(&st, r->origin_file) : LL_STR_NONE);
-		ll_put32(p + LL_RULE_ORIGIN_LINE, r->origin_line);
+		le_put32(p + LL_RULE_ORIGIN_LINE, r->origin_line);
 	}
 	if (st.len)
 		memcpy(buf + LL_TABLE_HEADER_SIZE + t->nrules * LL_TABLE_RULE_SIZE, st.buf, st.len);

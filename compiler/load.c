@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "parse.h"
+#include "grow.h"
 #include "presets.h"
 #include "readfile.h"
 #include "suggest.h"
@@ -103,7 +104,7 @@ new_file(struct sema *s)
 	struct sema_file **grown;
 
 	f = calloc(1, sizeof(*f));
-	grown = f ? realloc(s->files, (s->nfiles + 1) * sizeof(*grown)) : NULL;
+	grown = f ? grow_array(s->files, &s->cap_files, s->nfiles + 1, sizeof(*grown), 0) : NULL;
 	if (!grown) {
 		free(f);
 		s->oom = true;
@@ -156,7 +157,8 @@ load_version(const struct sema_file *f)
 static struct sema_include *
 new_include(struct sema *s, struct sema_file *f, const struct ast_stmt *st)
 {
-	struct sema_include *grown = realloc(f->incs, (f->nincs + 1) * sizeof(*grown));
+	struct sema_include *grown =
+		grow_array(f->incs, &f->cap_incs, f->nincs + 1, sizeof(*grown), 0);
 
 	if (!grown) {
 		s->oom = true;
@@ -572,4 +574,5 @@ load_free(struct sema *s)
 	free(s->files);
 	s->files = NULL;
 	s->nfiles = 0;
+	s->cap_files = 0;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bpf_verify.h"
+#include "grow.h"
 #include "ir.h"
 
 #define X32_SYSCALL_BIT 0x40000000u
@@ -45,26 +46,6 @@ struct gen {
 	int err;
 };
 
-static void *
-grow(void *p, size_t *cap, size_t need, size_t size, int *err)
-{
-	size_t ncap;
-	void *q;
-
-	if (need <= *cap)
-		return p;
-	ncap = *cap ? *cap * 2 : 64;
-	while (ncap < need)
-		ncap *= 2;
-	q = realloc(p, ncap * size);
-	if (q == NULL) {
-		*err = -ENOMEM;
-		return NULL;
-	}
-	*cap = ncap;
-	return q;
-}
-
 static int
 new_label(struct gen *g)
 {
@@ -72,9 +53,11 @@ new_label(struct gen *g)
 
 	if (g->err)
 		return 0;
-	l = grow(g->label_id, &g->cap_labels, g->nlabels + 1, sizeof(*l), &g->err);
-	if (l == NULL)
+	l = grow_array(g->label_id, &g->cap_labels, g->nlabels + 1, sizeof(*l), 0);
+	if (l == NULL) {
+		g->err = -ENOMEM;
 		return 0;
+	}
 	g->label_id = l;
 	g->label_id[g->nlabels] = -1;
 	return (int)g->nlabels++;
@@ -87,9 +70,11 @@ bind(struct gen *g, int label)
 
 	if (g->err)
 		return;
-	p = grow(g->pending, &g->cap_pending, g->npending + 1, sizeof(*p), &g->err);
-	if (p == NULL)
+	p = grow_array(g->pending, &g->cap_pending, g->npending + 1, sizeof(*p), 0);
+	if (p == NULL) {
+		g->err = -ENOMEM;
 		return;
+	}
 	g->pending = p;
 	g->pending[g->npending++] = label;
 }
@@ -101,9 +86,11 @@ emit(struct gen *g, uint16_t code, uint32_t k, int jt, int jf, int ja)
 
 	if (g->err)
 		return;
-	it = grow(g->items, &g->cap, g->n + 1, sizeof(*it), &g->err);
-	if (it == NULL)
+	it = grow_array(g->items, &g->cap, g->n + 1, sizeof(*it), 0);
+	if (it == NULL) {
+		g->err = -ENOMEM;
 		return;
+	}
 	g->items = it;
 	g->items[g->n] = (struct item){ code, k, jt, jf, ja, g->next_id };
 	for (size_t i = 0; i < g->npending; i++)
@@ -142,9 +129,11 @@ ret_label(struct gen *g, uint32_t action)
 	for (size_t i = 0; i < g->nrets; i++)
 		if (g->rets[i].action == action)
 			return g->rets[i].label;
-	r = grow(g->rets, &g->cap_rets, g->nrets + 1, sizeof(*r), &g->err);
-	if (r == NULL)
+	r = grow_array(g->rets, &g->cap_rets, g->nrets + 1, sizeof(*r), 0);
+	if (r == NULL) {
+		g->err = -ENOMEM;
 		return 0;
+	}
 	g->rets = r;
 	g->rets[g->nrets].action = action;
 	g->rets[g->nrets].label = new_label(g);
@@ -160,10 +149,10 @@ is_cond(uint16_t code)
 static int
 insert_after(struct gen *g, size_t p, struct item it)
 {
-	struct item *items = grow(g->items, &g->cap, g->n + 1, sizeof(*items), &g->err);
+	struct item *items = grow_array(g->items, &g->cap, g->n + 1, sizeof(*items), 0);
 
 	if (items == NULL)
-		return g->err;
+		return g->err = -ENOMEM;
 	g->items = items;
 	memmove(&g->items[p + 2], &g->items[p + 1], (g->n - p - 1) * sizeof(*items));
 	it.id = g->next_id++;
@@ -352,9 +341,11 @@ push_range(struct ranges *rs, uint32_t lo, uint32_t hi, uint32_t action,
 			return;
 		}
 	}
-	r = grow(rs->r, &rs->cap, rs->n + 1, sizeof(*r), &rs->err);
-	if (r == NULL)
+	r = grow_array(rs->r, &rs->cap, rs->n + 1, sizeof(*r), 0);
+	if (r == NULL) {
+		rs->err = -ENOMEM;
 		return;
+	}
 	rs->r = r;
 	rs->r[rs->n++] = (struct range){ lo, hi, action, rule };
 }

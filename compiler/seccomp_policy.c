@@ -605,8 +605,8 @@ scp_find(const struct scp_model *model, uint32_t nr)
 	return NULL;
 }
 
-bool
-scp_cond_holds(const struct scp_cond *cond, const struct bpf_sim_data *data)
+static bool
+cond_holds(const struct scp_cond *cond, const struct bpf_sim_data *data)
 {
 	uint64_t v = data->args[cond->arg % 6], mask = cond->mask;
 	bool in = false;
@@ -623,6 +623,21 @@ scp_cond_holds(const struct scp_cond *cond, const struct bpf_sim_data *data)
 }
 
 uint32_t
+scp_rule_eval(const struct scp_rule *rule, const struct bpf_sim_data *data)
+{
+	for (uint8_t i = 0; i < rule->nclauses; i++) {
+		const struct scp_clause *c = &rule->clauses[i];
+		bool all = true;
+
+		for (uint8_t j = 0; j < c->nconds && all; j++)
+			all = cond_holds(&c->conds[j], data);
+		if (all)
+			return c->action;
+	}
+	return rule->action;
+}
+
+uint32_t
 scp_eval(const struct scp_model *model, const struct bpf_sim_data *data)
 {
 	const struct scp_rule *r;
@@ -635,18 +650,8 @@ scp_eval(const struct scp_model *model, const struct bpf_sim_data *data)
 	if (model->arch == SCP_X86_64 && data->nr >= X32_SYSCALL_BIT)
 		return model->badarch_action;
 	r = scp_find(model, data->nr);
-	if (r != NULL) {
-		for (uint8_t i = 0; i < r->nclauses; i++) {
-			const struct scp_clause *c = &r->clauses[i];
-			bool all = true;
-
-			for (uint8_t j = 0; j < c->nconds && all; j++)
-				all = scp_cond_holds(&c->conds[j], data);
-			if (all)
-				return c->action;
-		}
-		return r->action;
-	}
+	if (r != NULL)
+		return scp_rule_eval(r, data);
 	if (scp_name(model->arch, data->nr) != NULL)
 		return model->default_action;
 	return model->unknown_action;

@@ -123,7 +123,9 @@ const struct scp_rule *scp_find(const struct scp_model *model, uint32_t nr);
 /* The action the model intends for one call: the linear reference. */
 uint32_t scp_eval(const struct scp_model *model, const struct bpf_sim_data *data);
 
-/* Whether one condition holds for `data` (exposed for the generators). */
-bool scp_cond_holds(const struct scp_cond *cond, const struct bpf_sim_data *data);
+/* The action `rule` gives the call in `data`: its first clause whose
+ * conditions all hold, else its own action. scp_eval's step for a call
+ * with a rule, exposed for the generators. */
+uint32_t scp_rule_eval(const struct scp_rule *rule, const struct bpf_sim_data *data);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "errno_names.h"
 #include "fmt.h"
+#include "grow.h"
 #include "hash.h"
 #include "sema_int.h"
 #include "suggest.h"
@@ -24,22 +25,13 @@
 int
 sema_grow(struct sema *s, void **arr, size_t *cap, size_t n, size_t elem)
 {
-	size_t ncap;
-	void *grown;
+	void *grown = grow_array(*arr, cap, n + 1, elem, 0);
 
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 8;
-	while (ncap <= n)
-		ncap *= 2;
-	grown = realloc(*arr, ncap * elem);
 	if (!grown) {
 		s->oom = true;
 		return -ENOMEM;
 	}
-	memset((char *)grown + *cap * elem, 0, (ncap - *cap) * elem);
 	*arr = grown;
-	*cap = ncap;
 	return 0;
 }
 
@@ -907,6 +899,7 @@ eval_ipc(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 	const struct ast_arg *n = arg(s, st, 0, AST_ARG_STRING);
 	const struct ast_stmt *exec_st = NULL, *timeout_st = NULL;
 	struct ir_ipc ipc = {0};
+	size_t cap_positionals = 0;
 	unsigned mask = e->mask;
 	bool bad = false;
 	long b;
@@ -971,8 +964,8 @@ eval_ipc(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 							  a->text);
 						bad = true;
 					}
-				grown = realloc(ipc.positionals,
-						(ipc.npositionals + 1) * sizeof(*grown));
+				grown = grow_array(ipc.positionals, &cap_positionals,
+						   ipc.npositionals + 1, sizeof(*grown), 0);
 				if (!grown) {
 					s->oom = true;
 					continue;
@@ -1058,7 +1051,7 @@ eval_python(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e
 	const struct ast_stmt *venv_st = NULL, *pip_st = NULL;
 	char *venv = NULL;
 	char **pkgs = NULL;
-	size_t npkgs = 0;
+	size_t npkgs = 0, cap_pkgs = 0;
 	bool pip = false, bad = false;
 	unsigned mask = e->mask;
 
@@ -1109,7 +1102,7 @@ eval_python(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e
 					bad = true;
 					continue;
 				}
-				grown = realloc(pkgs, (npkgs + 1) * sizeof(*grown));
+				grown = grow_array(pkgs, &cap_pkgs, npkgs + 1, sizeof(*grown), 0);
 				if (!grown) {
 					free(p);
 					s->oom = true;
@@ -1585,7 +1578,8 @@ eval_file(struct sema *s, struct sema_file *f, unsigned mask, uint8_t set)
 	int version;
 
 	if (!f->entered) {
-		struct sema_file **grown = realloc(s->order, (s->norder + 1) * sizeof(*grown));
+		struct sema_file **grown =
+			grow_array(s->order, &s->cap_order, s->norder + 1, sizeof(*grown), 0);
 
 		if (!grown) {
 			s->oom = true;

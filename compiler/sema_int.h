@@ -50,7 +50,7 @@ struct sema_file {
 	char *preset; /* embedded: its name under policies/ */
 	struct sema_file *includer;
 	struct sema_include *incs;
-	size_t nincs;
+	size_t nincs, cap_incs;
 	bool entered; /* evaluation reached it (digest order) */
 };
 
@@ -155,9 +155,9 @@ struct sema {
 	bool oom;
 
 	struct sema_file **files; /* every loaded file, owned */
-	size_t nfiles;
+	size_t nfiles, cap_files;
 	struct sema_file **order; /* files in evaluation order (digest) */
-	size_t norder;
+	size_t norder, cap_order;
 
 	struct sema_slot_state slots[SEMA_SLOT_COUNT][IR_PLATFORM_COUNT];
 	uint8_t protections[IR_PLATFORM_COUNT];
@@ -189,8 +189,8 @@ struct sema {
 
 /* ------------------------------------------------------------ helpers */
 
-/* Grows *arr (elements of `elem` bytes) so index n fits. 0 or -ENOMEM
- * (then s->oom is set). */
+/* grow_array() so index n fits, in sema's terms: 0, or -ENOMEM with
+ * s->oom set. */
 int sema_grow(struct sema *s, void **arr, size_t *cap, size_t n, size_t elem);
 char *sema_strdup(struct sema *s, const char *str);
 char *sema_strndup(struct sema *s, const char *str, size_t len);

@@ -398,7 +398,6 @@ main(int argc, char *argv[])
 	if (l.verbose)
 		note("working directory %s (%s)", wd.path, wd.remove ? "removed at exit" : "kept");
 	l.workdir = wd.path;
-	l.tmpdir = wd.tmp;
 	/* A fresh working directory is a private tmpfs in the sandbox's
 	 * mount namespace: no other process of the user, no other sandbox
 	 * sees its files, and a killed launch leaves nothing but the empty

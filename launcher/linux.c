@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * heel-exec on Linux: the launch and the life of the process tree; see
  * linux.h. The parent stays outside the sandbox and outlives everything
- * in it; the child sets itself up in the order DESIGN.md gives and
- * execs. */
+ * in it; the child sets itself up in command_main, one step a call with
+ * its reason beside it, and execs. */
 #include "linux.h"
 
 #include <errno.h>
@@ -221,7 +221,8 @@ exit_code(int status)
 /* Overwrites our copy of the launcher's environment once nothing needs
  * it: /proc/<pid>/environ shows those bytes for as long as a process
  * lives, and a sandbox running as root (or a same-uid one, were we
- * dumpable) could read the tokens in them (peers.md 4.19). */
+ * dumpable) could read the tokens in them (an escape peers have had:
+ * reading the launcher's /proc/<pid>/environ). */
 static void
 wipe_environ(void)
 {

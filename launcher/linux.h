@@ -47,7 +47,6 @@ struct linux_launch {
 
 	/* Known once the working directory exists (NULL during checks): */
 	const char *workdir;      /* absolute, no links */
-	const char *tmpdir;       /* workdir/tmp */
 	char *const *envp;        /* the sandbox's environment, built from scratch */
 	const struct lim_plan *limits;
 	struct linux_cgroup *cgroup; /* the tree's cgroup (linux_cgroup.h) */
@@ -72,9 +71,8 @@ struct linux_launch {
 				   * its own, where it mounts its view of the
 				   * file system before Landlock */
 
-	/* Private to each hook, from its check to its apply. */
+	/* Private to the Landlock hook, from its check to its apply. */
 	void *landlock_state;
-	void *seccomp_state;
 };
 
 /* ====================================================================

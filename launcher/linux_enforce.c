@@ -40,8 +40,8 @@
 #error "heel-exec supports x86_64 and aarch64"
 #endif
 
-/* ${NAME} comes from the launcher's environment (LANGUAGE.md: expanded at
- * launch from the launcher's environment). */
+/* ${NAME} comes from the launcher's environment, expanded at launch
+ * (heel(5), PATHS), not from the sandbox's environment built from scratch. */
 static const char *
 host_getenv(const char *name, void *ctx)
 {

@@ -5,7 +5,7 @@
  * byte. The structs below document the layout and pin it with
  * static_assert; code never casts a buffer to them (the buffer may be
  * unaligned and the host big-endian), it reads and writes each field at
- * its offsetof() with the art_get and art_put helpers. Shared by heelc
+ * its offsetof() with the le_get and le_put helpers (le.h). Shared by heelc
  * (writer) and every launcher (reader). */
 #ifndef HEEL_RUNTIME_ARTIFACT_H
 #define HEEL_RUNTIME_ARTIFACT_H
@@ -13,6 +13,8 @@
 #include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "le.h"
 
 /* PNG-style magic, 8 bytes: the high byte catches 7-bit transfers, CR LF
  * catches CR LF -> LF conversion, ^Z stops a DOS `type`. It is PNG's
@@ -376,45 +378,5 @@ struct art_rec_meta {
 };
 static_assert(sizeof(struct art_rec_meta) == 40, "meta is 40 bytes");
 static_assert(offsetof(struct art_rec_meta, source_digest) == 8, "layout");
-
-/* Little-endian field access at any alignment, on any host. */
-static inline uint16_t
-art_get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | (unsigned)p[1] << 8);
-}
-
-static inline uint32_t
-art_get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t
-art_get64(const uint8_t *p)
-{
-	return (uint64_t)art_get32(p) | (uint64_t)art_get32(p + 4) << 32;
-}
-
-static inline void
-art_put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static inline void
-art_put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static inline void
-art_put64(uint8_t *p, uint64_t v)
-{
-	art_put32(p, (uint32_t)v);
-	art_put32(p + 4, (uint32_t)(v >> 32));
-}
 
 #endif

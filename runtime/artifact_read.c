@@ -214,7 +214,7 @@ static int
 check_origin(struct vctx *c, const char *sec, size_t rec, const uint8_t *o)
 {
 	return check_str(c, sec, rec, "origin file",
-			 art_get32(o + offsetof(struct art_rec_origin, file)), false);
+			 le_get32(o + offsetof(struct art_rec_origin, file)), false);
 }
 
 static int
@@ -247,10 +247,10 @@ check_table(struct vctx *c, uint32_t type, struct art_span *sp, size_t min_recor
 	if (sp->size < sizeof(struct art_rec_table))
 		return VFAIL(c, "%s: shorter than its %zu-byte table header", name,
 			     sizeof(struct art_rec_table));
-	sp->count = art_get32(sp->data + offsetof(struct art_rec_table, count));
-	sp->record_size = art_get32(sp->data + offsetof(struct art_rec_table, record_size));
-	sp->nitems = art_get32(sp->data + offsetof(struct art_rec_table, nitems));
-	if (art_get32(sp->data + offsetof(struct art_rec_table, reserved)))
+	sp->count = le_get32(sp->data + offsetof(struct art_rec_table, count));
+	sp->record_size = le_get32(sp->data + offsetof(struct art_rec_table, record_size));
+	sp->nitems = le_get32(sp->data + offsetof(struct art_rec_table, nitems));
+	if (le_get32(sp->data + offsetof(struct art_rec_table, reserved)))
 		return VFAIL(c, "%s: reserved table field is not zero", name);
 	if (sp->record_size < min_record)
 		return VFAIL(c, "%s: record size %lu is smaller than %zu", name,
@@ -283,7 +283,7 @@ check_items(struct vctx *c, const char *name, const struct art_span *sp)
 {
 	for (size_t j = 0; j < sp->nitems; j++) {
 		int rc =
-		    check_str(c, name, j, "item", art_get32(sp->items + j * ART_ITEM_SIZE), true);
+		    check_str(c, name, j, "item", le_get32(sp->items + j * ART_ITEM_SIZE), true);
 		if (rc)
 			return rc;
 	}
@@ -375,8 +375,8 @@ check_scalars(struct vctx *c, struct art_span *sp, struct art_view *view)
 			     (unsigned long)sp->count, ART_PLATFORM_COUNT);
 	for (size_t i = 0; i < sp->count; i++) {
 		const uint8_t *r = record(sp, i);
-		uint32_t plat = art_get32(r + offsetof(struct art_rec_scalars, platform));
-		uint32_t enabled = art_get32(r + offsetof(struct art_rec_scalars, enabled));
+		uint32_t plat = le_get32(r + offsetof(struct art_rec_scalars, platform));
+		uint32_t enabled = le_get32(r + offsetof(struct art_rec_scalars, enabled));
 
 		if (plat >= ART_PLATFORM_COUNT)
 			return VFAIL(c, "SCALARS record %zu: unknown platform %lu", i,
@@ -389,11 +389,11 @@ check_scalars(struct vctx *c, struct art_span *sp, struct art_view *view)
 		view->scalars[plat] = r;
 		for (unsigned id = 0; id < ART_SC_COUNT; id++) {
 			const uint8_t *s = r + sizeof(struct art_rec_scalars) + id * item;
-			uint64_t value = art_get64(s + offsetof(struct art_rec_scalar, value));
-			uint32_t str = art_get32(s + offsetof(struct art_rec_scalar, str));
-			uint32_t set = art_get32(s + offsetof(struct art_rec_scalar, set));
+			uint64_t value = le_get64(s + offsetof(struct art_rec_scalar, value));
+			uint32_t str = le_get32(s + offsetof(struct art_rec_scalar, str));
+			uint32_t set = le_get32(s + offsetof(struct art_rec_scalar, set));
 
-			if (set > 1 || art_get32(s + offsetof(struct art_rec_scalar, reserved)))
+			if (set > 1 || le_get32(s + offsetof(struct art_rec_scalar, reserved)))
 				return VFAIL(c,
 					     "SCALARS record %zu: scalar %u (%s) has invalid flags",
 					     i, id, scalar_names[id]);
@@ -443,7 +443,7 @@ check_paths(struct vctx *c, struct art_span *sp)
 		unsigned set = r[offsetof(struct art_rec_path, set)];
 
 		rc = check_str(c, "PATHS", i, "path",
-			       art_get32(r + offsetof(struct art_rec_path, path)), true);
+			       le_get32(r + offsetof(struct art_rec_path, path)), true);
 		if (rc)
 			return rc;
 		/* write and exec imply read: 2, 4 and 6 cannot be written. */
@@ -481,10 +481,10 @@ check_env(struct vctx *c, struct art_span *sp)
 	for (size_t i = 0; i < sp->count; i++) {
 		const uint8_t *r = record(sp, i);
 		unsigned kind = r[offsetof(struct art_rec_env, kind)];
-		uint32_t value = art_get32(r + offsetof(struct art_rec_env, value));
+		uint32_t value = le_get32(r + offsetof(struct art_rec_env, value));
 
 		rc = check_str(c, "ENV", i, "name",
-			       art_get32(r + offsetof(struct art_rec_env, name)), true);
+			       le_get32(r + offsetof(struct art_rec_env, name)), true);
 		if (rc)
 			return rc;
 		if (kind != ART_ENV_PASS && kind != ART_ENV_SET)
@@ -497,7 +497,7 @@ check_env(struct vctx *c, struct art_span *sp)
 		rc = check_platforms(c, "ENV", i, r[offsetof(struct art_rec_env, platforms)]);
 		if (rc)
 			return rc;
-		if (art_get16(r + offsetof(struct art_rec_env, reserved)))
+		if (le_get16(r + offsetof(struct art_rec_env, reserved)))
 			return VFAIL(c, "ENV record %zu: reserved field is not zero", i);
 		rc = check_origin(c, "ENV", i, r + offsetof(struct art_rec_env, origin));
 		if (rc)
@@ -519,7 +519,7 @@ check_network(struct vctx *c, struct art_span *sp)
 		const uint8_t *r = record(sp, i);
 
 		rc = check_str(c, "NETWORK", i, "host",
-			       art_get32(r + offsetof(struct art_rec_net, host)), true);
+			       le_get32(r + offsetof(struct art_rec_net, host)), true);
 		if (rc)
 			return rc;
 		rc = check_platforms(c, "NETWORK", i, r[offsetof(struct art_rec_net, platforms)]);
@@ -547,14 +547,14 @@ check_ipc(struct vctx *c, struct art_span *sp)
 		return rc;
 	for (size_t i = 0; i < sp->count; i++) {
 		const uint8_t *r = record(sp, i);
-		uint32_t first = art_get32(r + offsetof(struct art_rec_ipc, first_arg));
-		uint32_t n = art_get32(r + offsetof(struct art_rec_ipc, nargs));
+		uint32_t first = le_get32(r + offsetof(struct art_rec_ipc, first_arg));
+		uint32_t n = le_get32(r + offsetof(struct art_rec_ipc, nargs));
 
 		rc = check_str(c, "IPC", i, "name",
-			       art_get32(r + offsetof(struct art_rec_ipc, name)), true);
+			       le_get32(r + offsetof(struct art_rec_ipc, name)), true);
 		if (!rc)
 			rc = check_str(c, "IPC", i, "exec",
-				       art_get32(r + offsetof(struct art_rec_ipc, exec)), false);
+				       le_get32(r + offsetof(struct art_rec_ipc, exec)), false);
 		if (rc)
 			return rc;
 		/* Positionals are owned back to back, so no two commands can
@@ -596,9 +596,9 @@ check_python(struct vctx *c, struct art_span *sp, struct art_view *view)
 			     (unsigned long)sp->count, ART_PLATFORM_COUNT);
 	for (size_t i = 0; i < sp->count; i++) {
 		const uint8_t *r = record(sp, i);
-		uint32_t plat = art_get32(r + offsetof(struct art_rec_python, platform));
-		uint32_t first = art_get32(r + offsetof(struct art_rec_python, first_package));
-		uint32_t n = art_get32(r + offsetof(struct art_rec_python, npackages));
+		uint32_t plat = le_get32(r + offsetof(struct art_rec_python, platform));
+		uint32_t first = le_get32(r + offsetof(struct art_rec_python, first_package));
+		uint32_t n = le_get32(r + offsetof(struct art_rec_python, npackages));
 
 		if (plat >= ART_PLATFORM_COUNT)
 			return VFAIL(c, "PYTHON record %zu: unknown platform %lu", i,
@@ -607,11 +607,11 @@ check_python(struct vctx *c, struct art_span *sp, struct art_view *view)
 			return VFAIL(c, "PYTHON record %zu: platform %lu given twice", i,
 				     (unsigned long)plat);
 		view->python[plat] = r;
-		if (art_get32(r + offsetof(struct art_rec_python, set)) > 1 ||
-		    art_get32(r + offsetof(struct art_rec_python, allow_pip_install)) > 1)
+		if (le_get32(r + offsetof(struct art_rec_python, set)) > 1 ||
+		    le_get32(r + offsetof(struct art_rec_python, allow_pip_install)) > 1)
 			return VFAIL(c, "PYTHON record %zu: invalid flags", i);
 		rc = check_str(c, "PYTHON", i, "venv",
-			       art_get32(r + offsetof(struct art_rec_python, venv)), false);
+			       le_get32(r + offsetof(struct art_rec_python, venv)), false);
 		if (rc)
 			return rc;
 		if (first != next || n > sp->nitems - next)
@@ -620,7 +620,7 @@ check_python(struct vctx *c, struct art_span *sp, struct art_view *view)
 			    "PYTHON record %zu: packages [%lu, +%lu) out of order or out of range",
 			    i, (unsigned long)first, (unsigned long)n);
 		next += n;
-		if (art_get32(r + offsetof(struct art_rec_python, reserved)))
+		if (le_get32(r + offsetof(struct art_rec_python, reserved)))
 			return VFAIL(c, "PYTHON record %zu: reserved field is not zero", i);
 		rc = check_origin(c, "PYTHON", i, r + offsetof(struct art_rec_python, origin));
 		if (rc)
@@ -651,16 +651,16 @@ check_extras(struct vctx *c, struct art_span *sp)
 		return VFAIL(c, "EXTRAS: unexpected trailing items");
 	for (size_t i = 0; i < sp->count; i++) {
 		const uint8_t *r = record(sp, i);
-		uint32_t kind = art_get32(r + offsetof(struct art_rec_extra, kind));
+		uint32_t kind = le_get32(r + offsetof(struct art_rec_extra, kind));
 		unsigned plat = r[offsetof(struct art_rec_extra, platforms)];
 		unsigned action = r[offsetof(struct art_rec_extra, action)];
-		unsigned errno_value = art_get16(r + offsetof(struct art_rec_extra, errno_value));
+		unsigned errno_value = le_get16(r + offsetof(struct art_rec_extra, errno_value));
 
 		if (kind < 1 || kind > ART_EXTRA_KIND_MAX)
 			return VFAIL(c, "EXTRAS record %zu: invalid kind %lu", i,
 				     (unsigned long)kind);
 		rc = check_str(c, "EXTRAS", i, "value",
-			       art_get32(r + offsetof(struct art_rec_extra, value)), true);
+			       le_get32(r + offsetof(struct art_rec_extra, value)), true);
 		if (rc)
 			return rc;
 		if (kind == ART_EXTRA_EXCLUDED) {
@@ -689,10 +689,10 @@ check_meta(struct vctx *c, const struct art_span *sp)
 	if (sp->size < sizeof(struct art_rec_meta))
 		return VFAIL(c, "META: %zu bytes, shorter than %zu", sp->size,
 			     sizeof(struct art_rec_meta));
-	if (art_get32(sp->data + offsetof(struct art_rec_meta, reserved)))
+	if (le_get32(sp->data + offsetof(struct art_rec_meta, reserved)))
 		return VFAIL(c, "META: reserved field is not zero");
 	return check_str(c, "META", 0, "compiler version",
-			 art_get32(sp->data + offsetof(struct art_rec_meta, compiler_version)),
+			 le_get32(sp->data + offsetof(struct art_rec_meta, compiler_version)),
 			 true);
 }
 
@@ -749,8 +749,8 @@ check_bpf(struct vctx *c, unsigned index, const uint8_t *data, size_t size,
 	if (size < sizeof(struct art_bpf_header))
 		return VFAIL(c, "section %u (SECCOMP_BPF): %zu bytes, shorter than its %zu-byte header",
 			     index, size, sizeof(struct art_bpf_header));
-	arch = art_get32(data + offsetof(struct art_bpf_header, audit_arch));
-	count = art_get32(data + offsetof(struct art_bpf_header, insn_count));
+	arch = le_get32(data + offsetof(struct art_bpf_header, audit_arch));
+	count = le_get32(data + offsetof(struct art_bpf_header, insn_count));
 	name = arch_name(arch);
 	if (!name)
 		return VFAIL(c, "section %u (SECCOMP_BPF): unknown architecture 0x%08lx", index,
@@ -860,40 +860,40 @@ art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, s
 			     ART_HEADER_SIZE);
 	if (memcmp(h, ART_MAGIC, ART_MAGIC_LEN) != 0)
 		return VFAIL(c, "wrong magic: not a heel policy artifact (.hpol)");
-	major = art_get16(h + offsetof(struct art_file_header, fmt_major));
-	minor = art_get16(h + offsetof(struct art_file_header, fmt_minor));
+	major = le_get16(h + offsetof(struct art_file_header, fmt_major));
+	minor = le_get16(h + offsetof(struct art_file_header, fmt_minor));
 	if (major != ART_FMT_MAJOR)
 		return VFAIL(c, "unsupported format version %u.%u (this reader understands %d.x)",
 			     major, minor, ART_FMT_MAJOR);
-	hsize = art_get16(h + offsetof(struct art_file_header, header_size));
+	hsize = le_get16(h + offsetof(struct art_file_header, header_size));
 	if (hsize < ART_HEADER_SIZE || hsize % ART_ALIGN || hsize > len)
 		return VFAIL(c,
 			     "bad header size %u (at least %d, a multiple of %d, inside the file)",
 			     hsize, ART_HEADER_SIZE, ART_ALIGN);
-	file_size = art_get64(h + offsetof(struct art_file_header, file_size));
+	file_size = le_get64(h + offsetof(struct art_file_header, file_size));
 	if (file_size != len)
 		return VFAIL(c,
 			     "file size mismatch: the header says %llu bytes, there are %zu "
 			     "(truncated or extended)",
 			     (unsigned long long)file_size, len);
-	if (header_crc(h, hsize) != art_get32(h + offsetof(struct art_file_header, header_crc)))
+	if (header_crc(h, hsize) != le_get32(h + offsetof(struct art_file_header, header_crc)))
 		return VFAIL(c, "header checksum mismatch: the header is corrupt");
 	if (crc32c_buf(buf + hsize, len - hsize) !=
-	    art_get32(h + offsetof(struct art_file_header, body_crc)))
+	    le_get32(h + offsetof(struct art_file_header, body_crc)))
 		return VFAIL(c, "body checksum mismatch: the artifact is corrupt");
-	view->platform = art_get32(h + offsetof(struct art_file_header, platform));
+	view->platform = le_get32(h + offsetof(struct art_file_header, platform));
 	if (view->platform > ART_FILE_PLATFORM_WINDOWS)
 		return VFAIL(c, "unknown target platform %lu", (unsigned long)view->platform);
-	if (art_get32(h + offsetof(struct art_file_header, flags)) & ~ART_HDR_FLAGS_KNOWN)
+	if (le_get32(h + offsetof(struct art_file_header, flags)) & ~ART_HDR_FLAGS_KNOWN)
 		return VFAIL(c, "unknown header flags 0x%lx",
-			     (unsigned long)art_get32(h + offsetof(struct art_file_header, flags)));
-	if (art_get64(h + offsetof(struct art_file_header, reserved)))
+			     (unsigned long)le_get32(h + offsetof(struct art_file_header, flags)));
+	if (le_get64(h + offsetof(struct art_file_header, reserved)))
 		return VFAIL(c, "reserved header field is not zero");
 
-	nsec = art_get16(h + offsetof(struct art_file_header, section_count));
+	nsec = le_get16(h + offsetof(struct art_file_header, section_count));
 	if (nsec > ART_MAX_SECTIONS)
 		return VFAIL(c, "too many sections: %u (at most %d)", nsec, ART_MAX_SECTIONS);
-	toff = art_get64(h + offsetof(struct art_file_header, section_table_off));
+	toff = le_get64(h + offsetof(struct art_file_header, section_table_off));
 	if (toff % ART_ALIGN)
 		return VFAIL(c, "section table offset %llu is not %d-aligned",
 			     (unsigned long long)toff, ART_ALIGN);
@@ -905,9 +905,9 @@ art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, s
 #define ENTRY(i, field)                                                                            \
 	(tab + (size_t)(i)*ART_SECTION_ENTRY_SIZE + offsetof(struct art_file_section, field))
 	for (unsigned i = 0; i < nsec; i++) {
-		uint32_t type = art_get32(ENTRY(i, type));
-		uint64_t off = art_get64(ENTRY(i, offset));
-		uint64_t size = art_get64(ENTRY(i, size));
+		uint32_t type = le_get32(ENTRY(i, type));
+		uint64_t off = le_get64(ENTRY(i, offset));
+		uint64_t size = le_get64(ENTRY(i, size));
 
 		if (off % ART_ALIGN)
 			return VFAIL(c, "section %u (%s): offset %llu is not %d-aligned", i,
@@ -923,28 +923,28 @@ art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, s
 		    overlaps(off, size, toff, (uint64_t)nsec * ART_SECTION_ENTRY_SIZE))
 			return VFAIL(c, "section %u (%s) overlaps the header or the section table",
 				     i, type_label(type, t1));
-		if (art_get32(ENTRY(i, reserved)))
+		if (le_get32(ENTRY(i, reserved)))
 			return VFAIL(c, "section %u (%s): reserved field is not zero", i,
 				     type_label(type, t1));
 	}
 	for (unsigned i = 0; i < nsec; i++)
 		for (unsigned j = i + 1; j < nsec; j++)
-			if (overlaps(art_get64(ENTRY(i, offset)), art_get64(ENTRY(i, size)),
-				     art_get64(ENTRY(j, offset)), art_get64(ENTRY(j, size))))
+			if (overlaps(le_get64(ENTRY(i, offset)), le_get64(ENTRY(i, size)),
+				     le_get64(ENTRY(j, offset)), le_get64(ENTRY(j, size))))
 				return VFAIL(c, "sections %u (%s) and %u (%s) overlap", i,
-					     type_label(art_get32(ENTRY(i, type)), t1), j,
-					     type_label(art_get32(ENTRY(j, type)), t2));
+					     type_label(le_get32(ENTRY(i, type)), t1), j,
+					     type_label(le_get32(ENTRY(j, type)), t2));
 	for (unsigned i = 0; i < nsec; i++) {
-		uint64_t off = art_get64(ENTRY(i, offset));
-		uint64_t size = art_get64(ENTRY(i, size));
+		uint64_t off = le_get64(ENTRY(i, offset));
+		uint64_t size = le_get64(ENTRY(i, size));
 
-		if (crc32c_buf(buf + off, (size_t)size) != art_get32(ENTRY(i, crc)))
+		if (crc32c_buf(buf + off, (size_t)size) != le_get32(ENTRY(i, crc)))
 			return VFAIL(c, "section %u (%s): checksum mismatch", i,
-				     type_label(art_get32(ENTRY(i, type)), t1));
+				     type_label(le_get32(ENTRY(i, type)), t1));
 	}
 	for (unsigned i = 0; i < nsec; i++) {
-		uint32_t type = art_get32(ENTRY(i, type));
-		uint32_t flags = art_get32(ENTRY(i, flags));
+		uint32_t type = le_get32(ENTRY(i, type));
+		uint32_t flags = le_get32(ENTRY(i, flags));
 		struct art_span *sp;
 
 		if (!art_section_name(type)) {
@@ -973,8 +973,8 @@ art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, s
 		sp = &view->sec[type];
 		if (sp->data)
 			return VFAIL(c, "duplicate section %s", section_names[type]);
-		sp->data = buf + art_get64(ENTRY(i, offset));
-		sp->size = (size_t)art_get64(ENTRY(i, size));
+		sp->data = buf + le_get64(ENTRY(i, offset));
+		sp->size = (size_t)le_get64(ENTRY(i, size));
 	}
 	for (uint32_t t = 1; t <= ART_SEC_COMMON_MAX; t++)
 		if ((section_flags(t) & ART_SECF_CRITICAL) && !view->sec[t].data)
@@ -991,15 +991,15 @@ art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, s
 		goto bad;
 	if (view->sec[ART_SEC_META].data && (rc = check_meta(c, &view->sec[ART_SEC_META])))
 		goto bad;
-	view->min_landlock_abi = art_get32(h + offsetof(struct art_file_header, min_landlock_abi));
+	view->min_landlock_abi = le_get32(h + offsetof(struct art_file_header, min_landlock_abi));
 	if (view->sec[ART_SEC_LINUX_LANDLOCK].data &&
 	    (rc = check_landlock(c, &view->sec[ART_SEC_LINUX_LANDLOCK], view->min_landlock_abi)))
 		goto bad;
 	for (unsigned k = 0; k < nbpf; k++) {
 		unsigned i = bpf_index[k];
 
-		rc = check_bpf(c, i, buf + art_get64(ENTRY(i, offset)),
-			       (size_t)art_get64(ENTRY(i, size)), view);
+		rc = check_bpf(c, i, buf + le_get64(ENTRY(i, offset)),
+			       (size_t)le_get64(ENTRY(i, size)), view);
 		if (rc)
 			goto bad;
 	}
@@ -1033,9 +1033,9 @@ static struct art_origin
 origin_at(const struct art_view *view, const uint8_t *o)
 {
 	struct art_origin origin = {
-	    .file = str_at(view, art_get32(o + offsetof(struct art_rec_origin, file))),
-	    .line = art_get32(o + offsetof(struct art_rec_origin, line)),
-	    .col = art_get32(o + offsetof(struct art_rec_origin, col)),
+	    .file = str_at(view, le_get32(o + offsetof(struct art_rec_origin, file))),
+	    .line = le_get32(o + offsetof(struct art_rec_origin, line)),
+	    .col = le_get32(o + offsetof(struct art_rec_origin, col)),
 	};
 
 	return origin;
@@ -1046,7 +1046,7 @@ art_platform_enabled(const struct art_view *view, unsigned platform)
 {
 	if (platform >= ART_PLATFORM_COUNT || !view->scalars[platform])
 		return false;
-	return art_get32(view->scalars[platform] + offsetof(struct art_rec_scalars, enabled)) != 0;
+	return le_get32(view->scalars[platform] + offsetof(struct art_rec_scalars, enabled)) != 0;
 }
 
 int
@@ -1058,9 +1058,9 @@ art_scalar(const struct art_view *view, unsigned platform, unsigned id, struct a
 		return -ERANGE;
 	s = view->scalars[platform] + sizeof(struct art_rec_scalars) +
 	    id * sizeof(struct art_rec_scalar);
-	out->set = art_get32(s + offsetof(struct art_rec_scalar, set)) != 0;
-	out->value = art_get64(s + offsetof(struct art_rec_scalar, value));
-	out->str = str_at(view, art_get32(s + offsetof(struct art_rec_scalar, str)));
+	out->set = le_get32(s + offsetof(struct art_rec_scalar, set)) != 0;
+	out->value = le_get64(s + offsetof(struct art_rec_scalar, value));
+	out->str = str_at(view, le_get32(s + offsetof(struct art_rec_scalar, str)));
 	out->origin = origin_at(view, s + offsetof(struct art_rec_scalar, origin));
 	return 0;
 }
@@ -1080,7 +1080,7 @@ art_path_at(const struct art_view *view, size_t i, struct art_path *out)
 	if (i >= sp->count)
 		return -ERANGE;
 	r = record(sp, i);
-	out->path = str_at(view, art_get32(r + offsetof(struct art_rec_path, path)));
+	out->path = str_at(view, le_get32(r + offsetof(struct art_rec_path, path)));
 	out->mode = r[offsetof(struct art_rec_path, mode)];
 	out->platforms = r[offsetof(struct art_rec_path, platforms)];
 	out->optional = r[offsetof(struct art_rec_path, optional)] != 0;
@@ -1107,8 +1107,8 @@ art_env_at(const struct art_view *view, size_t i, struct art_env *out)
 	r = record(sp, i);
 	out->kind = r[offsetof(struct art_rec_env, kind)];
 	out->platforms = r[offsetof(struct art_rec_env, platforms)];
-	out->name = str_at(view, art_get32(r + offsetof(struct art_rec_env, name)));
-	out->value = str_at(view, art_get32(r + offsetof(struct art_rec_env, value)));
+	out->name = str_at(view, le_get32(r + offsetof(struct art_rec_env, name)));
+	out->value = str_at(view, le_get32(r + offsetof(struct art_rec_env, value)));
 	out->origin = origin_at(view, r + offsetof(struct art_rec_env, origin));
 	return 0;
 }
@@ -1128,8 +1128,8 @@ art_net_at(const struct art_view *view, size_t i, struct art_net *out)
 	if (i >= sp->count)
 		return -ERANGE;
 	r = record(sp, i);
-	out->host = str_at(view, art_get32(r + offsetof(struct art_rec_net, host)));
-	out->port = art_get16(r + offsetof(struct art_rec_net, port));
+	out->host = str_at(view, le_get32(r + offsetof(struct art_rec_net, host)));
+	out->port = le_get16(r + offsetof(struct art_rec_net, port));
 	out->platforms = r[offsetof(struct art_rec_net, platforms)];
 	out->origin = origin_at(view, r + offsetof(struct art_rec_net, origin));
 	return 0;
@@ -1150,11 +1150,11 @@ art_ipc_at(const struct art_view *view, size_t i, struct art_ipc *out)
 	if (i >= sp->count)
 		return -ERANGE;
 	r = record(sp, i);
-	out->name = str_at(view, art_get32(r + offsetof(struct art_rec_ipc, name)));
-	out->exec = str_at(view, art_get32(r + offsetof(struct art_rec_ipc, exec)));
-	out->first_arg = art_get32(r + offsetof(struct art_rec_ipc, first_arg));
-	out->nargs = art_get32(r + offsetof(struct art_rec_ipc, nargs));
-	out->timeout_ms = art_get64(r + offsetof(struct art_rec_ipc, timeout_ms));
+	out->name = str_at(view, le_get32(r + offsetof(struct art_rec_ipc, name)));
+	out->exec = str_at(view, le_get32(r + offsetof(struct art_rec_ipc, exec)));
+	out->first_arg = le_get32(r + offsetof(struct art_rec_ipc, first_arg));
+	out->nargs = le_get32(r + offsetof(struct art_rec_ipc, nargs));
+	out->timeout_ms = le_get64(r + offsetof(struct art_rec_ipc, timeout_ms));
 	out->platforms = r[offsetof(struct art_rec_ipc, platforms)];
 	out->origin = origin_at(view, r + offsetof(struct art_rec_ipc, origin));
 	return 0;
@@ -1167,7 +1167,7 @@ item_at(const struct art_view *view, const struct art_span *sp, uint32_t first, 
 {
 	if (j >= n || (size_t)first + j >= sp->nitems)
 		return NULL;
-	return str_at(view, art_get32(sp->items + ((size_t)first + j) * ART_ITEM_SIZE));
+	return str_at(view, le_get32(sp->items + ((size_t)first + j) * ART_ITEM_SIZE));
 }
 
 const char *
@@ -1184,12 +1184,12 @@ art_python(const struct art_view *view, unsigned platform, struct art_python *ou
 	if (platform >= ART_PLATFORM_COUNT || !view->python[platform])
 		return -ERANGE;
 	r = view->python[platform];
-	out->set = art_get32(r + offsetof(struct art_rec_python, set)) != 0;
-	out->venv = str_at(view, art_get32(r + offsetof(struct art_rec_python, venv)));
+	out->set = le_get32(r + offsetof(struct art_rec_python, set)) != 0;
+	out->venv = str_at(view, le_get32(r + offsetof(struct art_rec_python, venv)));
 	out->allow_pip_install =
-	    art_get32(r + offsetof(struct art_rec_python, allow_pip_install)) != 0;
-	out->first_package = art_get32(r + offsetof(struct art_rec_python, first_package));
-	out->npackages = art_get32(r + offsetof(struct art_rec_python, npackages));
+	    le_get32(r + offsetof(struct art_rec_python, allow_pip_install)) != 0;
+	out->first_package = le_get32(r + offsetof(struct art_rec_python, first_package));
+	out->npackages = le_get32(r + offsetof(struct art_rec_python, npackages));
 	out->origin = origin_at(view, r + offsetof(struct art_rec_python, origin));
 	return 0;
 }
@@ -1215,11 +1215,11 @@ art_extra_at(const struct art_view *view, size_t i, struct art_extra *out)
 	if (i >= sp->count)
 		return -ERANGE;
 	r = record(sp, i);
-	out->kind = art_get32(r + offsetof(struct art_rec_extra, kind));
-	out->value = str_at(view, art_get32(r + offsetof(struct art_rec_extra, value)));
+	out->kind = le_get32(r + offsetof(struct art_rec_extra, kind));
+	out->value = str_at(view, le_get32(r + offsetof(struct art_rec_extra, value)));
 	out->platforms = r[offsetof(struct art_rec_extra, platforms)];
 	out->action = r[offsetof(struct art_rec_extra, action)];
-	out->errno_value = art_get16(r + offsetof(struct art_rec_extra, errno_value));
+	out->errno_value = le_get16(r + offsetof(struct art_rec_extra, errno_value));
 	out->origin = origin_at(view, r + offsetof(struct art_rec_extra, origin));
 	return 0;
 }
@@ -1232,7 +1232,7 @@ art_meta(const struct art_view *view, struct art_meta *out)
 	if (!sp->data)
 		return false;
 	out->compiler_version =
-	    str_at(view, art_get32(sp->data + offsetof(struct art_rec_meta, compiler_version)));
+	    str_at(view, le_get32(sp->data + offsetof(struct art_rec_meta, compiler_version)));
 	out->source_digest = sp->data + offsetof(struct art_rec_meta, source_digest);
 	return true;
 }
@@ -1267,9 +1267,9 @@ art_bpf_decode(const struct art_bpf *prog, struct bpf_sim_insn *out)
 	for (uint32_t i = 0; i < prog->len; i++) {
 		const uint8_t *p = prog->insns + (size_t)i * ART_BPF_INSN_SIZE;
 
-		out[i].code = art_get16(p + offsetof(struct art_bpf_insn, code));
+		out[i].code = le_get16(p + offsetof(struct art_bpf_insn, code));
 		out[i].jt = p[offsetof(struct art_bpf_insn, jt)];
 		out[i].jf = p[offsetof(struct art_bpf_insn, jf)];
-		out[i].k = art_get32(p + offsetof(struct art_bpf_insn, k));
+		out[i].k = le_get32(p + offsetof(struct art_bpf_insn, k));
 	}
 }

@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "le.h"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>
 #if defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
@@ -86,11 +88,10 @@ crc32c_update_portable(uint32_t crc, const void *data, size_t len)
 	if (!slices_built)
 		build_slices();
 	crc = ~crc;
-	/* Little-endian byte order is spelled out, so the result is the
-	 * same on any host. */
+	/* Words are read little-endian, so the result is the same on any
+	 * host. */
 	while (len >= 8) {
-		uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-				     (uint32_t)p[3] << 24);
+		uint32_t lo = crc ^ le_get32(p);
 
 		crc = slice[7][lo & 0xffu] ^ slice[6][(lo >> 8) & 0xffu] ^
 		      slice[5][(lo >> 16) & 0xffu] ^ slice[4][lo >> 24] ^ slice[3][p[4]] ^

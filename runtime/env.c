@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 /* Passed from the launcher's environment without being asked for: what a
  * program needs to find tools, its home and its locale, and nothing that
  * usually carries a credential. The locale is the variables glibc reads
@@ -58,7 +60,7 @@ int
 envb_set(struct envb *b, const char *name, const char *value)
 {
 	size_t nlen = strlen(name), vlen = strlen(value);
-	char *var;
+	char *var, **v;
 	int i;
 
 	if (nlen == 0 || strchr(name, '='))
@@ -76,17 +78,13 @@ envb_set(struct envb *b, const char *name, const char *value)
 		b->vars[i] = var;
 		return 0;
 	}
-	if (b->n + 2 > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 32;
-		char **v = realloc(b->vars, cap * sizeof(*v));
-
-		if (!v) {
-			free(var);
-			return -ENOMEM;
-		}
-		b->vars = v;
-		b->cap = cap;
+	/* One more for the NULL that ends the list. */
+	v = grow_array(b->vars, &b->cap, b->n + 2, sizeof(*b->vars), 32);
+	if (!v) {
+		free(var);
+		return -ENOMEM;
 	}
+	b->vars = v;
 	b->vars[b->n++] = var;
 	b->vars[b->n] = NULL;
 	return 0;

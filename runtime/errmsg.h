@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT
  * How runtime code reports an error: the text for the caller's message
  * buffer and the negative errno, in one return. Library code never prints
- * and never exits (STYLE.md); the launcher decides what to show. */
+ * and never exits: stderr may already be the command's, and only the
+ * launcher knows whether a failure ends the launch or is a note. */
 #ifndef HEEL_ERRMSG_H
 #define HEEL_ERRMSG_H
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "grow.h"
 #include "landlock_abi.h"
 #include "pathexpand.h"
 
@@ -29,7 +30,8 @@
 		      LL_FS_MAKE_FIFO | LL_FS_MAKE_BLOCK | LL_FS_MAKE_SYM | LL_FS_REFER | \
 		      LL_FS_TRUNCATE)
 
-/* The working directory: read and write, never execute (LANGUAGE.md). */
+/* The working directory: read and write, never execute (heel(5),
+ * PRECEDENCE): files the command writes there must not run as code. */
 #define WORKDIR_RIGHTS (LL_FS_READ_FILE | LL_FS_READ_DIR | LL_FS_WRITE_FILE | \
 			LL_FS_REMOVE_FILE | LL_FS_REMOVE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_DIR | \
 			LL_FS_MAKE_SYM | LL_FS_MAKE_FIFO | LL_FS_MAKE_SOCK | LL_FS_TRUNCATE | \
@@ -154,6 +156,7 @@ ll_report_free(struct ll_report *rep)
 	free(rep->lines);
 	rep->lines = NULL;
 	rep->nlines = 0;
+	rep->cap_lines = 0;
 }
 
 /* Whether a line of this kind would be kept: callers skip formatting
@@ -180,7 +183,7 @@ report(struct ll_report *rep, enum ll_line_kind kind, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return -ENOMEM;
-	grown = realloc(rep->lines, (rep->nlines + 1) * sizeof(*grown));
+	grown = grow_array(rep->lines, &rep->cap_lines, rep->nlines + 1, sizeof(*grown), 0);
 	if (!grown) {
 		free(text);
 		return -ENOMEM;
@@ -393,40 +396,14 @@ label(const struct builder *b, const struct ent *e, char *buf, size_t len)
 	return buf;
 }
 
-/* Makes room for one more element in an array of `cap` elements of
- * `width` bytes holding `n`; the first allocation takes `hint` elements so
- * that a plan of the usual size never grows (musl's malloc maps and unmaps
- * a fresh group for each step, ~8 us apiece at launch). */
-static int
-reserve_one(void **arr, size_t *cap, size_t n, size_t width, size_t hint)
-{
-	size_t want;
-	void *g;
-
-	if (n < *cap)
-		return 0;
-	want = *cap ? *cap * 2 : (hint > 32 ? hint : 32);
-	if (want <= n)
-		want = n + 1;
-	if (want > SIZE_MAX / width)
-		return -ENOMEM;
-	g = realloc(*arr, want * width);
-	if (!g)
-		return -ENOMEM;
-	*arr = g;
-	*cap = want;
-	return 0;
-}
-
 static int
 push_ent(struct builder *b, const struct ent *e)
 {
-	void *arr = b->e;
-	int rc = reserve_one(&arr, &b->ecap, b->ne, sizeof(*b->e), b->hint);
+	struct ent *grown = grow_array(b->e, &b->ecap, b->ne + 1, sizeof(*b->e), b->hint);
 
-	b->e = arr;
-	if (rc < 0)
-		return rc;
+	if (!grown)
+		return -ENOMEM;
+	b->e = grown;
 	b->e[b->ne++] = *e;
 	return 0;
 }
@@ -437,19 +414,18 @@ plan_push(struct builder *b, const char *path, int fd, uint64_t access, enum ll_
 {
 	struct ll_plan *p = b->plan;
 	char *copy = strdup(path);
-	void *arr = p->rules;
-	int rc;
+	struct ll_plan_rule *grown;
 
 	if (!copy)
 		return -ENOMEM;
 	/* One more than needed: the working directory's rule is added after
 	 * the build (ll_plan_add_workdir). */
-	rc = reserve_one(&arr, &p->rules_cap, p->nrules + 1, sizeof(*p->rules), b->hint);
-	p->rules = arr;
-	if (rc < 0) {
+	grown = grow_array(p->rules, &p->rules_cap, p->nrules + 2, sizeof(*p->rules), b->hint);
+	if (!grown) {
 		free(copy);
-		return rc;
+		return -ENOMEM;
 	}
+	p->rules = grown;
 	p->rules[p->nrules].path = copy;
 	p->rules[p->nrules].fd = fd;
 	p->rules[p->nrules].access = access;
@@ -1342,9 +1318,9 @@ out:
 int
 ll_plan_add_workdir(struct ll_plan *p, const char *workdir, char *err, size_t errlen)
 {
-	void *arr;
+	struct ll_plan_rule *grown;
 	char *copy;
-	int fd, rc;
+	int fd;
 
 	/* A deny inside the working directory (a kept one that holds a
 	 * .git/config, say) must be planned with it: covered, or refused. */
@@ -1370,14 +1346,14 @@ ll_plan_add_workdir(struct ll_plan *p, const char *workdir, char *err, size_t er
 		return rt_error(err, errlen, fd, "the working directory %s: %s", workdir,
 			    strerror(-fd));
 	copy = strdup(workdir);
-	arr = p->rules;
-	rc = copy ? reserve_one(&arr, &p->rules_cap, p->nrules, sizeof(*p->rules), 1) : -ENOMEM;
-	p->rules = arr;
-	if (rc < 0) {
+	grown = copy ? grow_array(p->rules, &p->rules_cap, p->nrules + 1, sizeof(*p->rules), 1)
+		     : NULL;
+	if (!grown) {
 		free(copy);
 		close(fd);
 		return rt_error(err, errlen, -ENOMEM, "out of memory");
 	}
+	p->rules = grown;
 	p->rules[p->nrules++] = (struct ll_plan_rule){
 		.path = copy,
 		.fd = fd,
@@ -1463,32 +1439,5 @@ ll_plan_enforce(const struct ll_plan *p, char *err, size_t errlen)
 	}
 out:
 	close(rfd);
-	return rc;
-}
-
-int
-ll_apply(const struct ll_table_view *t, const struct ll_launch *l, bool best_effort,
-	 struct ll_report *rep, char *err, size_t errlen)
-{
-	struct ll_plan plan;
-	int abi, rc;
-
-	abi = ll_probe_abi();
-	if (abi < 0) {
-		if (!best_effort)
-			return rt_error(err, errlen, abi, "%s", ll_probe_message(abi));
-		rc = report(rep, LL_LINE_WEAKENING, "%s", ll_probe_message(abi));
-		if (rc)
-			return rc;
-		abi = 0;
-	}
-	rc = ll_plan_build(t, l, abi, best_effort, &plan, rep, err, errlen);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < plan.nmounts && !rc; i++)
-		rc = l->cover(&plan.mounts[i], l->cover_ctx, err, errlen);
-	if (!rc)
-		rc = ll_plan_enforce(&plan, err, errlen);
-	ll_plan_free(&plan);
 	return rc;
 }

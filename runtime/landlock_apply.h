@@ -83,7 +83,7 @@ struct ll_report {
 	uint32_t notes;
 	size_t nrules;             /* path rules handed to the kernel */
 	struct ll_report_line *lines;
-	size_t nlines;
+	size_t nlines, cap_lines;
 	bool want_applied;         /* set by the caller: also list every rule
 				    * handed to the kernel (LL_LINE_APPLIED),
 				    * which costs a formatted line per rule */
@@ -129,7 +129,7 @@ struct ll_launch {
 	size_t nextra;
 	uint16_t proxy_port;       /* LL_TF_NET_PROXY: CONNECT_TCP to this port */
 	/* Non-NULL when the launcher runs the child in a private mount
-	 * namespace of its own: ll_apply calls it for each mount request
+	 * namespace of its own, where each mount request is to be covered
 	 * after planning and before restricting (Landlock forbids mount
 	 * changes once enforced). NULL: no namespace, so a deny inside a
 	 * writable grant is refused unless best_effort. */
@@ -190,9 +190,5 @@ int ll_plan_add_workdir(struct ll_plan *plan, const char *workdir, char *err, si
  * restrict_self without it unless the caller has CAP_SYS_ADMIN), and
  * seccomp comes after (it may forbid the calls used here). Irreversible. */
 int ll_plan_enforce(const struct ll_plan *plan, char *err, size_t errlen);
-
-/* Probe, plan, cover (l->cover), enforce, in one call. */
-int ll_apply(const struct ll_table_view *t, const struct ll_launch *l, bool best_effort,
-	     struct ll_report *rep, char *err, size_t errlen);
 
 #endif

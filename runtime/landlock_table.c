@@ -44,7 +44,7 @@ is_name_char(char c)
 	return is_name_start(c) || (c >= '0' && c <= '9');
 }
 
-/* The path rules of LANGUAGE.md, re-checked on the template: no control
+/* The path rules of heel(5) (PATHS), re-checked on the template: no control
  * characters, no empty, `.` or `..` component (a leading `./` excepted),
  * no trailing `/`, every `${` a well-formed name. heelc never writes
  * anything else, so anything else is damage or forgery. */
@@ -94,27 +94,27 @@ void
 ll_table_rule(const struct ll_table_view *t, uint32_t i, struct ll_rule_view *out)
 {
 	const uint8_t *r = t->rules + (size_t)i * LL_TABLE_RULE_SIZE;
-	uint32_t origin = ll_get32(r + LL_RULE_ORIGIN_STR);
+	uint32_t origin = le_get32(r + LL_RULE_ORIGIN_STR);
 
-	out->kind = ll_get32(r + LL_RULE_KIND);
-	out->flags = ll_get32(r + LL_RULE_FLAGS);
-	out->path = t->strings + ll_get32(r + LL_RULE_STR);
-	out->min_abi = ll_get32(r + LL_RULE_MIN_ABI);
-	out->access = ll_get64(r + LL_RULE_ACCESS);
+	out->kind = le_get32(r + LL_RULE_KIND);
+	out->flags = le_get32(r + LL_RULE_FLAGS);
+	out->path = t->strings + le_get32(r + LL_RULE_STR);
+	out->min_abi = le_get32(r + LL_RULE_MIN_ABI);
+	out->access = le_get64(r + LL_RULE_ACCESS);
 	out->origin = origin == LL_STR_NONE ? NULL : t->strings + origin;
-	out->origin_line = ll_get32(r + LL_RULE_ORIGIN_LINE);
+	out->origin_line = le_get32(r + LL_RULE_ORIGIN_LINE);
 }
 
 static int
 check_rule(const struct ll_table_view *t, uint32_t i, char *err, size_t errlen)
 {
 	const uint8_t *r = t->rules + (size_t)i * LL_TABLE_RULE_SIZE;
-	uint32_t kind = ll_get32(r + LL_RULE_KIND);
-	uint32_t flags = ll_get32(r + LL_RULE_FLAGS);
-	uint32_t str = ll_get32(r + LL_RULE_STR);
-	uint32_t min_abi = ll_get32(r + LL_RULE_MIN_ABI);
-	uint64_t access = ll_get64(r + LL_RULE_ACCESS);
-	uint32_t origin = ll_get32(r + LL_RULE_ORIGIN_STR);
+	uint32_t kind = le_get32(r + LL_RULE_KIND);
+	uint32_t flags = le_get32(r + LL_RULE_FLAGS);
+	uint32_t str = le_get32(r + LL_RULE_STR);
+	uint32_t min_abi = le_get32(r + LL_RULE_MIN_ABI);
+	uint64_t access = le_get64(r + LL_RULE_ACCESS);
+	uint32_t origin = le_get32(r + LL_RULE_ORIGIN_STR);
 
 	if (kind < LL_KIND_GRANT || kind > LL_KIND_INERT)
 		return rt_error(err, errlen, -EINVAL, "landlock rule %u: unknown kind %u", i, kind);
@@ -148,7 +148,7 @@ check_rule(const struct ll_table_view *t, uint32_t i, char *err, size_t errlen)
 			    min_abi);
 	if (i > 0) {
 		const uint8_t *prev = r - LL_TABLE_RULE_SIZE;
-		int c = strcmp(t->strings + ll_get32(prev + LL_RULE_STR), t->strings + str);
+		int c = strcmp(t->strings + le_get32(prev + LL_RULE_STR), t->strings + str);
 
 		/* Sorted, one rule per path: the encoder's output is canonical
 		 * (the lowering merged grants and let a grant beat a deny). */
@@ -170,21 +170,21 @@ ll_table_parse(const uint8_t *buf, size_t len, struct ll_table_view *out, char *
 	if (!buf || len < LL_TABLE_HEADER_SIZE)
 		return rt_error(err, errlen, -EINVAL, "landlock table: %zu bytes, shorter than its header", len);
 	memset(&t, 0, sizeof(t));
-	t.version = ll_get32(buf + LL_HDR_VERSION);
-	t.min_abi = ll_get32(buf + LL_HDR_MIN_ABI);
-	t.handled_fs = ll_get64(buf + LL_HDR_HANDLED_FS);
-	t.handled_net = ll_get64(buf + LL_HDR_HANDLED_NET);
-	t.scoped = ll_get64(buf + LL_HDR_SCOPED);
-	t.rule_count = ll_get32(buf + LL_HDR_RULE_COUNT);
-	t.strings_size = ll_get32(buf + LL_HDR_STRINGS_SIZE);
-	t.flags = ll_get32(buf + LL_HDR_FLAGS);
+	t.version = le_get32(buf + LL_HDR_VERSION);
+	t.min_abi = le_get32(buf + LL_HDR_MIN_ABI);
+	t.handled_fs = le_get64(buf + LL_HDR_HANDLED_FS);
+	t.handled_net = le_get64(buf + LL_HDR_HANDLED_NET);
+	t.scoped = le_get64(buf + LL_HDR_SCOPED);
+	t.rule_count = le_get32(buf + LL_HDR_RULE_COUNT);
+	t.strings_size = le_get32(buf + LL_HDR_STRINGS_SIZE);
+	t.flags = le_get32(buf + LL_HDR_FLAGS);
 
 	if (t.version != LL_TABLE_VERSION)
 		return rt_error(err, errlen, -EINVAL, "landlock table: version %u, this heel-exec reads %u",
 			    t.version, LL_TABLE_VERSION);
 	if (t.flags & ~LL_TF_KNOWN)
 		return rt_error(err, errlen, -EINVAL, "landlock table: unknown flags 0x%x", t.flags & ~LL_TF_KNOWN);
-	if (ll_get32(buf + LL_HDR_RESERVED))
+	if (le_get32(buf + LL_HDR_RESERVED))
 		return rt_error(err, errlen, -EINVAL, "landlock table: reserved header field is not zero");
 	if (t.handled_fs & ~ll_abi_fs_mask(LL_ABI_MAX))
 		return rt_error(err, errlen, -EINVAL, "landlock table: unknown filesystem rights 0x%llx",

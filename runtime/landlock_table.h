@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "le.h"
+
 #define LL_TABLE_VERSION 1u
 #define LL_TABLE_HEADER_SIZE 48u
 #define LL_TABLE_RULE_SIZE 32u
@@ -103,35 +105,5 @@ const char *ll_kind_name(uint32_t kind);
  * empty; unknown bits as 0x..). `which`: 'f' fs, 'n' net, 's' scopes.
  * Always NUL-terminates; returns the length it wanted (snprintf-like). */
 size_t ll_format_mask(char which, uint64_t mask, char *buf, size_t len);
-
-/* Little-endian helpers shared with the encoder. */
-static inline uint32_t
-ll_get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t
-ll_get64(const uint8_t *p)
-{
-	return (uint64_t)ll_get32(p) | (uint64_t)ll_get32(p + 4) << 32;
-}
-
-static inline void
-ll_put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static inline void
-ll_put64(uint8_t *p, uint64_t v)
-{
-	ll_put32(p, (uint32_t)v);
-	ll_put32(p + 4, (uint32_t)(v >> 32));
-}
 
 #endif

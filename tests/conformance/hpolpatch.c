@@ -2,8 +2,8 @@
  * hpolpatch: rewrites one field of an artifact and fixes every checksum,
  * so the result is well-formed and only the field's meaning changed:
  * `hpolpatch IN OUT landlock-min-abi N` raises the Landlock table's
- * minimum ABI (peers.md 4.60: a policy this kernel cannot enforce must be
- * refused, not run weaker). Exit 0 on success, 3 when the artifact has
+ * minimum ABI (escape 60: a sandbox silently not applied; a policy this
+ * kernel cannot enforce must be refused, not run weaker). Exit 0 on success, 3 when the artifact has
  * no such section, 1 on any other failure. */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,25 +11,7 @@
 #include <string.h>
 
 #include "crc32c.h"
-
-static uint32_t
-get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t
-get64(const uint8_t *p)
-{
-	return get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
-static void
-put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
+#include "le.h"
 
 int
 main(int argc, char *argv[])
@@ -51,30 +33,30 @@ main(int argc, char *argv[])
 	fclose(f);
 	if (n < 64)
 		return 1;
-	hsize = (uint16_t)(buf[12] | buf[13] << 8);
-	count = (uint16_t)(buf[14] | buf[15] << 8);
-	size = get64(buf + 32);
-	stoff = get64(buf + 40);
+	hsize = le_get16(buf + 12);
+	count = le_get16(buf + 14);
+	size = le_get64(buf + 32);
+	stoff = le_get64(buf + 40);
 	if (size != n || hsize < 64 || stoff + 32ull * count > n)
 		return 1;
 	for (unsigned i = 0; i < count; i++) {
 		uint8_t *e = buf + stoff + 32 * i;
 
-		if (get32(e) != 16)
+		if (le_get32(e) != 16)
 			continue;
-		off = get64(e + 8);
-		len = get64(e + 16);
+		off = le_get64(e + 8);
+		len = le_get64(e + 16);
 		if (off + len > n || len < 8)
 			return 1;
-		put32(buf + off + 4, (uint32_t)atoi(argv[4]));
-		put32(e + 24, crc32c_buf(buf + off, len));
+		le_put32(buf + off + 4, (uint32_t)atoi(argv[4]));
+		le_put32(e + 24, crc32c_buf(buf + off, len));
 		found = 1;
 	}
 	if (!found)
 		return 3;
-	put32(buf + 52, crc32c_buf(buf + hsize, n - hsize));
-	put32(buf + 48, 0);
-	put32(buf + 48, crc32c_buf(buf, hsize));
+	le_put32(buf + 52, crc32c_buf(buf + hsize, n - hsize));
+	le_put32(buf + 48, 0);
+	le_put32(buf + 48, crc32c_buf(buf, hsize));
 	if (!(f = fopen(argv[2], "wb")) || fwrite(buf, 1, n, f) != n || fclose(f))
 		return 1;
 	return 0;

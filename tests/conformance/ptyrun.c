@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * ptyrun: runs CMD with a fresh pseudo-terminal as its controlling
  * terminal and stdin (stdout and stderr stay ours), for the TIOCSTI case
- * (peers.md 4.27). After CMD ends, any byte the terminal echoed means a
+ * (escape 27: pushing input into the parent's terminal, CVE-2017-5226). After CMD ends, any byte the terminal echoed means a
  * character was pushed into its input queue: ptyrun then prints
  * "INJECTED" on stdout. Exits with CMD's status (128+N for signal N). */
 #ifndef _GNU_SOURCE

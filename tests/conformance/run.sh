@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# The escape suite (peers.md §4, the [R] items that apply to Linux and do
-# not need heel-proxy): every case runs its action once OUTSIDE the sandbox
+# The escape suite (the escape catalogue's items that apply to Linux and
+# do not need heel-proxy; README.md lists each escape and what blocks it): every case runs its action once OUTSIDE the sandbox
 # (the control: it must work, else the test machinery is wrong and the
 # case fails), then under heel-exec (it must be refused, and the effect
 # must be absent: the file not written, the process gone), then a
@@ -248,7 +248,8 @@ make_tree() {
 content() { cat "$1" 2>/dev/null || echo "<missing>"; }
 
 # ================================================================ cases
-# Named after peers.md §4 items: NN-name.
+# Named after the escape catalogue's items: NN-name, the name saying what
+# the escape is.
 
 case_01() { # Write outside the writable roots.
 	begin 01-write-outside-roots
@@ -555,7 +556,8 @@ case_25() { # umount2 /proc to reveal the outer /proc.
 	begin 25-umount-proc
 	ctl_ok "mount+umount a tmpfs in a private namespace" mount-umount "$D/mnt"
 	sbx_denied "umount2 /proc" EPERM base umount /proc
-	# peers.md 4.25 also asks for no effective capabilities at all.
+	# Unmounting /proc would reveal the outer one; with no effective
+	# capabilities at all the command cannot try anything of the kind.
 	sbx base -- "$TRY" capeff
 	ran "CapEff" && { [ "$OUT" = CAPEFF=0000000000000000 ] || prob "the sandboxed command has capabilities: $OUT"; }
 	sbx_ok "read /proc/self/mountinfo" base open-read /proc/self/mountinfo

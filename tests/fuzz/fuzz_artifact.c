@@ -32,25 +32,25 @@ reseal(uint8_t *b, size_t len)
 
 	if (len < ART_HEADER_SIZE)
 		return;
-	hsize = art_get16(b + offsetof(struct art_file_header, header_size));
+	hsize = le_get16(b + offsetof(struct art_file_header, header_size));
 	if (hsize < ART_HEADER_SIZE || hsize > len)
 		hsize = ART_HEADER_SIZE;
-	art_put64(b + offsetof(struct art_file_header, file_size), len);
-	nsec = art_get16(b + offsetof(struct art_file_header, section_count));
-	toff = art_get64(b + offsetof(struct art_file_header, section_table_off));
+	le_put64(b + offsetof(struct art_file_header, file_size), len);
+	nsec = le_get16(b + offsetof(struct art_file_header, section_count));
+	toff = le_get64(b + offsetof(struct art_file_header, section_table_off));
 	for (size_t i = 0;
 	     i < nsec && toff <= len && (i + 1) * ART_SECTION_ENTRY_SIZE <= len - toff; i++) {
 		uint8_t *e = b + toff + i * ART_SECTION_ENTRY_SIZE;
-		uint64_t off = art_get64(e + offsetof(struct art_file_section, offset));
-		uint64_t sz = art_get64(e + offsetof(struct art_file_section, size));
+		uint64_t off = le_get64(e + offsetof(struct art_file_section, offset));
+		uint64_t sz = le_get64(e + offsetof(struct art_file_section, size));
 
 		if (off <= len && sz <= len - off)
-			art_put32(e + offsetof(struct art_file_section, crc),
+			le_put32(e + offsetof(struct art_file_section, crc),
 				  crc32c_buf(b + off, (size_t)sz));
 	}
-	art_put32(b + offsetof(struct art_file_header, body_crc),
+	le_put32(b + offsetof(struct art_file_header, body_crc),
 		  crc32c_buf(b + hsize, len - hsize));
-	art_put32(b + offsetof(struct art_file_header, header_crc), art_header_crc(b, hsize));
+	le_put32(b + offsetof(struct art_file_header, header_crc), art_header_crc(b, hsize));
 }
 
 size_t

@@ -15,7 +15,7 @@
 #
 # with the actions read, write and exec (direct, a #! script, and the
 # dynamic-loader trick `ld.so ./bin` where the place is writable). The
-# expected outcome is the base's promise (LANGUAGE.md, "Isolation bases"),
+# expected outcome is the base's promise (heel(5), ISOLATION BASES),
 # limited by what the user may do on the host anyway (uid 65534 cannot
 # write /usr/bin with or without a sandbox; such cells say "host denies").
 #
@@ -419,8 +419,11 @@ run_base() {
 	cell_append home-append home "$H/plain.txt"
 	cell_exec home-exec home exec "$H/bin/mk"
 	cell_exec home-exec-sh home exec-sh "$H/bin/mk.sh"
-	# The loader trick only where the base lets the program write (a
-	# read-only place is not "writable", LANGUAGE.md).
+	# The loader trick only where the base lets the program write: ld.so
+	# maps the file with mmap(PROT_EXEC), which Landlock's EXECUTE right
+	# does not govern, so what it can run is bounded by what the command
+	# could have written there; a read-only place is not "writable" and
+	# its files were the host's to begin with.
 	if [ "$BASE" = permissive ] && [ -n "$LDSO" ]; then
 		cell_exec home-ldso home ldso "$H/bin/mk"
 	fi

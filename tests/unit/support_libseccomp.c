@@ -122,21 +122,6 @@ rest_blocks(const struct ls_arg *a, struct ls_block *out, size_t *nout)
 	return 0;
 }
 
-static uint32_t
-eval_rule(const struct scp_rule *r, const struct bpf_sim_data *d)
-{
-	for (uint8_t i = 0; i < r->nclauses; i++) {
-		const struct scp_clause *c = &r->clauses[i];
-		bool all = true;
-
-		for (uint8_t j = 0; j < c->nconds && all; j++)
-			all = scp_cond_holds(&c->conds[j], d);
-		if (all)
-			return c->action;
-	}
-	return r->action;
-}
-
 static int
 ls_add_cell(struct ls_arg *a, uint64_t v)
 {
@@ -226,7 +211,7 @@ ls_constant(const struct scp_rule *r, const struct ls_arg *args, size_t *cell,
 			}
 			d.args[a] = args[a].cell_value[cell[a]];
 		}
-		act = eval_rule(r, &d);
+		act = scp_rule_eval(r, &d);
 		if (k == 0)
 			first = act;
 		else if (act != first)

@@ -296,9 +296,9 @@ enum {
 static void
 reseal(uint8_t *b, size_t len)
 {
-	art_put32(b + offsetof(struct art_file_header, body_crc),
+	le_put32(b + offsetof(struct art_file_header, body_crc),
 		  crc32c_buf(b + ART_HEADER_SIZE, len - ART_HEADER_SIZE));
-	art_put32(b + offsetof(struct art_file_header, header_crc),
+	le_put32(b + offsetof(struct art_file_header, header_crc),
 		  art_header_crc(b, ART_HEADER_SIZE));
 }
 
@@ -320,17 +320,17 @@ static void
 explode(const struct blob *b, struct tart *t)
 {
 	memset(t, 0, sizeof(*t));
-	t->minor = art_get16(b->data + offsetof(struct art_file_header, fmt_minor));
-	t->hsize = art_get16(b->data + offsetof(struct art_file_header, header_size));
-	t->min_abi = art_get32(b->data + offsetof(struct art_file_header, min_landlock_abi));
-	t->n = art_get16(b->data + offsetof(struct art_file_header, section_count));
+	t->minor = le_get16(b->data + offsetof(struct art_file_header, fmt_minor));
+	t->hsize = le_get16(b->data + offsetof(struct art_file_header, header_size));
+	t->min_abi = le_get32(b->data + offsetof(struct art_file_header, min_landlock_abi));
+	t->n = le_get16(b->data + offsetof(struct art_file_header, section_count));
 	for (size_t i = 0; i < t->n; i++) {
 		const uint8_t *e = ENTRY(b->data, i);
-		size_t off = art_get64(e + offsetof(struct art_file_section, offset));
+		size_t off = le_get64(e + offsetof(struct art_file_section, offset));
 
-		t->s[i].type = art_get32(e);
-		t->s[i].flags = art_get32(e + offsetof(struct art_file_section, flags));
-		t->s[i].size = art_get64(e + offsetof(struct art_file_section, size));
+		t->s[i].type = le_get32(e);
+		t->s[i].flags = le_get32(e + offsetof(struct art_file_section, flags));
+		t->s[i].size = le_get64(e + offsetof(struct art_file_section, size));
 		t->s[i].data = copy_exact(b->data + off, t->s[i].size);
 	}
 }
@@ -377,27 +377,27 @@ assemble(const struct tart *t)
 	b.data = calloc(1, pos);
 	cr_assert_not_null(b.data);
 	memcpy(b.data, ART_MAGIC, ART_MAGIC_LEN);
-	art_put16(b.data + offsetof(struct art_file_header, fmt_major), 1);
-	art_put16(b.data + offsetof(struct art_file_header, fmt_minor), t->minor);
-	art_put16(b.data + offsetof(struct art_file_header, header_size), t->hsize);
-	art_put16(b.data + offsetof(struct art_file_header, section_count), (uint16_t)t->n);
-	art_put32(b.data + offsetof(struct art_file_header, min_landlock_abi), t->min_abi);
-	art_put64(b.data + offsetof(struct art_file_header, file_size), pos);
-	art_put64(b.data + offsetof(struct art_file_header, section_table_off), t->hsize);
+	le_put16(b.data + offsetof(struct art_file_header, fmt_major), 1);
+	le_put16(b.data + offsetof(struct art_file_header, fmt_minor), t->minor);
+	le_put16(b.data + offsetof(struct art_file_header, header_size), t->hsize);
+	le_put16(b.data + offsetof(struct art_file_header, section_count), (uint16_t)t->n);
+	le_put32(b.data + offsetof(struct art_file_header, min_landlock_abi), t->min_abi);
+	le_put64(b.data + offsetof(struct art_file_header, file_size), pos);
+	le_put64(b.data + offsetof(struct art_file_header, section_table_off), t->hsize);
 	for (size_t i = 0; i < t->n; i++) {
 		uint8_t *e = b.data + t->hsize + i * ART_SECTION_ENTRY_SIZE;
 
-		art_put32(e, t->s[i].type);
-		art_put32(e + offsetof(struct art_file_section, flags), t->s[i].flags);
-		art_put64(e + offsetof(struct art_file_section, offset), off[i]);
-		art_put64(e + offsetof(struct art_file_section, size), t->s[i].size);
-		art_put32(e + offsetof(struct art_file_section, crc),
+		le_put32(e, t->s[i].type);
+		le_put32(e + offsetof(struct art_file_section, flags), t->s[i].flags);
+		le_put64(e + offsetof(struct art_file_section, offset), off[i]);
+		le_put64(e + offsetof(struct art_file_section, size), t->s[i].size);
+		le_put32(e + offsetof(struct art_file_section, crc),
 			  crc32c_buf(t->s[i].data, t->s[i].size));
 		memcpy(b.data + off[i], t->s[i].data, t->s[i].size);
 	}
-	art_put32(b.data + offsetof(struct art_file_header, body_crc),
+	le_put32(b.data + offsetof(struct art_file_header, body_crc),
 		  crc32c_buf(b.data + t->hsize, pos - t->hsize));
-	art_put32(b.data + offsetof(struct art_file_header, header_crc),
+	le_put32(b.data + offsetof(struct art_file_header, header_crc),
 		  art_header_crc(b.data, t->hsize));
 	return b;
 }
@@ -425,7 +425,7 @@ static uint8_t *
 rec(struct tart *t, uint32_t type, size_t i)
 {
 	struct tsec *s = &t->s[find_sec(t, type)];
-	uint32_t rsize = art_get32(s->data + offsetof(struct art_rec_table, record_size));
+	uint32_t rsize = le_get32(s->data + offsetof(struct art_rec_table, record_size));
 
 	return s->data + sizeof(struct art_rec_table) + i * rsize;
 }
@@ -651,12 +651,12 @@ Test(artifact_layout, sizes_and_helpers)
 	cr_assert_eq(sizeof(struct art_file_header), 64);
 	cr_assert_eq(sizeof(struct art_file_section), 32);
 	cr_assert_eq(strlen(ART_MAGIC), 8);
-	art_put64(b, 0x0102030405060708ull);
+	le_put64(b, 0x0102030405060708ull);
 	cr_assert_eq(b[0], 0x08);
 	cr_assert_eq(b[7], 0x01);
-	cr_assert_eq(art_get64(b), 0x0102030405060708ull);
-	cr_assert_eq(art_get32(b + 4), 0x01020304u);
-	cr_assert_eq(art_get16(b), 0x0708);
+	cr_assert_eq(le_get64(b), 0x0102030405060708ull);
+	cr_assert_eq(le_get32(b + 4), 0x01020304u);
+	cr_assert_eq(le_get16(b), 0x0708);
 	cr_assert_str_eq(art_section_name(ART_SEC_PATHS), "PATHS");
 	cr_assert_str_eq(art_section_name(ART_SEC_LINUX_LANDLOCK), "LINUX_LANDLOCK");
 	cr_assert_str_eq(art_section_name(ART_SEC_SECCOMP_BPF), "SECCOMP_BPF");
@@ -671,30 +671,30 @@ Test(artifact_layout, writer_header_fields)
 	struct blob b = write_rich();
 
 	cr_assert_eq(memcmp(b.data, ART_MAGIC, 8), 0);
-	cr_assert_eq(art_get16(b.data + 8), ART_FMT_MAJOR);
-	cr_assert_eq(art_get16(b.data + 10), ART_FMT_MINOR);
-	cr_assert_eq(art_get16(b.data + 12), 64);
-	cr_assert_eq(art_get16(b.data + 14), I_ALL);
-	cr_assert_eq(art_get32(b.data + 16), ART_FILE_PLATFORM_NEUTRAL);
-	cr_assert_eq(art_get64(b.data + 32), b.len);
-	cr_assert_eq(art_get64(b.data + 40), 64);
+	cr_assert_eq(le_get16(b.data + 8), ART_FMT_MAJOR);
+	cr_assert_eq(le_get16(b.data + 10), ART_FMT_MINOR);
+	cr_assert_eq(le_get16(b.data + 12), 64);
+	cr_assert_eq(le_get16(b.data + 14), I_ALL);
+	cr_assert_eq(le_get32(b.data + 16), ART_FILE_PLATFORM_NEUTRAL);
+	cr_assert_eq(le_get64(b.data + 32), b.len);
+	cr_assert_eq(le_get64(b.data + 40), 64);
 	cr_assert_eq(b.len % 8, 0);
 	for (unsigned i = 0; i < I_ALL; i++) {
-		uint64_t off = art_get64(ENTRY(b.data, i) + 8);
+		uint64_t off = le_get64(ENTRY(b.data, i) + 8);
 		uint32_t want = i == I_META	  ? 0u
 				: i >= I_BPF_X86_64 ? ART_SECF_CRITICAL | ART_SECF_PER_ARCH
 						    : ART_SECF_CRITICAL;
 
 		cr_assert_eq(off % 8, 0);
-		cr_assert_eq(art_get32(ENTRY(b.data, i) + 4), want, "section %u", i);
+		cr_assert_eq(le_get32(ENTRY(b.data, i) + 4), want, "section %u", i);
 	}
-	cr_assert_eq(art_get32(ENTRY(b.data, I_LANDLOCK)), ART_SEC_LINUX_LANDLOCK);
-	cr_assert_eq(art_get32(ENTRY(b.data, I_BPF_X86_64)), ART_SEC_SECCOMP_BPF);
-	cr_assert_eq(art_get32(ENTRY(b.data, I_BPF_AARCH64)), ART_SEC_SECCOMP_BPF);
+	cr_assert_eq(le_get32(ENTRY(b.data, I_LANDLOCK)), ART_SEC_LINUX_LANDLOCK);
+	cr_assert_eq(le_get32(ENTRY(b.data, I_BPF_X86_64)), ART_SEC_SECCOMP_BPF);
+	cr_assert_eq(le_get32(ENTRY(b.data, I_BPF_AARCH64)), ART_SEC_SECCOMP_BPF);
 	/* docs/landlock.md: every table handles rights up to ABI 6. */
-	cr_assert_eq(art_get32(b.data + 28), 6, "min_landlock_abi");
-	cr_assert_eq(art_get32(ENTRY(b.data, I_STRTAB)), ART_SEC_STRTAB);
-	cr_assert_eq(art_get32(ENTRY(b.data, I_META)), ART_SEC_META);
+	cr_assert_eq(le_get32(b.data + 28), 6, "min_landlock_abi");
+	cr_assert_eq(le_get32(ENTRY(b.data, I_STRTAB)), ART_SEC_STRTAB);
+	cr_assert_eq(le_get32(ENTRY(b.data, I_META)), ART_SEC_META);
 	free(b.data);
 }
 
@@ -866,10 +866,10 @@ static size_t
 strtab_hits(const struct blob *b, const char *needle)
 {
 	const uint8_t *e = ENTRY(b->data, I_STRTAB);
-	const uint8_t *st = b->data + art_get64(e + 8);
-	size_t size = art_get64(e + 16), n = strlen(needle), hits = 0;
+	const uint8_t *st = b->data + le_get64(e + 8);
+	size_t size = le_get64(e + 16), n = strlen(needle), hits = 0;
 
-	cr_assert_eq(art_get32(e), ART_SEC_STRTAB);
+	cr_assert_eq(le_get32(e), ART_SEC_STRTAB);
 	for (size_t i = 0; i + n <= size; i++)
 		if (memcmp(st + i, needle, n) == 0)
 			hits++;
@@ -1049,10 +1049,10 @@ Test(artifact_refuse, wrong_major_version)
 {
 	struct blob b = write_rich();
 
-	art_put16(b.data + 8, 2);
+	le_put16(b.data + 8, 2);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "unsupported format version 2.0");
-	art_put16(b.data + 8, 0);
+	le_put16(b.data + 8, 0);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "unsupported format version 0.0");
 	free(b.data);
@@ -1063,7 +1063,7 @@ Test(artifact_compat, higher_minor_accepted)
 	struct blob b = write_rich();
 	struct art_view v;
 
-	art_put16(b.data + 10, 7);
+	le_put16(b.data + 10, 7);
 	reseal(b.data, b.len);
 	expect_valid(b.data, b.len, &v);
 	cr_assert_eq(v.fmt_minor, 7);
@@ -1074,12 +1074,12 @@ Test(artifact_refuse, bad_header_size)
 {
 	struct blob b = write_rich();
 
-	art_put16(b.data + 12, 32);
+	le_put16(b.data + 12, 32);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "bad header size 32");
-	art_put16(b.data + 12, 68);
+	le_put16(b.data + 12, 68);
 	expect_refused(b.data, b.len, "bad header size 68");
-	art_put16(b.data + 12, 0xfff8);
+	le_put16(b.data + 12, 0xfff8);
 	expect_refused(b.data, b.len, "bad header size 65528");
 	free(b.data);
 }
@@ -1104,10 +1104,10 @@ Test(artifact_refuse, file_size_field)
 {
 	struct blob b = write_rich();
 
-	art_put64(b.data + 32, b.len - 8);
+	le_put64(b.data + 32, b.len - 8);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "file size mismatch");
-	art_put64(b.data + 32, UINT64_MAX);
+	le_put64(b.data + 32, UINT64_MAX);
 	expect_refused(b.data, b.len, "file size mismatch");
 	free(b.data);
 }
@@ -1143,14 +1143,14 @@ Test(artifact_refuse, header_platform_flags_reserved)
 {
 	struct blob b = write_rich();
 
-	art_put32(b.data + 16, 4);
+	le_put32(b.data + 16, 4);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "unknown target platform 4");
-	art_put32(b.data + 16, 0);
-	art_put32(b.data + 24, 1);
+	le_put32(b.data + 16, 0);
+	le_put32(b.data + 24, 1);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "unknown header flags 0x1");
-	art_put32(b.data + 24, 0);
+	le_put32(b.data + 24, 0);
 	b.data[60] = 1;
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "reserved header field is not zero");
@@ -1162,7 +1162,7 @@ Test(artifact_compat, single_platform_header_accepted)
 	struct blob b = write_rich();
 	struct art_view v;
 
-	art_put32(b.data + 16, ART_FILE_PLATFORM_LINUX);
+	le_put32(b.data + 16, ART_FILE_PLATFORM_LINUX);
 	reseal(b.data, b.len);
 	expect_valid(b.data, b.len, &v);
 	cr_assert_eq(v.platform, ART_FILE_PLATFORM_LINUX);
@@ -1188,7 +1188,7 @@ Test(artifact_refuse, too_many_sections)
 	m = assemble(&t);
 	expect_refused(m.data, m.len, "too many sections: 65");
 	free(m.data);
-	art_put16(b.data + 14, 0xffff);
+	le_put16(b.data + 14, 0xffff);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "too many sections: 65535");
 	free(b.data);
@@ -1199,19 +1199,19 @@ Test(artifact_refuse, section_table_out_of_range)
 {
 	struct blob b = write_rich();
 
-	art_put64(b.data + 40, b.len);
+	le_put64(b.data + 40, b.len);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "section table out of range");
-	art_put64(b.data + 40, b.len - 8); /* starts inside, ends outside */
+	le_put64(b.data + 40, b.len - 8); /* starts inside, ends outside */
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "section table out of range");
-	art_put64(b.data + 40, UINT64_MAX - 7);
+	le_put64(b.data + 40, UINT64_MAX - 7);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "section table out of range");
-	art_put64(b.data + 40, 0); /* on top of the header */
+	le_put64(b.data + 40, 0); /* on top of the header */
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "section table out of range");
-	art_put64(b.data + 40, 68);
+	le_put64(b.data + 40, 68);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "section table offset 68 is not 8-aligned");
 	free(b.data);
@@ -1222,7 +1222,7 @@ Test(artifact_refuse, section_misaligned)
 	struct blob b = write_rich();
 	uint8_t *e = ENTRY(b.data, I_PATHS);
 
-	art_put64(e + 8, art_get64(e + 8) + 4);
+	le_put64(e + 8, le_get64(e + 8) + 4);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "section 2 (PATHS): offset");
 	expect_refused(b.data, b.len, "not 8-aligned");
@@ -1233,21 +1233,21 @@ Test(artifact_refuse, section_out_of_range)
 {
 	struct blob b = write_rich();
 	uint8_t *e = ENTRY(b.data, I_PATHS);
-	uint64_t off = art_get64(e + 8), size = art_get64(e + 16);
+	uint64_t off = le_get64(e + 8), size = le_get64(e + 16);
 
-	art_put64(e + 8, b.len + 8);
+	le_put64(e + 8, b.len + 8);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "section 2 (PATHS) out of range");
 	/* off + size would wrap to a small number: must still be refused. */
-	art_put64(e + 8, off);
-	art_put64(e + 16, UINT64_MAX - off + 9);
+	le_put64(e + 8, off);
+	le_put64(e + 16, UINT64_MAX - off + 9);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "section 2 (PATHS) out of range");
-	art_put64(e + 16, b.len - off + 1);
+	le_put64(e + 16, b.len - off + 1);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "section 2 (PATHS) out of range");
-	art_put64(e + 8, UINT64_MAX & ~7ull);
-	art_put64(e + 16, size);
+	le_put64(e + 8, UINT64_MAX & ~7ull);
+	le_put64(e + 16, size);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "section 2 (PATHS) out of range");
 	free(b.data);
@@ -1256,14 +1256,14 @@ Test(artifact_refuse, section_out_of_range)
 Test(artifact_refuse, overlapping_sections)
 {
 	struct blob b = write_rich();
-	uint64_t paths = art_get64(ENTRY(b.data, I_PATHS) + 8);
+	uint64_t paths = le_get64(ENTRY(b.data, I_PATHS) + 8);
 
-	art_put64(ENTRY(b.data, I_ENV) + 8, paths);
+	le_put64(ENTRY(b.data, I_ENV) + 8, paths);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "sections 2 (PATHS) and 3 (ENV) overlap");
 	/* partial overlap: ENV starts 8 bytes before the end of PATHS */
-	art_put64(ENTRY(b.data, I_ENV) + 8,
-		  ((paths + art_get64(ENTRY(b.data, I_PATHS) + 16)) & ~7ull) - 8);
+	le_put64(ENTRY(b.data, I_ENV) + 8,
+		  ((paths + le_get64(ENTRY(b.data, I_PATHS) + 16)) & ~7ull) - 8);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "sections 2 (PATHS) and 3 (ENV) overlap");
 	free(b.data);
@@ -1273,10 +1273,10 @@ Test(artifact_refuse, section_over_header_or_table)
 {
 	struct blob b = write_rich();
 
-	art_put64(ENTRY(b.data, I_PATHS) + 8, 0);
+	le_put64(ENTRY(b.data, I_PATHS) + 8, 0);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "section 2 (PATHS) overlaps the header or the section table");
-	art_put64(ENTRY(b.data, I_PATHS) + 8, ART_HEADER_SIZE + 32);
+	le_put64(ENTRY(b.data, I_PATHS) + 8, ART_HEADER_SIZE + 32);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "overlaps the header or the section table");
 	free(b.data);
@@ -1286,7 +1286,7 @@ Test(artifact_refuse, section_entry_reserved)
 {
 	struct blob b = write_rich();
 
-	art_put32(ENTRY(b.data, I_ENV) + 28, 5);
+	le_put32(ENTRY(b.data, I_ENV) + 28, 5);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "section 3 (ENV): reserved field is not zero");
 	free(b.data);
@@ -1295,14 +1295,14 @@ Test(artifact_refuse, section_entry_reserved)
 Test(artifact_refuse, section_checksum)
 {
 	struct blob b = write_rich();
-	uint64_t off = art_get64(ENTRY(b.data, I_PATHS) + 8);
+	uint64_t off = le_get64(ENTRY(b.data, I_PATHS) + 8);
 
 	b.data[off + 20] ^= 1;
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "section 2 (PATHS): checksum mismatch");
 	free(b.data);
 	b = write_rich();
-	art_put32(ENTRY(b.data, I_META) + 24, 0);
+	le_put32(ENTRY(b.data, I_META) + 24, 0);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "section 8 (META): checksum mismatch");
 	free(b.data);
@@ -1418,11 +1418,11 @@ Test(artifact_strtab, offset_not_on_string_start)
 {
 	MUTATE_AND_EXPECT("PATHS record 1: path string offset", {
 		uint8_t *r = rec(t, ART_SEC_PATHS, 1);
-		art_put32(r, strtab_find(t, "/tmp/shared-dedup") + 1);
+		le_put32(r, strtab_find(t, "/tmp/shared-dedup") + 1);
 	});
 	MUTATE_AND_EXPECT("is not on a string start", {
 		uint8_t *r = rec(t, ART_SEC_PATHS, 1);
-		art_put32(r, strtab_find(t, "/tmp/shared-dedup") + 5);
+		le_put32(r, strtab_find(t, "/tmp/shared-dedup") + 5);
 	});
 }
 
@@ -1430,33 +1430,33 @@ Test(artifact_strtab, offset_outside_table)
 {
 	MUTATE_AND_EXPECT("PATHS record 0: path string offset", {
 		uint8_t *r = rec(t, ART_SEC_PATHS, 0);
-		art_put32(r, (uint32_t)t->s[find_sec(t, ART_SEC_STRTAB)].size);
+		le_put32(r, (uint32_t)t->s[find_sec(t, ART_SEC_STRTAB)].size);
 	});
 	MUTATE_AND_EXPECT("is outside the string table", {
 		uint8_t *r = rec(t, ART_SEC_NETWORK, 1);
-		art_put32(r, 0xfffffffe);
+		le_put32(r, 0xfffffffe);
 	});
 }
 
 Test(artifact_strtab, required_string_missing)
 {
 	MUTATE_AND_EXPECT("PATHS record 2: path string is missing",
-			  art_put32(rec(t, ART_SEC_PATHS, 2), ART_STR_NONE));
+			  le_put32(rec(t, ART_SEC_PATHS, 2), ART_STR_NONE));
 	MUTATE_AND_EXPECT("NETWORK record 0: host string is missing",
-			  art_put32(rec(t, ART_SEC_NETWORK, 0), ART_STR_NONE));
+			  le_put32(rec(t, ART_SEC_NETWORK, 0), ART_STR_NONE));
 	MUTATE_AND_EXPECT("META record 0: compiler version string is missing",
-			  art_put32(table(t, ART_SEC_META), ART_STR_NONE));
+			  le_put32(table(t, ART_SEC_META), ART_STR_NONE));
 }
 
 Test(artifact_strtab, origin_file_checked)
 {
 	MUTATE_AND_EXPECT("ENV record 0: origin file string offset", {
 		uint8_t *r = rec(t, ART_SEC_ENV, 0);
-		art_put32(r + offsetof(struct art_rec_env, origin), 0x7fffffff);
+		le_put32(r + offsetof(struct art_rec_env, origin), 0x7fffffff);
 	});
 	MUTATE_AND_EXPECT("SCALARS record 2: origin file string offset", {
 		uint8_t *r = rec(t, ART_SEC_SCALARS, 2);
-		art_put32(r + 8 + offsetof(struct art_rec_scalar, origin),
+		le_put32(r + 8 + offsetof(struct art_rec_scalar, origin),
 			  strtab_find(t, "policy.heel") + 3);
 	});
 }
@@ -1466,9 +1466,9 @@ Test(artifact_strtab, origin_file_checked)
 Test(artifact_table, count_does_not_match_size)
 {
 	MUTATE_AND_EXPECT("PATHS: size 136 does not match 6 records of 24 bytes",
-			  art_put32(table(t, ART_SEC_PATHS), 6));
-	MUTATE_AND_EXPECT("NETWORK: size", art_put32(table(t, ART_SEC_NETWORK), 0xffffffff));
-	MUTATE_AND_EXPECT("IPC: size", art_put32(table(t, ART_SEC_IPC) + 8, 4));
+			  le_put32(table(t, ART_SEC_PATHS), 6));
+	MUTATE_AND_EXPECT("NETWORK: size", le_put32(table(t, ART_SEC_NETWORK), 0xffffffff));
+	MUTATE_AND_EXPECT("IPC: size", le_put32(table(t, ART_SEC_IPC) + 8, 4));
 	MUTATE_AND_EXPECT("does not match", tart_resize(t, find_sec(t, ART_SEC_ENV),
 							t->s[find_sec(t, ART_SEC_ENV)].size + 4));
 }
@@ -1476,9 +1476,9 @@ Test(artifact_table, count_does_not_match_size)
 Test(artifact_table, record_size_too_small)
 {
 	MUTATE_AND_EXPECT("PATHS: record size 16 is smaller than 24",
-			  art_put32(table(t, ART_SEC_PATHS) + 4, 16));
+			  le_put32(table(t, ART_SEC_PATHS) + 4, 16));
 	MUTATE_AND_EXPECT("EXTRAS: record size 0 is smaller than 24",
-			  art_put32(table(t, ART_SEC_EXTRAS) + 4, 0));
+			  le_put32(table(t, ART_SEC_EXTRAS) + 4, 0));
 }
 
 Test(artifact_table, header_short_or_reserved)
@@ -1486,15 +1486,15 @@ Test(artifact_table, header_short_or_reserved)
 	MUTATE_AND_EXPECT("ENV: shorter than its 16-byte table header",
 			  tart_resize(t, find_sec(t, ART_SEC_ENV), 12));
 	MUTATE_AND_EXPECT("PYTHON: reserved table field is not zero",
-			  art_put32(table(t, ART_SEC_PYTHON) + 12, 1));
+			  le_put32(table(t, ART_SEC_PYTHON) + 12, 1));
 }
 
 Test(artifact_table, unexpected_items)
 {
 	MUTATE_AND_EXPECT("PATHS: unexpected trailing items",
-			  art_put32(table(t, ART_SEC_PATHS) + 8, 1));
+			  le_put32(table(t, ART_SEC_PATHS) + 8, 1));
 	MUTATE_AND_EXPECT("EXTRAS: unexpected trailing items",
-			  art_put32(table(t, ART_SEC_EXTRAS) + 8, 3));
+			  le_put32(table(t, ART_SEC_EXTRAS) + 8, 3));
 }
 
 Test(artifact_compat, larger_records_accepted)
@@ -1513,7 +1513,7 @@ Test(artifact_compat, larger_records_accepted)
 	d = calloc(1, 16 + 2 * 24);
 	cr_assert_not_null(d);
 	memcpy(d, t.s[i].data, 16);
-	art_put32(d + 4, 24);
+	le_put32(d + 4, 24);
 	memcpy(d + 16, t.s[i].data + 16, 20);
 	memcpy(d + 16 + 24, t.s[i].data + 16 + 20, 20);
 	d[16 + 20] = 0xee; /* unknown trailing field: ignored */
@@ -1551,8 +1551,8 @@ Test(artifact_compat, more_scalars_accepted)
 	d = calloc(1, 16 + 3 * rs);
 	cr_assert_not_null(d);
 	memcpy(d, t.s[i].data, 16);
-	art_put32(d + 4, (uint32_t)rs);
-	art_put32(d + 8, ART_SC_COUNT + 1);
+	le_put32(d + 4, (uint32_t)rs);
+	le_put32(d + 8, ART_SC_COUNT + 1);
 	for (size_t k = 0; k < 3; k++) {
 		memcpy(d + 16 + k * rs, t.s[i].data + 16 + k * (rs - 32), rs - 32);
 		memset(d + 16 + k * rs + rs - 32, 0x5a, 32); /* a future scalar */
@@ -1576,21 +1576,21 @@ Test(artifact_compat, more_scalars_accepted)
 Test(artifact_scalars, structure)
 {
 	MUTATE_AND_EXPECT("SCALARS: 17 items do not fit",
-			  art_put32(table(t, ART_SEC_SCALARS) + 8, ART_SC_COUNT - 1));
+			  le_put32(table(t, ART_SEC_SCALARS) + 8, ART_SC_COUNT - 1));
 	MUTATE_AND_EXPECT("SCALARS record 1: platform 0 given twice",
-			  art_put32(rec(t, ART_SEC_SCALARS, 1), 0));
+			  le_put32(rec(t, ART_SEC_SCALARS, 1), 0));
 	MUTATE_AND_EXPECT("SCALARS record 2: unknown platform 3",
-			  art_put32(rec(t, ART_SEC_SCALARS, 2), 3));
+			  le_put32(rec(t, ART_SEC_SCALARS, 2), 3));
 	MUTATE_AND_EXPECT("SCALARS record 0: invalid enabled flag",
-			  art_put32(rec(t, ART_SEC_SCALARS, 0) + 4, 2));
+			  le_put32(rec(t, ART_SEC_SCALARS, 0) + 4, 2));
 }
 
 Test(artifact_scalars, platform_count)
 {
 	MUTATE_AND_EXPECT("SCALARS: 2 platform records, expected 3", {
 		size_t i = find_sec(t, ART_SEC_SCALARS);
-		uint32_t rs = art_get32(t->s[i].data + 4);
-		art_put32(t->s[i].data, 2);
+		uint32_t rs = le_get32(t->s[i].data + 4);
+		le_put32(t->s[i].data, 2);
 		tart_resize(t, i, 16 + 2 * (size_t)rs);
 	});
 }
@@ -1598,13 +1598,13 @@ Test(artifact_scalars, platform_count)
 Test(artifact_scalars, values_in_range)
 {
 	MUTATE_AND_EXPECT("SCALARS record 0: scalar 1 (network) value 3 out of range",
-			  art_put64(SCALAR(t, 0, ART_SC_NETWORK), 3));
+			  le_put64(SCALAR(t, 0, ART_SC_NETWORK), 3));
 	MUTATE_AND_EXPECT("SCALARS record 1: scalar 12 (nice) value 20 out of range",
-			  art_put64(SCALAR(t, 1, ART_SC_NICE), 20));
+			  le_put64(SCALAR(t, 1, ART_SC_NICE), 20));
 	MUTATE_AND_EXPECT("SCALARS record 2: scalar 16 (protections) value 256 out of range",
-			  art_put64(SCALAR(t, 2, ART_SC_PROTECTIONS), 256));
+			  le_put64(SCALAR(t, 2, ART_SC_PROTECTIONS), 256));
 	MUTATE_AND_EXPECT("SCALARS record 0: scalar 2 (allow-private) value 2 out of range",
-			  art_put64(SCALAR(t, 0, ART_SC_ALLOW_PRIVATE), 2));
+			  le_put64(SCALAR(t, 0, ART_SC_ALLOW_PRIVATE), 2));
 }
 
 Test(artifact_scalars, unset_value_not_range_checked)
@@ -1615,7 +1615,7 @@ Test(artifact_scalars, unset_value_not_range_checked)
 
 	explode(&b, &t);
 	/* windows nice is unset: its value is not a setting. */
-	art_put64(SCALAR(&t, 2, ART_SC_NICE), 99);
+	le_put64(SCALAR(&t, 2, ART_SC_NICE), 99);
 	m = assemble(&t);
 	expect_valid(m.data, m.len, &v);
 	free(m.data);
@@ -1626,17 +1626,17 @@ Test(artifact_scalars, unset_value_not_range_checked)
 Test(artifact_scalars, flags_and_strings)
 {
 	MUTATE_AND_EXPECT("SCALARS record 0: scalar 0 (isolation) has invalid flags",
-			  art_put32(SCALAR(t, 0, ART_SC_ISOLATION) + 12, 2));
+			  le_put32(SCALAR(t, 0, ART_SC_ISOLATION) + 12, 2));
 	MUTATE_AND_EXPECT("SCALARS record 1: scalar 5 (memory) has invalid flags",
-			  art_put32(SCALAR(t, 1, ART_SC_LIMIT_MEMORY) + 28, 1));
+			  le_put32(SCALAR(t, 1, ART_SC_LIMIT_MEMORY) + 28, 1));
 	MUTATE_AND_EXPECT("SCALARS record 1: string scalar 15 (workdir) is inconsistent",
-			  art_put32(SCALAR(t, 1, ART_SC_WORKDIR) + 12, 1));
+			  le_put32(SCALAR(t, 1, ART_SC_WORKDIR) + 12, 1));
 	MUTATE_AND_EXPECT("SCALARS record 0: string scalar 4 (audit-path) is inconsistent",
-			  art_put64(SCALAR(t, 0, ART_SC_AUDIT_PATH), 1));
+			  le_put64(SCALAR(t, 0, ART_SC_AUDIT_PATH), 1));
 	MUTATE_AND_EXPECT("SCALARS record 0: numeric scalar 6 (cpu) has a string",
-			  art_put32(SCALAR(t, 0, ART_SC_LIMIT_CPU) + 8, 0));
+			  le_put32(SCALAR(t, 0, ART_SC_LIMIT_CPU) + 8, 0));
 	MUTATE_AND_EXPECT("SCALARS record 0: scalar string offset", {
-		art_put32(SCALAR(t, 0, ART_SC_AUDIT_PATH) + 8, strtab_find(t, "${HOME}/.ssh") + 2);
+		le_put32(SCALAR(t, 0, ART_SC_AUDIT_PATH) + 8, strtab_find(t, "${HOME}/.ssh") + 2);
 	});
 }
 
@@ -1666,9 +1666,9 @@ Test(artifact_env, records)
 	MUTATE_AND_EXPECT("ENV record 0: invalid kind 3", rec(t, ART_SEC_ENV, 0)[8] = 3);
 	MUTATE_AND_EXPECT("ENV record 0: invalid kind 0", rec(t, ART_SEC_ENV, 0)[8] = 0);
 	MUTATE_AND_EXPECT("ENV record 1: env pass carries a value",
-			  art_put32(rec(t, ART_SEC_ENV, 1) + 4, 0));
+			  le_put32(rec(t, ART_SEC_ENV, 1) + 4, 0));
 	MUTATE_AND_EXPECT("ENV record 2: value string is missing",
-			  art_put32(rec(t, ART_SEC_ENV, 2) + 4, ART_STR_NONE));
+			  le_put32(rec(t, ART_SEC_ENV, 2) + 4, ART_STR_NONE));
 	MUTATE_AND_EXPECT("ENV record 3: invalid platform mask 0xf",
 			  rec(t, ART_SEC_ENV, 3)[9] = 0xf);
 	MUTATE_AND_EXPECT("ENV record 3: reserved field is not zero",
@@ -1688,28 +1688,28 @@ Test(artifact_network, records)
 Test(artifact_ipc, positionals)
 {
 	MUTATE_AND_EXPECT("IPC record 0: positionals [1, +3) out of order or out of range",
-			  art_put32(rec(t, ART_SEC_IPC, 0) + 8, 1));
+			  le_put32(rec(t, ART_SEC_IPC, 0) + 8, 1));
 	MUTATE_AND_EXPECT("IPC record 0: positionals [0, +4) out of order or out of range",
-			  art_put32(rec(t, ART_SEC_IPC, 0) + 12, 4));
+			  le_put32(rec(t, ART_SEC_IPC, 0) + 12, 4));
 	MUTATE_AND_EXPECT("IPC record 0: positionals [0, +4294967295)",
-			  art_put32(rec(t, ART_SEC_IPC, 0) + 12, 0xffffffff));
+			  le_put32(rec(t, ART_SEC_IPC, 0) + 12, 0xffffffff));
 	MUTATE_AND_EXPECT("IPC: 3 positionals stored, 2 used", {
-		art_put32(rec(t, ART_SEC_IPC, 0) + 12, 2);
-		art_put32(rec(t, ART_SEC_IPC, 1) + 8, 2);
+		le_put32(rec(t, ART_SEC_IPC, 0) + 12, 2);
+		le_put32(rec(t, ART_SEC_IPC, 1) + 8, 2);
 	});
 	MUTATE_AND_EXPECT("IPC record 2: item string is missing", {
 		size_t i = find_sec(t, ART_SEC_IPC);
-		art_put32(t->s[i].data + t->s[i].size - 4, ART_STR_NONE);
+		le_put32(t->s[i].data + t->s[i].size - 4, ART_STR_NONE);
 	});
 }
 
 Test(artifact_ipc, records)
 {
 	MUTATE_AND_EXPECT("IPC record 1: name string is missing",
-			  art_put32(rec(t, ART_SEC_IPC, 1), ART_STR_NONE));
+			  le_put32(rec(t, ART_SEC_IPC, 1), ART_STR_NONE));
 	MUTATE_AND_EXPECT(
 	    "IPC record 0: exec string offset",
-	    art_put32(rec(t, ART_SEC_IPC, 0) + 4, strtab_find(t, "/usr/local/bin/search") + 1));
+	    le_put32(rec(t, ART_SEC_IPC, 0) + 4, strtab_find(t, "/usr/local/bin/search") + 1));
 	MUTATE_AND_EXPECT("IPC record 1: invalid platform mask 0x0",
 			  rec(t, ART_SEC_IPC, 1)[24] = 0);
 	MUTATE_AND_EXPECT("IPC record 1: reserved field is not zero",
@@ -1719,29 +1719,29 @@ Test(artifact_ipc, records)
 Test(artifact_python, records)
 {
 	MUTATE_AND_EXPECT("PYTHON record 1: platform 0 given twice",
-			  art_put32(rec(t, ART_SEC_PYTHON, 1), 0));
+			  le_put32(rec(t, ART_SEC_PYTHON, 1), 0));
 	MUTATE_AND_EXPECT("PYTHON record 2: unknown platform 9",
-			  art_put32(rec(t, ART_SEC_PYTHON, 2), 9));
+			  le_put32(rec(t, ART_SEC_PYTHON, 2), 9));
 	MUTATE_AND_EXPECT("PYTHON record 0: invalid flags",
-			  art_put32(rec(t, ART_SEC_PYTHON, 0) + 4, 2));
+			  le_put32(rec(t, ART_SEC_PYTHON, 0) + 4, 2));
 	MUTATE_AND_EXPECT("PYTHON record 0: invalid flags",
-			  art_put32(rec(t, ART_SEC_PYTHON, 0) + 12, 3));
+			  le_put32(rec(t, ART_SEC_PYTHON, 0) + 12, 3));
 	MUTATE_AND_EXPECT("PYTHON record 1: packages [1, +0) out of order",
-			  art_put32(rec(t, ART_SEC_PYTHON, 1) + 16, 1));
+			  le_put32(rec(t, ART_SEC_PYTHON, 1) + 16, 1));
 	MUTATE_AND_EXPECT("PYTHON: 2 packages stored, 1 used", {
-		art_put32(rec(t, ART_SEC_PYTHON, 0) + 20, 1);
-		art_put32(rec(t, ART_SEC_PYTHON, 1) + 16, 1);
-		art_put32(rec(t, ART_SEC_PYTHON, 2) + 16, 1);
+		le_put32(rec(t, ART_SEC_PYTHON, 0) + 20, 1);
+		le_put32(rec(t, ART_SEC_PYTHON, 1) + 16, 1);
+		le_put32(rec(t, ART_SEC_PYTHON, 2) + 16, 1);
 	});
 	MUTATE_AND_EXPECT("PYTHON record 0: reserved field is not zero",
-			  art_put32(rec(t, ART_SEC_PYTHON, 0) + 36, 1));
+			  le_put32(rec(t, ART_SEC_PYTHON, 0) + 36, 1));
 	MUTATE_AND_EXPECT("PYTHON: 4 platform records, expected 3", {
 		size_t i = find_sec(t, ART_SEC_PYTHON);
 		uint8_t *d = calloc(1, t->s[i].size + 40);
 		cr_assert_not_null(d);
 		memcpy(d, t->s[i].data, 16 + 3 * 40);
 		memcpy(d + 16 + 4 * 40, t->s[i].data + 16 + 3 * 40, t->s[i].size - 16 - 3 * 40);
-		art_put32(d, 4);
+		le_put32(d, 4);
 		free(t->s[i].data);
 		t->s[i].data = d;
 		t->s[i].size += 40;
@@ -1753,9 +1753,9 @@ Test(artifact_python, records)
 Test(artifact_extras, records)
 {
 	MUTATE_AND_EXPECT("EXTRAS record 0: invalid kind 0",
-			  art_put32(rec(t, ART_SEC_EXTRAS, 0), 0));
+			  le_put32(rec(t, ART_SEC_EXTRAS, 0), 0));
 	MUTATE_AND_EXPECT("EXTRAS record 3: invalid kind 6",
-			  art_put32(rec(t, ART_SEC_EXTRAS, 3), 6));
+			  le_put32(rec(t, ART_SEC_EXTRAS, 3), 6));
 	/* seccomp is linux-only, capabilities windows-only */
 	MUTATE_AND_EXPECT("EXTRAS record 0: invalid platform mask 0x2",
 			  rec(t, ART_SEC_EXTRAS, 0)[8] = 2);
@@ -1768,9 +1768,9 @@ Test(artifact_extras, records)
 	MUTATE_AND_EXPECT("EXTRAS record 1: invalid action", rec(t, ART_SEC_EXTRAS, 1)[9] = 2);
 	MUTATE_AND_EXPECT("EXTRAS record 2: invalid action", rec(t, ART_SEC_EXTRAS, 2)[9] = 1);
 	MUTATE_AND_EXPECT("EXTRAS record 3: invalid action",
-			  art_put16(rec(t, ART_SEC_EXTRAS, 3) + 10, 13));
+			  le_put16(rec(t, ART_SEC_EXTRAS, 3) + 10, 13));
 	MUTATE_AND_EXPECT("EXTRAS record 5: value string is missing",
-			  art_put32(rec(t, ART_SEC_EXTRAS, 5) + 4, ART_STR_NONE));
+			  le_put32(rec(t, ART_SEC_EXTRAS, 5) + 4, ART_STR_NONE));
 }
 
 Test(artifact_extras, excluded_once_per_platform)
@@ -1781,7 +1781,7 @@ Test(artifact_extras, excluded_once_per_platform)
 		cr_assert_not_null(d);
 		memcpy(d, t->s[i].data, t->s[i].size);
 		memcpy(d + t->s[i].size, d + t->s[i].size - 24, 24);
-		art_put32(d, 8);
+		le_put32(d, 8);
 		free(t->s[i].data);
 		t->s[i].data = d;
 		t->s[i].size += 24;
@@ -1793,7 +1793,7 @@ Test(artifact_meta, records)
 	MUTATE_AND_EXPECT("META: 8 bytes, shorter than 40",
 			  tart_resize(t, find_sec(t, ART_SEC_META), 8));
 	MUTATE_AND_EXPECT("META: reserved field is not zero",
-			  art_put32(table(t, ART_SEC_META) + 4, 1));
+			  le_put32(table(t, ART_SEC_META) + 4, 1));
 }
 
 /* ------------------------------------------------------------ Linux sections */
@@ -1812,7 +1812,7 @@ bpf_sec(struct tart *t, unsigned k)
 static uint32_t
 bpf_count(struct tart *t, unsigned k)
 {
-	return art_get32(t->s[bpf_sec(t, k)].data + offsetof(struct art_bpf_header, insn_count));
+	return le_get32(t->s[bpf_sec(t, k)].data + offsetof(struct art_bpf_header, insn_count));
 }
 
 /* Instruction i of the k-th program (0 x86_64, 1 aarch64 in heelc's order). */
@@ -1887,7 +1887,7 @@ Test(artifact_linux, sections_hold_what_the_backend_builds)
 	cr_assert_eq(memcmp(payload, enc, plen), 0, "LINUX_LANDLOCK is not ll_table_encode()");
 	cr_assert_eq(ll_table_parse(payload, plen, &tv, NULL, 0), 0);
 	cr_assert_eq(v.min_landlock_abi, tv.min_abi);
-	cr_assert_eq(art_get32(b.data + offsetof(struct art_file_header, min_landlock_abi)),
+	cr_assert_eq(le_get32(b.data + offsetof(struct art_file_header, min_landlock_abi)),
 		     lt->min_abi);
 	cr_assert_eq(v.nbpf, 2);
 	for (int a = 0; a < SCP_ARCH_COUNT; a++) {
@@ -1908,7 +1908,7 @@ Test(artifact_linux, sections_hold_what_the_backend_builds)
 		 * instruction is ld [4] = code 0x0020, k 4. */
 		cr_assert_eq(x.insns[0], 0x20);
 		cr_assert_eq(x.insns[1], 0x00);
-		cr_assert_eq(art_get32(x.insns + 4), 4);
+		cr_assert_eq(le_get32(x.insns + 4), 4);
 		free(got);
 		bpf_prog_free(&prog);
 	}
@@ -1930,7 +1930,7 @@ Test(artifact_linux, absent_when_not_built_for_linux)
 
 	expect_valid(b.data, b.len, &v);
 	cr_assert_eq(v.nsections, I_COUNT);
-	cr_assert_eq(art_get32(b.data + offsetof(struct art_file_header, min_landlock_abi)), 0);
+	cr_assert_eq(le_get32(b.data + offsetof(struct art_file_header, min_landlock_abi)), 0);
 	cr_assert_eq(art_landlock(&v, &payload, &plen), -ENOENT);
 	cr_assert_eq(art_seccomp(&v, ART_AUDIT_ARCH_X86_64, &x), -ENOENT);
 	cr_assert_eq(art_seccomp(&v, ART_AUDIT_ARCH_AARCH64, &x), -ENOENT);
@@ -1960,7 +1960,7 @@ heelc_sections(const char *heelc, const char *dir, const char *args)
 	cr_assert_not_null(f);
 	cr_assert_eq(fread(hdr, 1, sizeof(hdr), f), sizeof(hdr));
 	fclose(f);
-	return art_get16(hdr + offsetof(struct art_file_header, section_count));
+	return le_get16(hdr + offsetof(struct art_file_header, section_count));
 }
 
 Test(artifact_linux, heelc_target_decides)
@@ -1992,7 +1992,7 @@ Test(artifact_linux, bpf_refused_with_the_verifiers_message)
 
 	MUTATE_AND_EXPECT("SECCOMP_BPF (x86_64): instruction 9: opcode 0x0030 is not allowed "
 			  "in a seccomp filter",
-			  art_put16(bpf_insn(t, 0, 9), BPF_LD | BPF_B | BPF_ABS));
+			  le_put16(bpf_insn(t, 0, 9), BPF_LD | BPF_B | BPF_ABS));
 	{
 		struct blob b = write_rich();
 		struct tart t;
@@ -2008,45 +2008,45 @@ Test(artifact_linux, bpf_refused_with_the_verifiers_message)
 	}
 	MUTATE_AND_EXPECT(msg, bpf_insn(t, 1, 1)[2] = 255);
 	MUTATE_AND_EXPECT("SECCOMP_BPF (x86_64): instruction 0: jump by 4096 goes past the end", {
-		art_put16(bpf_insn(t, 0, 0), BPF_JMP | BPF_JA);
-		art_put32(bpf_insn(t, 0, 0) + 4, 4096);
+		le_put16(bpf_insn(t, 0, 0), BPF_JMP | BPF_JA);
+		le_put32(bpf_insn(t, 0, 0) + 4, 4096);
 	});
 	/* The last instruction no longer returns. */
 	MUTATE_AND_EXPECT(msg, {
 		uint32_t n = bpf_count(t, 0);
 		snprintf(msg, sizeof(msg),
 			 "SECCOMP_BPF (x86_64): the last instruction (%u) is not a RET", n - 1);
-		art_put16(bpf_insn(t, 0, n - 1), BPF_LD | BPF_W | BPF_IMM);
+		le_put16(bpf_insn(t, 0, n - 1), BPF_LD | BPF_W | BPF_IMM);
 	});
 	MUTATE_AND_EXPECT("SECCOMP_BPF (x86_64): instructions 1-2: not the architecture check "
 			  "(jeq #0xc000003e, 1, 0; ret KILL_PROCESS)",
-			  art_put32(bpf_insn(t, 0, 1) + 4, ART_AUDIT_ARCH_AARCH64));
+			  le_put32(bpf_insn(t, 0, 1) + 4, ART_AUDIT_ARCH_AARCH64));
 	MUTATE_AND_EXPECT("SECCOMP_BPF (aarch64): instructions 1-2: not the architecture check",
-			  art_put32(bpf_insn(t, 1, 2) + 4, SECCOMP_RET_ALLOW));
+			  le_put32(bpf_insn(t, 1, 2) + 4, SECCOMP_RET_ALLOW));
 	/* Each program labelled with the other's arch: its check does not
 	 * match the label. */
 	MUTATE_AND_EXPECT("SECCOMP_BPF (aarch64): instructions 1-2: not the architecture check "
 			  "(jeq #0xc00000b7",
 			  {
-				  art_put32(t->s[bpf_sec(t, 0)].data, ART_AUDIT_ARCH_AARCH64);
-				  art_put32(t->s[bpf_sec(t, 1)].data, ART_AUDIT_ARCH_X86_64);
+				  le_put32(t->s[bpf_sec(t, 0)].data, ART_AUDIT_ARCH_AARCH64);
+				  le_put32(t->s[bpf_sec(t, 1)].data, ART_AUDIT_ARCH_X86_64);
 			  });
 	MUTATE_AND_EXPECT("SECCOMP_BPF (x86_64): instruction 4: the x32 guard (jge #0x40000000) "
 			  "is missing",
-			  art_put32(bpf_insn(t, 0, 4) + 4, 0x40000001u));
+			  le_put32(bpf_insn(t, 0, 4) + 4, 0x40000001u));
 	MUTATE_AND_EXPECT("SECCOMP_BPF (x86_64): instruction 5: load offset 6 is not 4-byte aligned",
 			  {
-				  art_put16(bpf_insn(t, 0, 5), BPF_LD | BPF_W | BPF_ABS);
-				  art_put32(bpf_insn(t, 0, 5) + 4, 6);
+				  le_put16(bpf_insn(t, 0, 5), BPF_LD | BPF_W | BPF_ABS);
+				  le_put32(bpf_insn(t, 0, 5) + 4, 6);
 			  });
 }
 
 Test(artifact_linux, bpf_section_structure)
 {
 	MUTATE_AND_EXPECT("section 10 (SECCOMP_BPF): unknown architecture 0x40000003",
-			  art_put32(t->s[bpf_sec(t, 0)].data, 0x40000003u));
+			  le_put32(t->s[bpf_sec(t, 0)].data, 0x40000003u));
 	MUTATE_AND_EXPECT("SECCOMP_BPF: two programs for x86_64",
-			  art_put32(t->s[bpf_sec(t, 1)].data, ART_AUDIT_ARCH_X86_64));
+			  le_put32(t->s[bpf_sec(t, 1)].data, ART_AUDIT_ARCH_X86_64));
 	MUTATE_AND_EXPECT("too many SECCOMP_BPF sections (at most 2", {
 		struct tsec *s = &t->s[bpf_sec(t, 0)];
 		tart_add(t, ART_SEC_SECCOMP_BPF, s->flags, s->data, s->size);
@@ -2054,10 +2054,10 @@ Test(artifact_linux, bpf_section_structure)
 	MUTATE_AND_EXPECT("SECCOMP_BPF (aarch64): reserved field is not zero",
 			  t->s[bpf_sec(t, 1)].data[12] = 1);
 	MUTATE_AND_EXPECT("SECCOMP_BPF (x86_64): size", {
-		art_put32(t->s[bpf_sec(t, 0)].data + 4, bpf_count(t, 0) + 1);
+		le_put32(t->s[bpf_sec(t, 0)].data + 4, bpf_count(t, 0) + 1);
 	});
 	MUTATE_AND_EXPECT("does not match 4294967295 instructions of 8 bytes",
-			  art_put32(t->s[bpf_sec(t, 0)].data + 4, UINT32_MAX));
+			  le_put32(t->s[bpf_sec(t, 0)].data + 4, UINT32_MAX));
 	MUTATE_AND_EXPECT("section 11 (SECCOMP_BPF): 15 bytes, shorter than its 16-byte header",
 			  tart_resize(t, bpf_sec(t, 1), 15));
 	MUTATE_AND_EXPECT("SECCOMP_BPF (x86_64): 4097 instructions, more than the kernel's limit "
@@ -2065,12 +2065,12 @@ Test(artifact_linux, bpf_section_structure)
 			  {
 				  size_t i = bpf_sec(t, 0);
 				  tart_resize(t, i, 16 + 8 * 4097);
-				  art_put32(t->s[i].data + 4, 4097);
+				  le_put32(t->s[i].data + 4, 4097);
 			  });
 	MUTATE_AND_EXPECT("SECCOMP_BPF (x86_64): empty seccomp program", {
 		size_t i = bpf_sec(t, 0);
 		tart_resize(t, i, 16);
-		art_put32(t->s[i].data + 4, 0);
+		le_put32(t->s[i].data + 4, 0);
 	});
 	MUTATE_AND_EXPECT("section 10 (SECCOMP_BPF): wrong flags 0x1",
 			  t->s[bpf_sec(t, 0)].flags = ART_SECF_CRITICAL);
@@ -2083,22 +2083,22 @@ Test(artifact_linux, bpf_section_structure)
 Test(artifact_linux, landlock_payload_refused)
 {
 	MUTATE_AND_EXPECT("LINUX_LANDLOCK: version 2, this heel-exec reads 1",
-			  art_put32(table(t, ART_SEC_LINUX_LANDLOCK), 2));
+			  le_put32(table(t, ART_SEC_LINUX_LANDLOCK), 2));
 	MUTATE_AND_EXPECT("LINUX_LANDLOCK: 40 bytes, shorter than its header",
 			  tart_resize(t, find_sec(t, ART_SEC_LINUX_LANDLOCK), 40));
 	MUTATE_AND_EXPECT("LINUX_LANDLOCK: 0 bytes, shorter than its header",
 			  tart_resize(t, find_sec(t, ART_SEC_LINUX_LANDLOCK), 0));
 	MUTATE_AND_EXPECT("LINUX_LANDLOCK: landlock rule 0: unknown kind 9",
-			  art_put32(table(t, ART_SEC_LINUX_LANDLOCK) + LL_TABLE_HEADER_SIZE, 9));
+			  le_put32(table(t, ART_SEC_LINUX_LANDLOCK) + LL_TABLE_HEADER_SIZE, 9));
 	MUTATE_AND_EXPECT("LINUX_LANDLOCK: unknown flags 0x80",
-			  art_put32(table(t, ART_SEC_LINUX_LANDLOCK) + LL_HDR_FLAGS, 0x80));
+			  le_put32(table(t, ART_SEC_LINUX_LANDLOCK) + LL_HDR_FLAGS, 0x80));
 	MUTATE_AND_EXPECT("LINUX_LANDLOCK: ", {
 		size_t i = find_sec(t, ART_SEC_LINUX_LANDLOCK);
 		tart_resize(t, i, t->s[i].size - 8);
 	});
 	/* The header's minimum and the table's must agree. */
 	MUTATE_AND_EXPECT("header min_landlock_abi 6 does not match the Landlock table's 7",
-			  art_put32(table(t, ART_SEC_LINUX_LANDLOCK) + LL_HDR_MIN_ABI, 7));
+			  le_put32(table(t, ART_SEC_LINUX_LANDLOCK) + LL_HDR_MIN_ABI, 7));
 	MUTATE_AND_EXPECT("header min_landlock_abi 0 does not match the Landlock table's 6",
 			  t->min_abi = 0);
 	MUTATE_AND_EXPECT("header min_landlock_abi 9 does not match the Landlock table's 6",
@@ -2123,10 +2123,10 @@ Test(artifact_linux, presence_follows_the_platforms)
 	});
 	/* SCALARS record 0 is linux: switch it off. */
 	MUTATE_AND_EXPECT("section SECCOMP_BPF is present, but the policy is not built for linux",
-			  art_put32(rec(t, ART_SEC_SCALARS, 0) + 4, 0));
+			  le_put32(rec(t, ART_SEC_SCALARS, 0) + 4, 0));
 	MUTATE_AND_EXPECT("section LINUX_LANDLOCK is present, but the policy is not built for linux",
 			  {
-				  art_put32(rec(t, ART_SEC_SCALARS, 0) + 4, 0);
+				  le_put32(rec(t, ART_SEC_SCALARS, 0) + 4, 0);
 				  tart_remove(t, bpf_sec(t, 1));
 				  tart_remove(t, bpf_sec(t, 0));
 			  });
@@ -2166,32 +2166,32 @@ Test(artifact_linux, loader_refuses_sections_that_do_not_match)
 {
 	/* EXTRAS record 0: seccomp deny ptrace errno 1 -> errno 13. */
 	MUTATE_AND_EXPECT_LOAD("SECCOMP_BPF (x86_64) does not match the policy the artifact carries",
-			       art_put16(rec(t, ART_SEC_EXTRAS, 0) + 10, 13));
+			       le_put16(rec(t, ART_SEC_EXTRAS, 0) + 10, 13));
 	/* PATHS record 3: /usr rx -> r. */
 	MUTATE_AND_EXPECT_LOAD("LINUX_LANDLOCK does not match the policy the artifact carries",
 			       rec(t, ART_SEC_PATHS, 3)[4] = ART_READ);
 	/* The Landlock rule's origin line. */
 	MUTATE_AND_EXPECT_LOAD("LINUX_LANDLOCK does not match", {
 		uint8_t *r = table(t, ART_SEC_LINUX_LANDLOCK) + LL_TABLE_HEADER_SIZE;
-		art_put32(r + LL_RULE_ORIGIN_LINE, art_get32(r + LL_RULE_ORIGIN_LINE) + 1);
+		le_put32(r + LL_RULE_ORIGIN_LINE, le_get32(r + LL_RULE_ORIGIN_LINE) + 1);
 	});
 	/* A comparison constant inside the aarch64 program. */
 	MUTATE_AND_EXPECT_LOAD("SECCOMP_BPF (aarch64) does not match", {
 		uint32_t n = bpf_count(t, 1);
 		for (uint32_t i = 4; i < n; i++) {
 			uint8_t *in = bpf_insn(t, 1, i);
-			if (art_get16(in) == (BPF_JMP | BPF_JGE | BPF_K)) {
-				art_put32(in + 4, art_get32(in + 4) + 1);
+			if (le_get16(in) == (BPF_JMP | BPF_JGE | BPF_K)) {
+				le_put32(in + 4, le_get32(in + 4) + 1);
 				break;
 			}
 		}
 	});
 	/* EXTRAS record 1 (allow personality) renamed to ptrace. */
 	MUTATE_AND_EXPECT_LOAD("cannot be built for linux: it allows a syscall heel always denies",
-			       art_put32(rec(t, ART_SEC_EXTRAS, 1) + 4, strtab_find(t, "ptrace")));
+			       le_put32(rec(t, ART_SEC_EXTRAS, 1) + 4, strtab_find(t, "ptrace")));
 	/* ... or to a string that is no syscall. */
 	MUTATE_AND_EXPECT_LOAD("cannot be built for linux: a seccomp rule names an unknown syscall",
-			       art_put32(rec(t, ART_SEC_EXTRAS, 1) + 4, strtab_find(t, "PATH")));
+			       le_put32(rec(t, ART_SEC_EXTRAS, 1) + 4, strtab_find(t, "PATH")));
 }
 
 Test(artifact_linux, truncation_and_flips_of_the_linux_sections)
@@ -2300,7 +2300,7 @@ Test(artifact_sweep, resealed_mutations, .timeout = 120)
 				size_t at = (rng(&seed) % s->size) & ~(size_t)3;
 
 				if (at + 4 <= s->size)
-					art_put32(s->data + at, (uint32_t)rng(&seed) % 64);
+					le_put32(s->data + at, (uint32_t)rng(&seed) % 64);
 			}
 			}
 		}

@@ -331,13 +331,13 @@ Test(landlock_lower, layout_and_round_trip)
 	size_t len;
 
 	encode_policy(p, &buf, &len);
-	cr_assert_eq(ll_get32(buf + 0), LL_TABLE_VERSION);
-	cr_assert_eq(ll_get32(buf + 4), 6);
-	cr_assert_eq(ll_get64(buf + 8), 0xFFFF);
-	cr_assert_eq(ll_get64(buf + 16), 3);
-	cr_assert_eq(ll_get64(buf + 24), 3);
-	cr_assert_eq(ll_get32(buf + 32), 8);
-	cr_assert_eq(len, 48 + 8 * 32 + ((ll_get32(buf + 36) + 7u) & ~7u));
+	cr_assert_eq(le_get32(buf + 0), LL_TABLE_VERSION);
+	cr_assert_eq(le_get32(buf + 4), 6);
+	cr_assert_eq(le_get64(buf + 8), 0xFFFF);
+	cr_assert_eq(le_get64(buf + 16), 3);
+	cr_assert_eq(le_get64(buf + 24), 3);
+	cr_assert_eq(le_get32(buf + 32), 8);
+	cr_assert_eq(len, 48 + 8 * 32 + ((le_get32(buf + 36) + 7u) & ~7u));
 	cr_assert_eq(ll_table_parse(buf, len, &v, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(v.rule_count, 8);
 	ll_table_rule(&v, 0, &r);
@@ -353,7 +353,7 @@ Test(landlock_lower, layout_and_round_trip)
 	cr_assert_str_eq(r.path, "/usr");
 	cr_assert_eq(r.access, 0xD);
 	/* The origin file name is stored once. */
-	cr_assert_eq(ll_get32(buf + 48 + 24), ll_get32(buf + 48 + 32 + 24));
+	cr_assert_eq(le_get32(buf + 48 + 24), le_get32(buf + 48 + 32 + 24));
 	free(buf);
 	ir_policy_free(p);
 }
@@ -395,9 +395,9 @@ expect_refused(const uint8_t *buf, size_t len, size_t off, uint32_t value, bool 
 
 	memcpy(copy, buf, len);
 	if (wide)
-		ll_put64(copy + off, value);
+		le_put64(copy + off, value);
 	else
-		ll_put32(copy + off, value);
+		le_put32(copy + off, value);
 	cr_assert_eq(ll_table_parse(copy, len, &v, err, sizeof(err)), -EINVAL,
 		     "offset %zu = 0x%x accepted", off, value);
 	cr_assert(strstr(err, needle), "offset %zu: \"%s\" lacks \"%s\"", off, err, needle);
@@ -411,7 +411,7 @@ Test(landlock_lower, decoder_refuses_bad_fields)
 	size_t len, r0 = LL_TABLE_HEADER_SIZE, ssz;
 
 	encode_policy(p, &buf, &len);
-	ssz = ll_get32(buf + LL_HDR_STRINGS_SIZE);
+	ssz = le_get32(buf + LL_HDR_STRINGS_SIZE);
 	expect_refused(buf, len, LL_HDR_VERSION, 2, false, "version");
 	expect_refused(buf, len, LL_HDR_VERSION, 0, false, "version");
 	expect_refused(buf, len, LL_HDR_FLAGS, 0x2, false, "unknown flags");
@@ -441,7 +441,7 @@ Test(landlock_lower, decoder_refuses_bad_fields)
 	expect_refused(buf, len, r0 + 32 + LL_RULE_ACCESS, 0xC, true, "deny with rights");
 	expect_refused(buf, len, r0 + 32 + LL_RULE_FLAGS, LL_RF_DEVICE, false, "device");
 	/* Rule 1 pointing at rule 0's path: a duplicate, so unsorted. */
-	expect_refused(buf, len, r0 + 32 + LL_RULE_STR, ll_get32(buf + r0 + LL_RULE_STR), false,
+	expect_refused(buf, len, r0 + 32 + LL_RULE_STR, le_get32(buf + r0 + LL_RULE_STR), false,
 		       "sorted");
 	free(buf);
 	ir_policy_free(p);
@@ -486,7 +486,7 @@ Test(landlock_lower, decoder_refuses_bad_strings)
 	/* The area must end in NUL; padding must be zero. */
 	{
 		uint8_t *copy = malloc(len);
-		uint32_t ssz = ll_get32(buf + LL_HDR_STRINGS_SIZE);
+		uint32_t ssz = le_get32(buf + LL_HDR_STRINGS_SIZE);
 
 		memcpy(copy, buf, len);
 		copy[soff + ssz - 1] = 'x';
