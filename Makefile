@@ -77,7 +77,7 @@ LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lsecco
 
 .PHONY: all deps deps-check deps-bench demo check fuzz bench fmt install clean \
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
-	check-launcher check-conformance check-matrix
+	check-launcher check-conformance check-matrix check-container
 
 all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl
 
@@ -241,6 +241,13 @@ check-conformance: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/
 # places (system dirs, home, protected paths, shared temp, the working
 # directory) and actions, run for real under bin/heel-exec as root and
 # as uid 65534 (tests/matrix).
+# The launcher and escape suites again in a container-like setting: a PID
+# namespace of their own (few processes), a mount namespace, and /proc
+# masked as Docker masks it (tests/container).
+check-container: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(TBIN)/heel-exec-noenforce \
+		$(CONF)/try $(CONF)/ptyrun $(CONF)/serve $(CONF)/payload $(CONF)/hpolpatch
+	@bash tests/container/run.sh $(B)
+
 check-matrix: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl
 	@set -e; for x in heel-exec heel-exec-static heel-exec-musl; do \
 		echo "== isolation matrix: $$x"; \
@@ -314,6 +321,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-launcher
 	@$(MAKE) --no-print-directory check-conformance
 	@$(MAKE) --no-print-directory check-matrix
+	@$(MAKE) --no-print-directory check-container
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz-smoke
 	@echo "make check: all suites passed"
