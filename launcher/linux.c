@@ -15,6 +15,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -326,7 +327,7 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	struct ll_report llrep = { 0 };
 	struct view view = { 0 };
 	const char *path;
-	int r;
+	int r, scratch = 0;
 
 	/* Only the launcher and the init wait for signals; the command gets
 	 * the mask heel-exec was started with. */
@@ -342,12 +343,11 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	if (l->mountns) {
 		/* Nothing mounted here may propagate back to the host. */
 		check_step(rep, view_make_private(err, sizeof(err)), err);
-		/* The host's processes drop out of /proc. */
-		check_weakening(l, rep, view_mount_proc(err, sizeof(err)), err);
 		/* Loopback only: /proc/net and abstract sockets are ours. */
 		check_step(rep, net_loopback_up(err, sizeof(err)), err);
 		/* The IPC namespace's queues, where the host shows its own. */
 		check_step(rep, view_mount_mqueue(err, sizeof(err)), err);
+		launch_mark("view: private, loopback, mqueue");
 	}
 	if (l->mountns && ENFORCE_VIEW) {
 		/* Which places are writable, with the host's mount flags. */
@@ -355,11 +355,24 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 					  l->workdir_bytes, err, sizeof(err)), err);
 		/* Metadata writes (chmod, chown, xattrs...) need a writable mount. */
 		check_step(rep, view_make_readonly(err, sizeof(err)), err);
+		launch_mark("view: read-only remount");
 		/* The workdir and writable grants: writable, nosuid, nodev, noexec. */
 		check_step(rep, view_mount_places(&view, err, sizeof(err)), err);
-		/* Protected paths inside writable places. */
-		check_step(rep, view_mount_covers(plan, l->hide_root_only, err, sizeof(err)), err);
-		launch_mark("view of the file system mounted");
+		launch_mark("view: writable places, shared temp");
+		/* Denied paths; their scratch file system stays under /proc. */
+		check_step(rep, scratch = view_mount_covers(plan, l->root_only_fd, err, sizeof(err)),
+			   err);
+		launch_mark("view: covers");
+	}
+	if (l->mountns) {
+		/* The host's processes drop out of /proc. Last, over the covers'
+		 * scratch: detaching that instead would wait for an RCU grace
+		 * period (milliseconds). */
+		r = view_mount_proc(ENFORCE_VIEW, err, sizeof(err));
+		if (r < 0 && scratch > 0)
+			view_unmount_scratch();
+		check_weakening(l, rep, r, err);
+		launch_mark("view: /proc");
 	}
 	/* After the mounts, so that the cwd is the mount, not what is under it. */
 	check_step(rep, enter_workdir(l->workdir, err, sizeof(err)), err);
@@ -412,8 +425,8 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep,
 	  int max_fd)
 {
 	bool pidns = flags & CLONE_NEWPID;
+	int status, scan[2] = { -1, -1 };
 	sigset_t term;
-	int status;
 	pid_t cmd;
 	char c;
 
@@ -438,13 +451,32 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep,
 		report(rep, REP_SETUP, errno, 0, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
 		_exit(125);
 	}
+	/* The scan of /etc for root (view_scan_root_only) takes a few hundred
+	 * microseconds to milliseconds: the init makes it while the command
+	 * sets up its namespaces and mounts, and hands the result over. */
+	l->root_only_fd = -1;
+	if ((flags & CLONE_NEWNS) && ENFORCE_VIEW && l->hide_root_only &&
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, scan) < 0) {
+		report(rep, REP_SETUP, errno, 0, "socketpair: %s", strerror(errno));
+		_exit(125);
+	}
 	cmd = fork();
 	if (cmd < 0) {
 		report(rep, REP_SETUP, errno, 0, "fork: %s", strerror(errno));
 		_exit(125);
 	}
-	if (cmd == 0)
+	if (cmd == 0) {
+		if (scan[0] >= 0) {
+			close(scan[1]);
+			l->root_only_fd = scan[0];
+		}
 		command_main(l, rep, max_fd);
+	}
+	if (scan[1] >= 0) {
+		close(scan[0]);
+		view_scan_root_only(scan[1]);
+		close(scan[1]);
+	}
 	wipe_environ();
 	/* Forward to the whole sandbox, as a terminal would to a job: a
 	 * shell waiting for its child ignores SIGINT unless the child got

@@ -67,6 +67,8 @@ struct linux_launch {
 				   * from other users is covered */
 
 	/* Known in the child only: */
+	int root_only_fd;         /* the command's end of the init's scan of
+				   * /etc (hide_root_only); -1: none */
 	bool mountns;             /* the command runs in private namespaces of
 				   * its own, where it mounts its view of the
 				   * file system before Landlock */

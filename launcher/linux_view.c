@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -84,9 +85,10 @@ view_make_private(char *err, size_t errlen)
 }
 
 int
-view_mount_proc(char *err, size_t errlen)
+view_mount_proc(bool readonly, char *err, size_t errlen)
 {
-	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) == 0)
+	if (mount("proc", "/proc", "proc",
+		  MS_NOSUID | MS_NODEV | MS_NOEXEC | (readonly ? MS_RDONLY : 0), NULL) == 0)
 		return 0;
 	return fail(err, errlen, errno,
 		    "no /proc of the sandbox's own (%s): the host's processes stay visible in "
@@ -358,12 +360,12 @@ add_cover(struct covers *cv, const char *path, bool is_dir, bool owned)
 	return 0;
 }
 
-/* Adds every entry under directory `dfd` (named `path`) that its mode
+/* Sends every entry under directory `dfd` (named `path`) that its mode
  * keeps from other users: a file without o+r, a directory without o+x
  * (nothing in it is reachable then; one cover for all of it). Links are
  * not followed: their targets are governed where they are. */
 static int
-scan_not_world_readable(int dfd, char *path, size_t len, struct covers *cv, int depth)
+scan_not_world_readable(int dfd, char *path, size_t len, int out, int depth)
 {
 	struct dirent *e;
 	DIR *d;
@@ -376,25 +378,36 @@ scan_not_world_readable(int dfd, char *path, size_t len, struct covers *cv, int 
 	while (r == 0 && (e = readdir(d))) {
 		struct stat st;
 		size_t n = strlen(e->d_name);
+		char kind = 0;
 
 		if (e->d_type == DT_LNK || (e->d_name[0] == '.' && (!e->d_name[1] ||
 		    (e->d_name[1] == '.' && !e->d_name[2]))))
 			continue;
 		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    S_ISLNK(st.st_mode) || len + 1 + n >= PATH_MAX)
+		    S_ISLNK(st.st_mode) || len + 1 + n >= PATH_MAX - 1)
 			continue;
 		path[len] = '/';
 		memcpy(path + len + 1, e->d_name, n + 1);
 		if (S_ISDIR(st.st_mode) && !(st.st_mode & S_IXOTH)) {
-			r = add_cover(cv, path, true, true);
+			kind = 'd';
 		} else if (S_ISDIR(st.st_mode)) {
 			int c = openat(dirfd(d), e->d_name,
 				       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
 			if (c >= 0)
-				r = scan_not_world_readable(c, path, len + 1 + n, cv, depth + 1);
-		} else if ((S_ISREG(st.st_mode) && !(st.st_mode & S_IROTH))) {
-			r = add_cover(cv, path, false, true);
+				r = scan_not_world_readable(c, path, len + 1 + n, out, depth + 1);
+		} else if (S_ISREG(st.st_mode) && !(st.st_mode & S_IROTH)) {
+			kind = 'f';
+		}
+		if (kind) {
+			/* One record: the kind, the path, its NUL. */
+			static char rec[PATH_MAX + 1];
+			size_t plen = len + 1 + n;
+
+			rec[0] = kind;
+			memcpy(rec + 1, path, plen + 1);
+			if (send(out, rec, plen + 2, MSG_NOSIGNAL) < 0)
+				r = -errno;
 		}
 		path[len] = '\0';
 	}
@@ -402,15 +415,28 @@ scan_not_world_readable(int dfd, char *path, size_t len, struct covers *cv, int 
 	return r;
 }
 
+void
+view_scan_root_only(int fd)
+{
+	char path[PATH_MAX] = "/etc";
+	int d = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (d >= 0 && scan_not_world_readable(d, path, strlen(path), fd, 0) < 0)
+		return;
+	/* No /etc at all: nothing to hide, and that is the whole answer. */
+	(void)!send(fd, "e", 2, MSG_NOSIGNAL);
+}
+
 /* The covers: an empty mode 000 directory or regular file on a read-only
  * mount, bound over each protected path. Opening one fails (EACCES: the
  * command has no capability left to override the mode, and the mount
  * refuses a chmod), listing a directory shows nothing, and a write fails
  * instead of vanishing as it would into /dev/null. Both objects live on
- * one scratch tmpfs, mounted for the moment over /proc (which is ours,
- * the PID namespace's, and comes back when the scratch is detached); the
- * binds keep the scratch file system alive. One tmpfs for all covers,
- * and a bind each, rather than a tmpfs each. */
+ * one scratch tmpfs mounted over /proc, where the sandbox's own /proc is
+ * mounted next, on top of it: out of reach, and nothing to unmount (a
+ * detach waits for an RCU grace period). One tmpfs for all covers, and a
+ * bind each, rather than a tmpfs each. Returns 1 when the scratch is
+ * mounted. */
 static int
 bind_covers(const struct covers *cv, char *err, size_t errlen)
 {
@@ -430,25 +456,76 @@ bind_covers(const struct covers *cv, char *err, size_t errlen)
 	for (size_t i = 0; r == 0 && i < cv->n; i++)
 		if (mount(cv->c[i].is_dir ? dir : file, cv->c[i].path, NULL, MS_BIND, NULL) < 0)
 			r = fail(err, errlen, errno, "cover %s: %s", cv->c[i].path, strerror(errno));
-	if (umount2("/proc", MNT_DETACH) < 0 && r == 0)
-		r = fail(err, errlen, errno, "covers: detaching the scratch tmpfs: %s", strerror(errno));
-	return r;
+	return r < 0 ? r : 1;
+}
+
+void
+view_unmount_scratch(void)
+{
+	umount2("/proc", MNT_DETACH);
+}
+
+/* Reads the init's scan to its end and adds its records. */
+static int
+add_scanned(struct covers *cv, int fd, char *err, size_t errlen)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL, *p;
+	bool complete = false;
+	ssize_t n;
+	int r = 0;
+
+	for (;;) {
+		if (len + 4096 > cap) {
+			char *b = realloc(buf, cap = cap ? cap * 2 : 16384);
+
+			if (!b) {
+				free(buf);
+				return fail(err, errlen, ENOMEM, "the scan of /etc: %s",
+					    strerror(ENOMEM));
+			}
+			buf = b;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	for (p = buf; r == 0 && p < buf + len;) {
+		char *end = memchr(p, '\0', (size_t)(buf + len - p));
+
+		if (!end)
+			break;
+		if (p[0] == 'e')
+			complete = true;
+		else if (p[0] == 'd' || p[0] == 'f')
+			r = add_cover(cv, p + 1, p[0] == 'd', true);
+		p = end + 1;
+	}
+	free(buf);
+	if (r < 0)
+		return fail(err, errlen, -r, "the scan of /etc: %s", strerror(-r));
+	/* Fail closed: a scan that stopped half-way hides only half. */
+	if (!complete)
+		return fail(err, errlen, EIO,
+			    "the scan of /etc for files only root may read did not complete");
+	return 0;
 }
 
 int
-view_mount_covers(const struct ll_plan *plan, bool hide_root_only, char *err, size_t errlen)
+view_mount_covers(const struct ll_plan *plan, int root_only_fd, char *err, size_t errlen)
 {
 	struct covers cv = { 0 };
-	char path[PATH_MAX] = "/etc";
-	int r = 0, fd;
+	int r = 0;
 
 	for (size_t m = 0; plan && r == 0 && m < plan->nmounts; m++)
 		r = add_cover(&cv, plan->mounts[m].deny, plan->mounts[m].is_dir, false);
-	if (r == 0 && hide_root_only &&
-	    (fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0)
-		r = scan_not_world_readable(fd, path, strlen(path), &cv, 0);
 	if (r < 0)
 		r = fail(err, errlen, -r, "planning the covers: %s", strerror(-r));
+	if (r == 0 && root_only_fd >= 0)
+		r = add_scanned(&cv, root_only_fd, err, errlen);
 	if (r == 0 && plan)
 		r = pin_parents(plan, err, errlen);
 	if (r == 0)

@@ -22,10 +22,15 @@
 /* Makes every mount private, so nothing mounted below reaches the host. */
 int view_make_private(char *err, size_t errlen);
 
-/* Mounts a /proc of the PID namespace: the host's processes drop out of
- * sight. -EPERM and friends when the host's /proc has over-mounts that a
- * user namespace may not see past (containers). */
-int view_mount_proc(char *err, size_t errlen);
+/* Mounts a /proc of the PID namespace (read-only with `readonly`): the
+ * host's processes drop out of sight. Called last, over the covers'
+ * scratch. -EPERM and friends when the host's /proc has over-mounts that
+ * a user namespace may not see past (containers). */
+int view_mount_proc(bool readonly, char *err, size_t errlen);
+
+/* Detaches the covers' scratch from /proc, where view_mount_proc could
+ * not mount the sandbox's own (--best-effort keeps the host's). */
+void view_unmount_scratch(void);
 
 /* An mqueue file system of the IPC namespace at /dev/mqueue, where that
  * directory exists: the host's queues drop out of sight there too
@@ -70,10 +75,19 @@ int view_mount_places(const struct view *v, char *err, size_t errlen);
  * and pins the directories between a writable place and a denied path in
  * it so none can be renamed aside (a mount point cannot be: EBUSY). Every
  * pin first, then every cover: a pin bound after a cover of the same
- * directory would stack on top of it and hide it. hide_root_only: also
- * cover every entry under /etc that its mode keeps from other users (a
- * sandbox run as root owns them, so the mode does not keep them out). */
-int view_mount_covers(const struct ll_plan *plan, bool hide_root_only, char *err,
+ * directory would stack on top of it and hide it. root_only_fd >= 0: also
+ * cover what view_scan_root_only sends there (read to its end).
+ * Returns 1 when it left its scratch file system on /proc, 0 when there
+ * was nothing to cover, or -errno. */
+int view_mount_covers(const struct ll_plan *plan, int root_only_fd, char *err,
 		      size_t errlen);
+
+/* Sends to fd every entry under /etc that its mode keeps from other users
+ * (a file without o+r, a directory without o+x): a sandbox run as root
+ * owns them, so the mode does not keep it out. One record each: 'd' or
+ * 'f', the path, a NUL. A failed scan sends nothing more, and the
+ * reader's count of records it got tells nothing: so the last record is
+ * "e" (end); without it the reader refuses. */
+void view_scan_root_only(int fd);
 
 #endif
