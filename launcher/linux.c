@@ -28,6 +28,7 @@
 #include "linux_view.h"
 #include "linux_cgroup.h"
 #include "proctree.h"
+#include "write_once.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
@@ -500,17 +501,9 @@ static int
 write_file(pid_t pid, const char *name, const char *text)
 {
 	char path[64];
-	ssize_t n, len = (ssize_t)strlen(text);
-	int fd;
 
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, name);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, (size_t)len);
-	n = n == len ? 0 : n < 0 ? -errno : -EIO;
-	close(fd);
-	return (int)n;
+	return write_once(path, text);
 }
 
 /* Maps our own uid and gid to themselves in the child's user namespace:

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT
  * The sandbox's cgroup, v2 or v1; see cgroup.h. */
 #include "cgroup.h"
+#include "write_once.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -64,17 +65,9 @@ static int
 write_str(const char *dir, const char *file, const char *text)
 {
 	char path[CG_PATH_MAX + 64];
-	ssize_t n, len = (ssize_t)strlen(text);
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, (size_t)len);
-	n = n == len ? 0 : n < 0 ? -errno : -EIO;
-	close(fd);
-	return (int)n;
+	return write_once(path, text);
 }
 
 static bool
