@@ -344,11 +344,13 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	if (l->mountns) {
 		/* Nothing mounted here may propagate back to the host. */
 		check_step(rep, view_make_private(err, sizeof(err)), err);
+		launch_mark("view: private");
 		/* Loopback only: /proc/net and abstract sockets are ours. */
 		check_step(rep, net_loopback_up(err, sizeof(err)), err);
+		launch_mark("view: loopback");
 		/* The IPC namespace's queues, where the host shows its own. */
 		check_step(rep, view_mount_mqueue(err, sizeof(err)), err);
-		launch_mark("view: private, loopback, mqueue");
+		launch_mark("view: mqueue");
 	}
 	if (l->mountns && ENFORCE_VIEW) {
 		/* Which places are writable, with the host's mount flags. */
