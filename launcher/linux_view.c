@@ -465,6 +465,21 @@ view_unmount_scratch(void)
 	umount2("/proc", MNT_DETACH);
 }
 
+/* Whether a cover of the policy's hides `path` already (the policy's
+ * denies of /etc/shadow and the like come first): a second bind would
+ * only stack on the first. */
+static bool
+covered_already(const struct covers *cv, const char *path)
+{
+	for (size_t i = 0; i < cv->n; i++) {
+		size_t n = strlen(cv->c[i].path);
+
+		if (strncmp(path, cv->c[i].path, n) == 0 && (!path[n] || path[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
 /* Reads the init's scan to its end and adds its records. */
 static int
 add_scanned(struct covers *cv, int fd, char *err, size_t errlen)
@@ -500,7 +515,7 @@ add_scanned(struct covers *cv, int fd, char *err, size_t errlen)
 			break;
 		if (p[0] == 'e')
 			complete = true;
-		else if (p[0] == 'd' || p[0] == 'f')
+		else if ((p[0] == 'd' || p[0] == 'f') && !covered_already(cv, p + 1))
 			r = add_cover(cv, p + 1, p[0] == 'd', true);
 		p = end + 1;
 	}
