@@ -283,6 +283,7 @@ check-asan: $(ASAN)/libheel-asan.a
 	done
 
 # libFuzzer targets: clang only. `make check` runs each briefly; `make fuzz` long.
+comma := ,
 FUZZ := $(B)/fuzz
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ)/%)
@@ -291,9 +292,18 @@ FUZZ_FLAGS := $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-r
 FUZZ_SMOKE_SECONDS ?= 7
 FUZZ_LONG_SECONDS ?= 600
 
-$(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(COMPILER_SRC) $(RUNTIME_SRC) $(GEN_SRC)
-	@mkdir -p $(FUZZ)
-	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(COMPILER_SRC) $(RUNTIME_SRC) $(GEN_SRC) $(LIBS_HEELC)
+# The sources are instrumented once into one archive (fuzzer-no-link), not
+# once per target.
+FUZZ_LIB_SRC := $(COMPILER_SRC) $(RUNTIME_SRC) $(GEN_SRC)
+FUZZ_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ)/obj/%.o)
+$(FUZZ_OBJ): $(FUZZ)/obj/%.o: %.c $(GEN)/parser.h $(GEN)/lexer.h
+	@mkdir -p $(dir $@)
+	$(CLANG) $(subst -fsanitize=fuzzer$(comma),-fsanitize=fuzzer-no-link$(comma),$(FUZZ_FLAGS)) \
+		-c -o $@ $<
+$(FUZZ)/libheel-fuzz.a: $(FUZZ_OBJ)
+	ar rcs $@ $^
+$(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ)/libheel-fuzz.a
+	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(FUZZ)/libheel-fuzz.a $(LIBS_HEELC)
 
 check-fuzz-smoke: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do \
