@@ -164,8 +164,7 @@ linux_cgroup_make(struct linux_launch *l, struct linux_cgroup *lc, const char *r
 	}
 	if (lc->cg.made && l->verbose)
 		l->note("cgroup v%d %s", lc->cg.version,
-			lc->cg.dir[CG_PIDS][0] ? lc->cg.dir[CG_PIDS]
-			: lc->cg.dir[CG_MEMORY][0] ? lc->cg.dir[CG_MEMORY] : lc->cg.dir[CG_CPU]);
+			cg_dir_name(&lc->cg));
 	if ((want & ~missing) & CG_BIT(CG_CPU)) {
 		lc->cpu_budget_usec = asked(l->limits, CG_CPU) * 1000000ULL;
 		lc->ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -219,7 +218,7 @@ linux_cgroup_enter(struct linux_cgroup *lc, pid_t child, char *msg, size_t msgle
 		return 0;
 	if ((r = cg_enter(&lc->cg, child)) < 0) {
 		snprintf(msg, msglen, "moving the sandbox into its cgroup %s: %s",
-			 lc->cg.dir[CG_PIDS][0] ? lc->cg.dir[CG_PIDS] : lc->cg.dir[CG_MEMORY],
+			 cg_dir_name(&lc->cg),
 			 strerror(-r));
 		return 125;
 	}
@@ -282,7 +281,7 @@ linux_cgroup_remove(struct linux_launch *l, struct linux_cgroup *lc)
 
 	char dir[CG_PATH_MAX];
 
-	snprintf(dir, sizeof(dir), "%s", lc->cg.dir[CG_PIDS][0] ? lc->cg.dir[CG_PIDS] : lc->cg.dir[CG_MEMORY]);
+	snprintf(dir, sizeof(dir), "%s", cg_dir_name(&lc->cg));
 	if ((r = cg_remove(&lc->cg)) < 0)
 		l->note("could not remove the cgroup %s: %s", dir, strerror(-r));
 }

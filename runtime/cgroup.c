@@ -23,6 +23,15 @@ static const char *const v2_names[CG_CTL_COUNT] = { "pids", "memory", NULL };
 static const char *const policy_names[CG_CTL_COUNT] = { "processes", "memory", "cpu" };
 
 const char *
+cg_dir_name(const struct cg *cg)
+{
+	for (int c = 0; c < CG_CTL_COUNT; c++)
+		if (cg->dir[c][0])
+			return cg->dir[c];
+	return "";
+}
+
+const char *
 cg_ctl_name(int ctl)
 {
 	return ctl >= 0 && ctl < CG_CTL_COUNT ? policy_names[ctl] : "?";
@@ -218,14 +227,18 @@ locate_v2(struct cg *cg, const struct mnt *m, unsigned want, unsigned *offer, ch
 	*offer = 0;
 	if (!m->point[0])
 		return -ENOENT;
+	snprintf(cg->v2_point, sizeof(cg->v2_point), "%s", m->point);
 	if ((r = own_cgroup(cg->root, NULL, own, sizeof(own))) < 0 ||
 	    (r = cgroup_dir(cg->root, m, own, dir, sizeof(dir))) < 0) {
 		say(err, errlen, "our cgroup v2 is not under %s", m->point);
 		return r;
 	}
-	/* Beside ours, unless ours is the root of what we see. */
+	/* Beside ours, unless ours is the root of what we see: a cgroup
+	 * with processes cannot give its children controllers (cgroup v2's
+	 * "no internal processes" rule), so `heel` goes into our parent,
+	 * which may be the root (ours is then one level down: /init.scope). */
 	if (strcmp(own, "/") != 0 && (slash = strrchr(dir, '/')) &&
-	    (size_t)(slash - dir) > strlen(cg->root) + strlen(m->point))
+	    (size_t)(slash - dir) >= strlen(cg->root) + strlen(m->point))
 		*slash = '\0';
 	snprintf(path, sizeof(path), "%s/cgroup.controllers", dir);
 	if (read_small(path, ctrls, sizeof(ctrls)) < 0)
@@ -332,6 +345,25 @@ first_of_dir(int c, const char (*paths)[CG_PATH_MAX])
 
 /* v2: `heel`'s children get the controllers only if its parent has them
  * enabled for it, and `heel` enables them for its children. */
+/* Whether `dir` is the root of the cgroup v2 mount we use. */
+static bool
+is_mount_root(const struct cg *cg, const char *dir)
+{
+	size_t n = strlen(cg->root);
+
+	return strncmp(dir, cg->root, n) == 0 && strcmp(dir + n, cg->v2_point) == 0;
+}
+
+/* Whether processes are members of `dir` itself (not of descendants). */
+static bool
+has_procs(const char *dir)
+{
+	char path[CG_PATH_MAX + 32], buf[16];
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	return read_small(path, buf, sizeof(buf)) > 0;
+}
+
 static int
 enable_v2(const struct cg *cg, const char *dir, char *err, size_t errlen)
 {
@@ -348,6 +380,15 @@ enable_v2(const struct cg *cg, const char *dir, char *err, size_t errlen)
 			strcat(add, add[0] ? " +" : "+");
 			strcat(add, v2_names[c]);
 		}
+	/* Never in a cgroup that holds processes (the root excepted): the
+	 * kernel refuses the domain controllers there, but takes a threaded
+	 * one such as pids, which turns the cgroup, and whatever runs in it,
+	 * into a threaded subtree for good. */
+	if (add[0] && !is_mount_root(cg, dir) && has_procs(dir)) {
+		say(err, errlen, "%s has processes of its own, so cgroup v2 lets it give its "
+			    "children no %s controller", dir, add + 1);
+		return -EBUSY;
+	}
 	if (add[0] && (r = write_str(dir, "cgroup.subtree_control", add)) < 0) {
 		say(err, errlen, "%s: enabling %s: %s", path, add, strerror(-r));
 		return r;

@@ -35,6 +35,7 @@ struct cg {
 	int version;                          /* 1 or 2; 0: none located */
 	unsigned ctls;                        /* CG_BIT()s of what the cgroup has */
 	char root[CG_PATH_MAX];               /* prefix of every path read */
+	char v2_point[CG_PATH_MAX];           /* v2: where cgroup2 is mounted */
 	/* Per controller ("" where it has none; under v2 all equal). With
 	 * want == 0 only CG_PIDS is used: a cgroup that only holds the tree
 	 * (v2 always; v1 in the pids hierarchy). */
@@ -42,6 +43,10 @@ struct cg {
 	char dir[CG_CTL_COUNT][CG_PATH_MAX];  /* .../heel/heel-<pid>-<random> */
 	bool made;                            /* cg_create succeeded */
 };
+
+/* The sandbox's cgroup directory to name in messages: the first
+ * controller's that has one ("" before cg_create). */
+const char *cg_dir_name(const struct cg *cg);
 
 /* The policy's name of a controller's limit ("processes"), for messages. */
 const char *cg_ctl_name(int ctl);

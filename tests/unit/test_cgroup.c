@@ -368,3 +368,45 @@ Test(cgroup, no_cgroup_file_system)
 	cr_assert(strstr(err, "no cgroup file system") != NULL, "%s", err);
 	cr_assert_eq(cg_remove(&cg), 0);
 }
+
+/* Our cgroup a direct child of the root (/init, as a container's init
+ * or systemd's init.scope): `heel` goes beside it, into the root, not
+ * into our populated cgroup (found in a 6.12 guest). */
+Test(cgroup, v2_direct_child_of_the_root_goes_into_the_root)
+{
+	char err[256] = "", want[512];
+	struct cg cg;
+
+	put("/proc/self/mountinfo", "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n" MI_V2);
+	put("/proc/self/cgroup", "0::/init\n");
+	put("/sys/fs/cgroup/cgroup.controllers", "cpu memory pids\n");
+	put("/sys/fs/cgroup/cgroup.subtree_control", "cpu memory pids\n");
+	put("/sys/fs/cgroup/init/cgroup.procs", "1\n");
+	cr_assert_eq(cg_locate(&cg, root, CG_BIT(CG_PIDS), err, sizeof(err)), 0, "%s", err);
+	snprintf(want, sizeof(want), "%s/sys/fs/cgroup/heel", root);
+	cr_assert_str_eq(cg.base[CG_PIDS], want);
+}
+
+/* A parent that holds processes itself gets no subtree_control write:
+ * the kernel would take `+pids` alone and turn it into a threaded
+ * subtree for good. The launch is refused instead, nothing written. */
+Test(cgroup, v2_never_enables_controllers_in_a_populated_cgroup)
+{
+	char err[256] = "", dir[512];
+	struct cg cg;
+
+	put("/proc/self/mountinfo", "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n" MI_V2);
+	put("/proc/self/cgroup", "0::/a/b\n");
+	put("/sys/fs/cgroup/cgroup.controllers", "cpu memory pids\n");
+	put("/sys/fs/cgroup/cgroup.subtree_control", "cpu memory pids\n");
+	put("/sys/fs/cgroup/a/cgroup.controllers", "cpu memory pids\n");
+	put("/sys/fs/cgroup/a/cgroup.subtree_control", "\n");
+	put("/sys/fs/cgroup/a/cgroup.procs", "77\n");
+	put("/sys/fs/cgroup/a/b/cgroup.procs", "1234\n");
+	cr_assert_eq(cg_locate(&cg, root, CG_BIT(CG_PIDS) | CG_BIT(CG_MEMORY), err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_eq(cg_create(&cg, err, sizeof(err)), -EBUSY, "%s", err);
+	cr_assert(strstr(err, "has processes of its own"), "%s", err);
+	snprintf(dir, sizeof(dir), "%s/sys/fs/cgroup/a", root);
+	cr_assert_str_eq(get_abs(dir, "cgroup.subtree_control"), "\n");
+}
