@@ -61,15 +61,6 @@ table_of(const struct linux_launch *l, struct ll_table_view *t, char *err, size_
 	return ll_table_parse(payload, len, t, err, errlen);
 }
 
-/* The covers are mounted by the view (linux_view.c) from the plan's
- * requests; the planner only needs to know that a mount namespace will
- * be there to hold them. */
-static int
-cover_possible(const struct ll_mount_request *req, void *ctx, char *err, size_t errlen)
-{
-	return 0;
-}
-
 static void
 report_lines(const struct linux_launch *l, const struct ll_report *rep)
 {
@@ -109,7 +100,7 @@ linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
 	 * refuses otherwise); without one a protected path inside a writable
 	 * grant cannot be held and ll_plan_build refuses it. */
 	if (l->probe->userns >= 0 && l->namespaces)
-		ll.cover = cover_possible;
+		ll.mountns = true;
 	plan = calloc(1, sizeof(*plan));
 	if (!plan)
 		return -ENOMEM;
@@ -145,7 +136,7 @@ linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, struct ll_repo
 		.getenv_ctx = (void *)l->host_env,
 		.cwd = l->launch_dir,
 		.workdir = l->workdir,
-		.cover = l->mountns ? cover_possible : NULL,
+		.mountns = l->mountns,
 	};
 	struct ll_plan *plan = l->landlock_state;
 	int r;

@@ -877,7 +877,7 @@ decide_writable(struct builder *b, struct pair *pairs, size_t np, bool best_effo
 		/* A bind mount hides what is beneath the deny, so it can stand
 		 * in only when the deny exists and nothing beneath it is
 		 * granted again. */
-		coverable = b->l->cover && d->exists &&
+		coverable = b->l->mountns && d->exists &&
 			    !(pairs[i].d + 1 < b->ne && beneath(b->e[pairs[i].d + 1].path, d->path));
 		if (coverable) {
 			d->covered = true;
@@ -901,7 +901,7 @@ decide_writable(struct builder *b, struct pair *pairs, size_t np, bool best_effo
 				    "%s inside %s, which is writable: %s; --best-effort protects it with Landlock "
 				    "alone, by forbidding to create, remove or rename entries from %s "
 				    "down to it", lab_d, lab_g,
-				    !b->l->cover ? "no mount namespace to cover it"
+				    !b->l->mountns ? "no mount namespace to cover it"
 				    : !d->exists ? "it does not exist, so no mount can cover it"
 						 : "a cover would hide what is granted beneath it",
 				    outer->path);
@@ -928,7 +928,7 @@ decide_read_covers(struct builder *b, const struct pair *pairs, size_t np)
 	char lab_d[PATH_MAX + 64], lab_g[PATH_MAX + 64];
 	int rc;
 
-	if (!b->l->cover)
+	if (!b->l->mountns)
 		return 0;
 	for (size_t i = 0; i < np; i++) {
 		struct ent *d = &b->e[pairs[i].d];

@@ -128,13 +128,13 @@ struct ll_launch {
 	const struct ll_extra_rule *extra;
 	size_t nextra;
 	uint16_t proxy_port;       /* LL_TF_NET_PROXY: CONNECT_TCP to this port */
-	/* Non-NULL when the launcher runs the child in a private mount
-	 * namespace of its own, where each mount request is to be covered
-	 * after planning and before restricting (Landlock forbids mount
-	 * changes once enforced). NULL: no namespace, so a deny inside a
-	 * writable grant is refused unless best_effort. */
-	int (*cover)(const struct ll_mount_request *req, void *ctx, char *err, size_t errlen);
-	void *cover_ctx;
+	/* The launcher runs the child in a private mount namespace of its
+	 * own, where it mounts the plan's mount requests after planning and
+	 * before restricting (Landlock forbids mount changes once enforced):
+	 * a deny may then be a cover instead of a carve-out. false: no
+	 * namespace, so a deny inside a writable grant is refused unless
+	 * best_effort. */
+	bool mountns;
 };
 
 enum ll_plan_kind {
