@@ -4,10 +4,12 @@
 #include "linux_cgroup.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "linux.h"
@@ -174,14 +176,52 @@ linux_cgroup_make(struct linux_launch *l, struct linux_cgroup *lc, const char *r
 	return 0;
 }
 
+/* Moves a throw-away child into the cgroup, as a launch moves its init:
+ * 0 or -errno. The child waits on a pipe and is gone before we return. */
+static int
+try_enter(const struct cg *cg)
+{
+	int p[2], r;
+	pid_t pid;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		close(p[0]);
+		close(p[1]);
+		return r;
+	}
+	if (pid == 0) {
+		close(p[1]);
+		_exit(read(p[0], &c, 1) < 0);
+	}
+	close(p[0]);
+	r = cg_enter(cg, pid);
+	close(p[1]);
+	waitpid(pid, NULL, 0);
+	return r;
+}
+
 int
 linux_cgroup_check(struct linux_launch *l, char *err, size_t errlen)
 {
 	struct linux_cgroup lc = { 0 };
 	char why[512] = "", which[256];
 	unsigned want = wanted(l->limits), missing;
+	int r;
 
 	missing = make(&lc, l->limits, "", want, why, sizeof(why));
+	if (lc.cg.made && (r = try_enter(&lc.cg)) < 0) {
+		/* Made, but a process cannot join it (cgroup v2 refuses a
+		 * domain cgroup below a threaded one): what a launch meets. */
+		snprintf(why, sizeof(why), "%s: moving a process into it: %s",
+			 cg_dir_name(&lc.cg), strerror(-r));
+		missing = want;
+		cg_remove(&lc.cg);
+	}
 	if (lc.cg.made)
 		printf("cgroup: v%d, one can be made (heel-<pid>-<random> under %s)\n",
 		       lc.cg.version,
