@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "landlock_abi.h"
 
 /* <linux/mount.h> clashes with glibc's <sys/mount.h> (glibc 2.36), and
@@ -38,13 +39,6 @@ struct view_mount_attr {
 	uint64_t propagation;
 	uint64_t userns_fd;
 };
-
-/* The rights that change what is stored: a place holding any of them is
- * writable. */
-#define VIEW_WRITE_RIGHTS (LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE | \
-			   LL_FS_MAKE_CHAR | LL_FS_MAKE_DIR | LL_FS_MAKE_REG | \
-			   LL_FS_MAKE_SOCK | LL_FS_MAKE_FIFO | LL_FS_MAKE_BLOCK | \
-			   LL_FS_MAKE_SYM | LL_FS_TRUNCATE)
 
 /* Shared temp: other programs of the host put files there, so mapping
  * one executable (the dynamic loader run on it) must fail however the
@@ -121,6 +115,7 @@ static int
 add_place(struct view *v, size_t *cap, const char *path, bool writable, bool exec,
 	  bool fresh)
 {
+	struct view_place *p;
 	struct statvfs sv;
 
 	for (size_t i = 0; i < v->nplaces; i++)
@@ -132,15 +127,10 @@ add_place(struct view *v, size_t *cap, const char *path, bool writable, bool exe
 			v->places[i].fresh_workdir |= fresh;
 			return 0;
 		}
-	if (v->nplaces == *cap) {
-		size_t n = *cap ? *cap * 2 : 8;
-		struct view_place *p = realloc(v->places, n * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		v->places = p;
-		*cap = n;
-	}
+	p = grow_array(v->places, cap, v->nplaces + 1, sizeof(*p), 8);
+	if (!p)
+		return -ENOMEM;
+	v->places = p;
 	v->places[v->nplaces++] = (struct view_place){
 		.path = path,
 		.host = statvfs(path, &sv) == 0 ? sv.f_flag : 0,
@@ -186,7 +176,7 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 	for (size_t i = 0; plan && i < plan->nrules; i++) {
 		const struct ll_plan_rule *pr = &plan->rules[i];
 
-		if (!(pr->access & VIEW_WRITE_RIGHTS) || pr->kind == LL_PK_WORKDIR)
+		if (!(pr->access & LL_FS_WRITE_RIGHTS) || pr->kind == LL_PK_WORKDIR)
 			continue;
 		/* Device nodes stay writable on a read-only mount; only
 		 * directories and regular files need a place of their own. */
@@ -208,7 +198,7 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 		const struct ll_plan_rule *pr = &plan->rules[i];
 		bool exec = pr->access & LL_FS_EXECUTE;
 
-		if ((pr->access & VIEW_WRITE_RIGHTS) ||
+		if ((pr->access & LL_FS_WRITE_RIGHTS) ||
 		    (!pr->is_dir && (fstat(pr->fd, &st) < 0 || !S_ISREG(st.st_mode))))
 			continue;
 		for (size_t j = 0; j < nw; j++)
@@ -343,15 +333,11 @@ struct covers {
 static int
 add_cover(struct covers *cv, const char *path, bool is_dir, bool owned)
 {
-	if (cv->n == cv->cap) {
-		size_t cap = cv->cap ? cv->cap * 2 : 32;
-		struct cover *c = realloc(cv->c, cap * sizeof(*c));
+	struct cover *c = grow_array(cv->c, &cv->cap, cv->n + 1, sizeof(*c), 32);
 
-		if (!c)
-			return -ENOMEM;
-		cv->c = c;
-		cv->cap = cap;
-	}
+	if (!c)
+		return -ENOMEM;
+	cv->c = c;
 	cv->c[cv->n].path = owned ? strdup(path) : (char *)path;
 	cv->c[cv->n].is_dir = is_dir;
 	if (!cv->c[cv->n].path)
@@ -492,7 +478,7 @@ add_scanned(struct covers *cv, int fd, char *err, size_t errlen)
 
 	for (;;) {
 		if (len + 4096 > cap) {
-			char *b = realloc(buf, cap = cap ? cap * 2 : 16384);
+			char *b = grow_array(buf, &cap, len + 4096, 1, 16384);
 
 			if (!b) {
 				free(buf);

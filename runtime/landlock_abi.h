@@ -39,6 +39,15 @@
 #define LL_FS_FILE_RIGHTS (LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | \
 			   LL_FS_TRUNCATE | LL_FS_IOCTL_DEV)
 
+/* The rights that change what a directory holds or what is stored
+ * beneath it: creating, removing, renaming (REFER), writing, truncating.
+ * A grant with any of them is writable: the planner narrows it to a
+ * spine around a deny, and the launcher mounts it writable. */
+#define LL_FS_WRITE_RIGHTS (LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE | \
+			    LL_FS_MAKE_CHAR | LL_FS_MAKE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_SOCK | \
+			    LL_FS_MAKE_FIFO | LL_FS_MAKE_BLOCK | LL_FS_MAKE_SYM | LL_FS_REFER | \
+			    LL_FS_TRUNCATE)
+
 /* Network rights (handled_access_net, ABI 4). */
 #define LL_NET_BIND_TCP (1ull << 0)
 #define LL_NET_CONNECT_TCP (1ull << 1)

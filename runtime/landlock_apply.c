@@ -23,12 +23,6 @@
 #include "landlock_abi.h"
 #include "pathexpand.h"
 
-/* Rights a directory grant loses when it becomes a spine: everything
- * that creates, removes or renames an entry in it, or writes beneath it. */
-#define WRITE_RIGHTS (LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE | \
-		      LL_FS_MAKE_CHAR | LL_FS_MAKE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_SOCK | \
-		      LL_FS_MAKE_FIFO | LL_FS_MAKE_BLOCK | LL_FS_MAKE_SYM | LL_FS_REFER | \
-		      LL_FS_TRUNCATE)
 
 /* The working directory: read and write, never execute (heel(5),
  * PRECEDENCE): files the command writes there must not run as code. */
@@ -795,7 +789,7 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 static bool
 writable(uint64_t access)
 {
-	return (access & (WRITE_RIGHTS & ~(LL_FS_WRITE_FILE | LL_FS_TRUNCATE))) != 0;
+	return (access & (LL_FS_WRITE_RIGHTS & ~(LL_FS_WRITE_FILE | LL_FS_TRUNCATE))) != 0;
 }
 
 /* A pair: deny/narrowing rule d is a target of grant g (d is beneath g,
