@@ -19,6 +19,7 @@
 
 #include "grow.h"
 #include "landlock_abi.h"
+#include "pathexpand.h"
 
 /* <linux/mount.h> clashes with glibc's <sys/mount.h> (glibc 2.36), and
  * musl's headers may lack mount_setattr: the ABI is fixed, so say it here. */
@@ -141,15 +142,6 @@ add_place(struct view *v, size_t *cap, const char *path, bool writable, bool exe
 	return 0;
 }
 
-/* Whether `path` lies strictly beneath directory `dir`. */
-static bool
-beneath(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-
-	return strncmp(path, dir, n) == 0 && (path[n] == '/' || (n == 1 && path[1]));
-}
-
 static bool
 is_shared_temp(const char *path)
 {
@@ -203,7 +195,7 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 			continue;
 		for (size_t j = 0; j < nw; j++)
 			if ((v->places[j].writable || exec) &&
-			    beneath(pr->path, v->places[j].path)) {
+			    px_beneath(pr->path, v->places[j].path)) {
 				r = add_place(v, &cap, pr->path, false, exec, false);
 				if (r < 0)
 					goto nomem;
@@ -457,12 +449,9 @@ view_unmount_scratch(void)
 static bool
 covered_already(const struct covers *cv, const char *path)
 {
-	for (size_t i = 0; i < cv->n; i++) {
-		size_t n = strlen(cv->c[i].path);
-
-		if (strncmp(path, cv->c[i].path, n) == 0 && (!path[n] || path[n] == '/'))
+	for (size_t i = 0; i < cv->n; i++)
+		if (strcmp(path, cv->c[i].path) == 0 || px_beneath(path, cv->c[i].path))
 			return true;
-	}
 	return false;
 }
 

@@ -212,17 +212,6 @@ path_cmp(const char *a, const char *b)
 	return path_byte_rank((unsigned char)a[i]) - path_byte_rank((unsigned char)b[i]);
 }
 
-/* Is `child` strictly beneath `parent` (both absolute, normalised)? */
-static bool
-beneath(const char *child, const char *parent)
-{
-	size_t n = strlen(parent);
-
-	if (n == 1)
-		return child[0] == '/' && child[1] != '\0';
-	return strncmp(child, parent, n) == 0 && child[n] == '/';
-}
-
 /* ${NAME} at launch: ${CWD} and ${WORKDIR} are the launcher's, every
  * other name comes from its environment. */
 static const char *
@@ -645,7 +634,7 @@ target_names(const char *dir, struct ent *const *targets, size_t nt, struct targ
 	for (size_t i = 0; i < nt; i++) {
 		const char *rest, *slash;
 
-		if (!beneath(targets[i]->path, dir))
+		if (!px_beneath(targets[i]->path, dir))
 			continue;
 		rest = targets[i]->path + dlen + 1;
 		slash = strchr(rest, '/');
@@ -872,7 +861,7 @@ decide_writable(struct builder *b, struct pair *pairs, size_t np, bool best_effo
 		 * in only when the deny exists and nothing beneath it is
 		 * granted again. */
 		coverable = b->l->mountns && d->exists &&
-			    !(pairs[i].d + 1 < b->ne && beneath(b->e[pairs[i].d + 1].path, d->path));
+			    !(pairs[i].d + 1 < b->ne && px_beneath(b->e[pairs[i].d + 1].path, d->path));
 		if (coverable) {
 			d->covered = true;
 			rc = add_mount_request(b, d, outer);
@@ -929,7 +918,7 @@ decide_read_covers(struct builder *b, const struct pair *pairs, size_t np)
 		bool beneath_writable = false;
 
 		if (d->access || d->covered || !d->exists ||
-		    (pairs[i].d + 1 < b->ne && beneath(b->e[pairs[i].d + 1].path, d->path)))
+		    (pairs[i].d + 1 < b->ne && px_beneath(b->e[pairs[i].d + 1].path, d->path)))
 			continue;
 		for (size_t j = 0; j < np; j++)
 			if (pairs[j].d == pairs[i].d && writable(b->e[pairs[j].g].access))
@@ -962,8 +951,8 @@ find_pairs(struct builder *b, struct pair **out, size_t *nout)
 		 * right left to narrow needs nothing. */
 		if (!g->access || !g->is_dir)
 			continue;
-		for (size_t j = i + 1; j < b->ne && beneath(b->e[j].path, g->path); j++) {
-			if (last && beneath(b->e[j].path, last))
+		for (size_t j = i + 1; j < b->ne && px_beneath(b->e[j].path, g->path); j++) {
+			if (last && px_beneath(b->e[j].path, last))
 				continue;  /* inside a target already: covered by it */
 			if (!narrows(&b->e[j], g))
 				continue;
@@ -1319,19 +1308,19 @@ ll_plan_add_workdir(struct ll_plan *p, const char *workdir, char *err, size_t er
 	/* A deny inside the working directory (a kept one that holds a
 	 * .git/config, say) must be planned with it: covered, or refused. */
 	for (size_t i = 0; i < p->ndenies; i++)
-		if (beneath(p->denies[i], workdir) || strcmp(p->denies[i], workdir) == 0)
+		if (px_beneath(p->denies[i], workdir) || strcmp(p->denies[i], workdir) == 0)
 			return -EAGAIN;
 	if (p->abi <= 0)
 		return 0;
 	for (size_t i = 0; i < p->nrules; i++) {
 		const struct ll_plan_rule *r = &p->rules[i];
 
-		if (beneath(r->path, workdir) || strcmp(r->path, workdir) == 0)
+		if (px_beneath(r->path, workdir) || strcmp(r->path, workdir) == 0)
 			return -EAGAIN;
 		/* IOCTL_DEV from a device grant above (a workdir under
 		 * /dev/shm) means nothing there: no device node can be made
 		 * in the workdir or linked into it (MAKE_CHAR, MAKE_BLOCK). */
-		if (beneath(workdir, r->path) &&
+		if (px_beneath(workdir, r->path) &&
 		    (r->access & ~(WORKDIR_RIGHTS | LL_FS_IOCTL_DEV)))
 			return -EAGAIN;
 	}
@@ -1370,7 +1359,7 @@ ll_plan_reopen_under(struct ll_plan *p, const char *mountpoint, char *err, size_
 		struct ll_plan_rule *r = &p->rules[i];
 		int fd;
 
-		if (strcmp(r->path, mountpoint) != 0 && !beneath(r->path, mountpoint))
+		if (strcmp(r->path, mountpoint) != 0 && !px_beneath(r->path, mountpoint))
 			continue;
 		fd = open2(AT_FDCWD, r->path, O_PATH, RESOLVE_NO_SYMLINKS);
 		if (fd < 0)

@@ -283,3 +283,13 @@ px_describe(const struct px_info *info, char *buf, size_t len)
 	}
 	return buf;
 }
+
+bool
+px_beneath(const char *child, const char *parent)
+{
+	size_t n = strlen(parent);
+
+	if (n == 1)
+		return child[0] == '/' && child[1] != '\0';
+	return strncmp(child, parent, n) == 0 && child[n] == '/';
+}

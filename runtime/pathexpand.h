@@ -52,6 +52,10 @@ int px_expand(const char *tmpl, px_lookup_fn lookup, void *ctx, char *out, size_
  * root's home, and closed to other users by its mode. */
 bool px_is_system(const char *path);
 
+/* Whether absolute, normalised `child` lies strictly beneath directory
+ * `parent` ("/" is above every other path). */
+bool px_beneath(const char *child, const char *parent);
+
 /* The top-level system directory `path` is in or beneath ("/usr" for
  * "/usr/local/x"), or NULL; "/" for the root itself. */
 const char *px_system_top(const char *path);
