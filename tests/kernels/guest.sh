@@ -28,6 +28,8 @@ for c in pids memory cpu; do
 	echo "+$c" >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || note "cgroup controller $c not available"
 done
 chmod 1777 /tmp
+# /run as on a Debian host: the guest's own, not the host's pid files.
+mnt -t tmpfs -o mode=755,nosuid,nodev tmpfs /run
 hostname heel-guest 2>/dev/null || $B hostname heel-guest
 # Network tests need a loopback that is up.
 $B ip link set lo up || note "cannot bring lo up"

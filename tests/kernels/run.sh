@@ -81,7 +81,7 @@ done
 	printf '%s\n' "${guests[@]}"
 	echo
 	echo "user \"-\": checks that belong to no user (run once, as root). ABI: the Landlock ABI the guest kernel offers."
-	echo "QEMU TCG, $(sed -n 's/^version=//p' "$CACHE/virtiofsd/ok"); $(date -u +%Y-%m-%dT%H:%MZ); $(git -C "$HERE" rev-parse --short HEAD 2>/dev/null || echo '?')"
+	echo "QEMU TCG, $(sed -n 's/^version=//p' "$CACHE/virtiofsd/ok"); $(date -u +%Y-%m-%dT%H:%MZ); $(git -C "$HERE" describe --always --dirty 2>/dev/null || echo '?')"
 } >"$OUT/matrix.md"
 echo
 cat "$OUT/matrix.md"
