@@ -92,7 +92,7 @@ timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
 	-chardev socket,id=char0,path="$SOCK" \
 	-device vhost-user-fs-pci,chardev=char0,tag=hostroot \
 	</dev/null 2>&1 | stdbuf -oL tr -d '\r' | tee "$LOG" |
-	{ grep --line-buffered -E '^@@heel (suite|guest-exit)' | sed -u 's/^@@heel /   /' || true; }
+	{ grep --line-buffered -E '^@@heel (done|guest-exit)' | sed -u 's/^@@heel /   /' || true; }
 qrc=${PIPESTATUS[0]}
 set -e
 secs=$(($(date +%s) - start))

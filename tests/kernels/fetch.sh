@@ -4,8 +4,8 @@
 # so that a second run needs no network:
 #   <cache>/kernel-<series>/vmlinuz       the kernel
 #   <cache>/kernel-<series>/modules/      the .ko files the initramfs loads
-#                                         (decompressed: busybox insmod
-#                                         reads plain ELF only)
+#                                         (decompressed here: busybox's
+#                                         insmod may not read .ko.xz)
 #   <cache>/kernel-<series>/load-order    those modules, dependencies first
 #   <cache>/kernel-<series>/info          package, version, kernel release
 #   <cache>/virtiofsd/                    trixie's virtiofsd with trixie's
@@ -29,7 +29,7 @@ MIRROR=${HEEL_DEBIAN_MIRROR:-http://deb.debian.org}
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 # The modules the initramfs needs when they are not built in: the virtio
 # PCI transport, virtiofs (the host's / ) and overlay (a writable root).
-# Their own dependencies (fuse, virtio_ring...) come from modules.dep.
+# Their own dependencies (fuse, virtio_ring...) are found from the modules.
 WANT_MODULES=(virtio_pci virtiofs overlay)
 
 die() { echo "tests/kernels/fetch.sh: $*" >&2; exit 1; }

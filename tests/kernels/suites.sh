@@ -88,6 +88,8 @@ run_one() {
 	fi
 	echo "$rc" >"$OUT/$s.rc"
 	echo $(($(date +%s) - t0)) >"$OUT/$s.secs"
+	# Progress for the host (boot.sh shows these lines as they come).
+	echo "@@heel done suite=$s rc=$rc seconds=$(cat "$OUT/$s.secs")"
 }
 
 report() {
