@@ -46,6 +46,10 @@ bash "$HERE/initramfs.sh" "$K" "$INITRD"
 # The job: a script on the host's tree, which the guest sees at the same
 # path. The kernel command line carries only its path.
 JOB=$OUTDIR/job-$SERIES.sh
+# Both paths go on the kernel command line, which splits at blanks.
+for p in "$HERE" "$JOB"; do
+	case $p in *[[:space:]]*) die "$p has a blank: the kernel command line cannot carry it" ;; esac
+done
 {
 	echo "cd $(printf '%q' "$PWD") || exit 126"
 	printf 'exec'
@@ -66,7 +70,7 @@ trap 'exit 130' INT TERM
 # of its own; it is root and shares / read-only with root in the guest.
 # Submounts are not announced: the guest sees one tree, which the
 # overlay needs for its lower layer. The host's tree does not change
-# during a run, so the guest may cache it fully (much faster under TCG).
+# during a run, so the guest may cache it fully (fewer round trips).
 SOCK=$RUN/vfs.sock
 "$vfs_ld" --library-path "$vfs_lp" "$vfs_bin" --socket-path="$SOCK" --shared-dir=/ \
 	--readonly --sandbox=none --cache=always --no-announce-submounts \
@@ -79,7 +83,12 @@ for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.1; done
 # kernels (6.12) do not boot on TCG's cx16. No network device: the guest
 # has only its loopback. mitigations=off: the guest is throw-away and
 # TCG pays dearly for the page-table and speculation barriers.
-APPEND="console=ttyS0 panic=-1 loglevel=4 mitigations=off"
+# tsc=reliable: TCG's TSC is the host's, but the clocksource watchdog,
+# comparing it with emulated timers that lag on a busy host, may call it
+# unstable; the kernel then patches its sched_clock code on the fly, and
+# a 6.18 guest died of that (an int3 Oops in sched_clock_cpu: TCG ran the
+# half-patched code on the other vCPU).
+APPEND="console=ttyS0 panic=-1 loglevel=4 mitigations=off tsc=reliable"
 APPEND+=" heel.init=$HERE/guest.sh heel.job=$JOB"
 start=$(date +%s)
 set +e

@@ -50,13 +50,12 @@ for k in "$@"; do
 	abi=$(field abi "$g")
 	abi=${abi:-?}
 	release=$(field release "$g")
-	seen=0
+
 	while read -r line; do
 		s=$(field suite "$line") u=$(field user "$line")
 		st=$(grep -m1 "^@@heel suite suite=$s " "$log" || true)
 		ss=$(field seconds "$st")
 		rows+=("| $k | $abi | $s | $u | $(field passed "$line") | $(field failed "$line") | $(field skipped "$line") | $(fmt "${ss:-0}") |")
-		seen=1
 	done < <(grep '^@@heel result ' "$log" || true)
 	case $rc in
 	0) verdict=passed ;;
@@ -64,8 +63,9 @@ for k in "$@"; do
 	3) verdict="DIED (no exit status: $(grep -q 'Kernel panic' "$log" && echo panic || echo see log))" ;;
 	*) verdict="FAILED (exit $rc)" ;;
 	esac
-	# A guest that reported nothing still gets a row: as one failure.
-	[ "$seen" = 1 ] || rows+=("| $k | $abi | (guest) | - | 0 | 1 | 0 | $(fmt "$secs") |")
+	# A guest that died (hung, panicked) gets a row of its own, as one
+	# failure, beside the rows of the suites that ended before it died.
+	case $rc in 3 | 124) rows+=("| $k | $abi | (guest died) | - | 0 | 1 | 0 | $(fmt "$secs") |") ;; esac
 	[ "$rc" = 0 ] || failed_any=1
 	guests+=("| $k | $(sed -n 's/^version=//p' "$CACHE/kernel-$k/info") | ${release:-?} | $abi | $(fmt "$secs") | $verdict |")
 	echo "== kernel $k: $verdict in $(fmt "$secs")"

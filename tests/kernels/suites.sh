@@ -98,29 +98,41 @@ report() {
 	total=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$OUT/$s.out" | tail -1)
 	counts "$OUT/$s.out" "$s" "$rc"
 	echo "@@heel suite suite=$s rc=$rc seconds=$(cat "$OUT/$s.secs" 2>/dev/null || echo 0) total=\"$total\""
-	[ "$rc" = 0 ] || status=1
 }
 
+# stream SUITE...: runs them one after the other, each one's output and
+# result lines printed as soon as it ends (so a guest that dies later
+# still reports what finished), one suite at a time on the console.
+stream() {
+	local s
+	for s in "$@"; do
+		run_one "$s"
+		{
+			flock 9
+			echo "@@heel output suite=$s"
+			cat "$OUT/$s.out"
+			report "$s"
+		} 9>"$OUT/.console"
+	done
+}
+
+for s in "$@"; do echo "@@heel begin suite=$s"; done
 if [ -n "$par" ]; then
 	conf=() other=()
 	for s in "$@"; do
-		echo "@@heel begin suite=$s"
 		case $s in conformance:*) conf+=("$s") ;; *) other+=("$s") ;; esac
 	done
-	(for s in "${other[@]}"; do run_one "$s"; done) &
-	(for s in "${conf[@]}"; do run_one "$s"; done) &
+	stream "${other[@]}" &
+	stream "${conf[@]}" &
 	wait
-	for s in "$@"; do
-		echo "@@heel output suite=$s"
-		cat "$OUT/$s.out"
-		report "$s"
-	done
 else
 	for s in "$@"; do
-		echo "@@heel begin suite=$s"
 		run_one "$s"
 		report "$s"
 	done
 fi
+for s in "$@"; do
+	[ "$(cat "$OUT/$s.rc" 2>/dev/null)" = 0 ] || status=1
+done
 rm -rf "$OUT"
 exit $status
