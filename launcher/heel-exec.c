@@ -19,6 +19,7 @@
 #include "env.h"
 #include "launch_timing.h"
 #include "linux.h"
+#include "linux_idmap.h"
 #include "linux_cgroup.h"
 #include "rlimits.h"
 #include "workdir.h"
@@ -259,6 +260,20 @@ check_main(int argc, char *argv[])
 	else if (p.userns == 0)
 		printf("private /proc: not available (%s): the host's /proc has over-mounts a "
 		       "user namespace may not see past (a container)\n", strerror(-p.proc));
+	/* Root owns the host's secrets under /etc (see linux_run). */
+	if (geteuid() == 0 && p.userns == 0) {
+		char why[256];
+		int tree = idmap_unowned_tree("/etc", why, sizeof(why));
+
+		if (tree >= 0) {
+			printf("root-only files under /etc: kept from a sandbox run as root by "
+			       "their modes (an idmapped /etc that no user owns)\n");
+			close(tree);
+		} else {
+			printf("root-only files under /etc: covered at launch after a scan (%s); "
+			       "one the host creates during a run is not\n", why);
+		}
+	}
 	rc = policy_verdict(&view, &p, &plan);
 	free(buf);
 	return rc;

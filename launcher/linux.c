@@ -24,6 +24,7 @@
 #include "landlock_apply.h"
 #include "execpath.h"
 #include "launch_timing.h"
+#include "linux_idmap.h"
 #include "linux_net.h"
 #include "linux_view.h"
 #include "linux_cgroup.h"
@@ -329,6 +330,7 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	struct view view = { 0 };
 	const char *path;
 	int r, scratch = 0;
+	bool hide_by_scan;
 
 	/* Only the launcher and the init wait for signals; the command gets
 	 * the mask heel-exec was started with. */
@@ -359,11 +361,21 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 		/* Metadata writes (chmod, chown, xattrs...) need a writable mount. */
 		check_step(rep, view_make_readonly(err, sizeof(err)), err);
 		launch_mark("view: read-only remount");
+		/* What only root may read under /etc: the kernel keeps it
+		 * from us through a copy of /etc that nobody owns, mounted
+		 * before the places (a place beneath it would be cut from
+		 * the idmapped copy); else a cover each, found by a scan. */
+		hide_by_scan = l->hide_root_only;
+		if (l->etc_tree >= 0 && !view_places_touch(&view, "/etc")) {
+			check_step(rep, idmap_attach(l->etc_tree, "/etc", err, sizeof(err)), err);
+			hide_by_scan = false;
+		}
+		launch_mark("view: /etc idmapped");
 		/* The workdir and writable grants: writable, nosuid, nodev, noexec. */
 		check_step(rep, view_mount_places(&view, err, sizeof(err)), err);
 		launch_mark("view: writable places, shared temp");
 		/* Denied paths; their scratch file system stays under /proc. */
-		check_step(rep, scratch = view_mount_covers(plan, l->root_only_fd, err, sizeof(err)),
+		check_step(rep, scratch = view_mount_covers(plan, hide_by_scan, err, sizeof(err)),
 			   err);
 		launch_mark("view: covers");
 	}
@@ -428,7 +440,7 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep,
 	  int max_fd)
 {
 	bool pidns = flags & CLONE_NEWPID;
-	int status, scan[2] = { -1, -1 };
+	int status;
 	sigset_t term;
 	pid_t cmd;
 	char c;
@@ -454,32 +466,15 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep,
 		report(rep, REP_SETUP, errno, 0, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
 		_exit(125);
 	}
-	/* The scan of /etc for root (view_scan_root_only) takes a few hundred
-	 * microseconds to milliseconds: the init makes it while the command
-	 * sets up its namespaces and mounts, and hands the result over. */
-	l->root_only_fd = -1;
-	if ((flags & CLONE_NEWNS) && ENFORCE_VIEW && l->hide_root_only &&
-	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, scan) < 0) {
-		report(rep, REP_SETUP, errno, 0, "socketpair: %s", strerror(errno));
-		_exit(125);
-	}
 	cmd = fork();
 	if (cmd < 0) {
 		report(rep, REP_SETUP, errno, 0, "fork: %s", strerror(errno));
 		_exit(125);
 	}
-	if (cmd == 0) {
-		if (scan[0] >= 0) {
-			close(scan[1]);
-			l->root_only_fd = scan[0];
-		}
+	if (cmd == 0)
 		command_main(l, rep, max_fd);
-	}
-	if (scan[1] >= 0) {
-		close(scan[0]);
-		view_scan_root_only(scan[1]);
-		close(scan[1]);
-	}
+	if (l->etc_tree >= 0)
+		close(l->etc_tree);
 	wipe_environ();
 	/* Forward to the whole sandbox, as a terminal would to a job: a
 	 * shell waiting for its child ignores SIGINT unless the child got
@@ -621,6 +616,20 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 		return 125;
 	}
 
+	/* As root, what only root may read under /etc: an idmapped copy of
+	 * it that nobody owns makes the kernel apply the modes, at the cost
+	 * of one short-lived process here (~0.1 ms), where a scan of /etc
+	 * for the command to cover takes milliseconds. A file system that
+	 * cannot be idmapped gets the scan. */
+	l->etc_tree = -1;
+	if (l->namespaces && l->hide_root_only && ENFORCE_VIEW && geteuid() == 0) {
+		l->etc_tree = idmap_unowned_tree("/etc", msg, msglen);
+		if (l->etc_tree < 0 && l->verbose)
+			l->note("/etc is scanned for files only root may read: %s", msg);
+		msg[0] = '\0';
+	}
+	launch_mark("launcher: /etc idmapped");
+
 	if (l->namespaces) {
 		/* As root a PID and mount namespace need no user namespace,
 		 * and one would cost root its rights over unmapped files. */
@@ -663,6 +672,8 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 	}
 	close(go[0]);
 	close(rep[1]);
+	if (l->etc_tree >= 0)
+		close(l->etc_tree);
 	wipe_environ();
 	if (l->verbose && flags)
 		l->note("namespaces: %sPID, mount, IPC, network",

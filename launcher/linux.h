@@ -66,9 +66,12 @@ struct linux_launch {
 				   * the mode of an entry under /etc keeps
 				   * from other users is covered */
 
+	int etc_tree;             /* hide_root_only: a copy of /etc idmapped so
+				   * that nobody owns it (linux_idmap.h), for
+				   * the command to mount; -1: none (the
+				   * command scans /etc and covers instead) */
+
 	/* Known in the child only: */
-	int root_only_fd;         /* the command's end of the init's scan of
-				   * /etc (hide_root_only); -1: none */
 	bool mountns;             /* the command runs in private namespaces of
 				   * its own, where it mounts its view of the
 				   * file system before Landlock */

@@ -110,12 +110,13 @@ set_user() {
 }
 
 SECRET=heel-conf-secret-$$
+ETCRW=/etc/heel-conf-$$-rw  # a writable grant beneath /etc (case 84)
 # try takes environ markers reversed (so no command line holds them).
 RSECRET=$(echo "$SECRET" | rev)
 # The launcher's environment: a secret the sandbox must never see, and
 # the variables the test policies use.
 ENVV() {
-	echo PATH=/usr/bin:/bin HOME="$H" CONF_BIN="$T/bin" CONF_DATA="$D" \
+	echo PATH=/usr/bin:/bin HOME="$H" CONF_BIN="$T/bin" CONF_DATA="$D" CONF_ETCRW="$ETCRW" \
 		HEEL_CONF_SECRET="$SECRET" AWS_SECRET_ACCESS_KEY="$SECRET"
 }
 
@@ -1019,6 +1020,37 @@ case_84() { # Root-only files under /etc that no deny names.
 	sbx_denied "read into a mode 700 directory under /etc (default)" "$ERRNO" home open-read "$dir/file"
 	sbx_ok "read a world-readable file under /etc" home open-read "$pub"
 	sbx_ok "read /etc/passwd" base open-read /etc/passwd
+	if [ "$U" = root ]; then
+		# A writable place beneath /etc: the idmapped copy of /etc
+		# would take its writes away, so heel-exec scans /etc and
+		# covers what it finds instead; the same files stay hidden.
+		mkdir -p "$ETCRW"
+		sbx_denied "read a mode 600 file under /etc (scan and covers)" "$ERRNO" etcrw open-read "$f"
+		sbx_denied "read into a mode 700 directory (scan and covers)" "$ERRNO" etcrw open-read "$dir/file"
+		sbx_ok "write the writable place beneath /etc" etcrw create "$ETCRW/new"
+		sbx_ok "read a world-readable file (scan and covers)" etcrw open-read "$pub"
+		rm -rf "$ETCRW"
+		# A secret the host writes while the sandbox runs: the
+		# kernel applies its mode (an idmapped /etc); a scan at
+		# launch could not have seen it.
+		if grep -q "idmapped /etc" <<<"$CHECK"; then
+			# In a directory that exists at launch: a new entry of
+			# /etc itself would also be outside every Landlock rule
+			# of a carved /etc.
+			local late=/etc/heel-conf-$$-late.d/key go=$T/late-go
+			rm -f "$go"; mkdir -p "${late%/*}"; chmod 755 "${late%/*}"
+			( sleep 0.3; echo LATE-KEY >"$late"; chmod 600 "$late"; touch "$go"; chmod 644 "$go" ) &
+			sbx home -- /bin/sh -c "i=0; while [ ! -e $go ] && [ \$i -lt 100 ]; do sleep 0.05; i=\$((i+1)); done; $TRY open-read $late"
+			wait
+			if ran "read a root-only file created during the run"; then
+				[[ $OUT =~ ^E[A-Z]+$ ]] || prob "read a mode 600 file created under /etc during the run: '$OUT' (rc $RC), expected refused"
+			fi
+			ctl_ok "root reads the late file outside" open-read "$late"
+			rm -rf "${late%/*}" "$go"
+		else
+			skipr "/etc cannot be idmapped here: a root-only file created during a run is readable (documented)"
+		fi
+	fi
 	rm -rf "$f" "$dir" "$pub"
 	finish
 }
