@@ -143,8 +143,10 @@ linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, struct ll_repo
 
 	/* The parent's plan serves when it counted on the mount namespace
 	 * the command really has and the working directory needs no
-	 * carving; otherwise plan again, now with the working directory. */
-	if (plan && (l->mountns || !plan->nmounts)) {
+	 * carving; otherwise plan again, now with the working directory
+	 * (without the namespaces, a right the kernel lacks that they would
+	 * have held is a weakening, printed). */
+	if (plan && (l->mountns || (!plan->nmounts && !plan->dg.held))) {
 		r = ll_plan_add_workdir(plan, l->workdir, err, errlen);
 		if (r == 0) {
 			*out = plan;

@@ -48,8 +48,11 @@ struct ll_masks {
 
 struct ll_downgrade {
 	struct ll_masks eff;       /* requested & what `abi` knows */
-	uint32_t weakenings;       /* LL_WEAK_* */
+	uint32_t weakenings;       /* LL_WEAK_*: lost and held by nothing else */
 	uint32_t notes;            /* LL_NOTE_* */
+	uint32_t held;             /* LL_WEAK_*: lost, but another wall of the
+				    * launch holds the same ground
+				    * (ll_plan_build; ll_held_text says which) */
 };
 
 /* Pure: effective masks for `abi` (0 = no Landlock; above LL_ABI_MAX
@@ -58,6 +61,9 @@ void ll_downgrade(const struct ll_masks *req, int abi, struct ll_downgrade *out)
 
 /* One sentence for one LL_WEAK_* / LL_NOTE_* bit. */
 const char *ll_weakening_text(uint32_t bit);
+/* For a right the kernel lacks that another wall holds (ll_downgrade.held):
+ * which wall, and what differs from Landlock's own rule. */
+const char *ll_held_text(uint32_t bit);
 const char *ll_note_text(uint32_t bit);
 
 /* ------------------------------------------------------------ report */

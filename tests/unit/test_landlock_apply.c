@@ -753,8 +753,10 @@ Test(landlock_plan, old_kernels_refused_unless_best_effort)
 	cr_assert(report_has(&rep, LL_LINE_WEAKENING, "truncating"));
 	cr_assert(report_has(&rep, LL_LINE_WEAKENING, "TCP"));
 	cr_assert(report_has(&rep, LL_LINE_NOTE, "EXDEV"));
-	cr_assert_eq(rep.weakenings, LL_WEAK_TRUNCATE | LL_WEAK_NET_TCP | LL_WEAK_IOCTL_DEV |
-		     SCOPES_WEAK);
+	/* Every device grant carries IOCTL_DEV: ABI < 5 loses nothing there. */
+	cr_assert_eq(rep.weakenings, LL_WEAK_TRUNCATE | LL_WEAK_NET_TCP | SCOPES_WEAK);
+	cr_assert_eq(plan.dg.held, LL_WEAK_IOCTL_DEV);
+	cr_assert(report_has(&rep, LL_LINE_NOTE, "ioctl on devices"));
 	ll_plan_free(&plan);
 	ll_report_free(&rep);
 
@@ -765,6 +767,116 @@ Test(landlock_plan, old_kernels_refused_unless_best_effort)
 	cr_assert_eq(ll_plan_enforce(&plan, err, sizeof(err)), 0, "ABI 0: nothing to enforce");
 	ll_plan_free(&plan);
 	ll_report_free(&rep);
+	free(t.bytes);
+}
+
+/* Debian 12's 6.1 has ABI 2, Ubuntu 24.04's 6.8 ABI 4: with the
+ * namespaces and the read-only view every right they lack is held by
+ * another wall, so the launch runs without --best-effort; without them
+ * the same kernel refuses, naming the rights. */
+Test(landlock_plan, rights_an_old_kernel_lacks_held_by_the_namespaces)
+{
+	struct spec s[] = { { P("T2/W"), IR_MODE_RW, false }, { "/dev/null", IR_MODE_RW, false } };
+	struct ll_launch l = { .cwd = root, .mountns = true };
+	struct ll_report rep = { 0 };
+	struct ll_plan plan;
+	struct table t;
+	char err[2048];
+
+	table_build(&t, s, 2, false);
+	for (int abi = 1; abi <= 5; abi++) {
+		memset(&rep, 0, sizeof(rep));
+		cr_assert_eq(ll_plan_build(&t.view, &l, abi, false, &plan, &rep, err, sizeof(err)),
+			     0, "ABI %d: %s", abi, err);
+		cr_assert_eq(plan.dg.weakenings, 0, "ABI %d: 0x%x", abi, plan.dg.weakenings);
+		cr_assert_eq(rep.weakenings, 0);
+		cr_assert(!report_has(&rep, LL_LINE_WEAKENING, ""), "ABI %d", abi);
+		cr_assert(report_has(&rep, LL_LINE_NOTE, "PID namespace"), "ABI %d", abi);
+		cr_assert(report_has(&rep, LL_LINE_NOTE, "abstract"), "ABI %d", abi);
+		cr_assert_eq(report_has(&rep, LL_LINE_NOTE, "read-only view"), abi < 3, "ABI %d",
+			     abi);
+		cr_assert_eq(report_has(&rep, LL_LINE_NOTE, "network namespace: loopback"),
+			     abi < 4, "ABI %d", abi);
+		ll_plan_free(&plan);
+		ll_report_free(&rep);
+	}
+	/* ABI 6 lacks nothing heel asks for. */
+	cr_assert_eq(ll_plan_build(&t.view, &l, 6, false, &plan, NULL, err, sizeof(err)), 0);
+	cr_assert_eq(plan.dg.held, 0);
+	ll_plan_free(&plan);
+
+	/* No namespaces: the same kernel refuses, naming what is lost. */
+	l.mountns = false;
+	cr_assert_eq(ll_plan_build(&t.view, &l, 2, false, &plan, NULL, err, sizeof(err)), -EPERM);
+	cr_assert(strstr(err, "ABI 2") && strstr(err, "truncating") && strstr(err, "TCP"), "%s",
+		  err);
+	cr_assert(!strstr(err, "ioctl"), "device grants carry ioctl: %s", err);
+	free(t.bytes);
+
+	/* Through heel-proxy the TCP port rule is the wall: ABI < 4 loses it. */
+	l.mountns = true;
+	table_build(&t, s, 2, true);
+	l.proxy_port = 3128;
+	cr_assert_eq(ll_plan_build(&t.view, &l, 3, false, &plan, NULL, err, sizeof(err)), -EPERM);
+	cr_assert(strstr(err, "TCP") && !strstr(err, "truncat"), "%s", err);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 4, false, &plan, NULL, err, sizeof(err)), 0, "%s",
+		     err);
+	ll_plan_free(&plan);
+	free(t.bytes);
+
+	/* A read grant of / reaches every device node without IOCTL_DEV. */
+	struct spec all[] = { { "/", IR_MODE_R, false } };
+
+	table_build(&t, all, 1, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 4, false, &plan, NULL, err, sizeof(err)), -EPERM);
+	cr_assert(strstr(err, "ioctl"), "%s", err);
+	free(t.bytes);
+}
+
+/* No Landlock at all (Debian 11's 5.10): refused; with --best-effort and
+ * the namespaces, the plan still gives the view its writable places and
+ * a cover for every denied path that exists, under a grant or not. */
+Test(landlock_plan, no_landlock_best_effort_keeps_the_view_and_the_covers)
+{
+	struct spec s[] = {
+		{ P("A"), IR_MODE_R, false },
+		{ P("A/secret"), IR_MODE_DENY, false },
+		{ P("T2/W"), IR_MODE_RW, false },
+		{ P("T2/x"), IR_MODE_DENY, false },
+		{ P("missing"), IR_MODE_DENY, false },
+	};
+	struct ll_launch l = { .cwd = root, .mountns = true };
+	struct ll_report rep = { 0 };
+	struct ll_plan plan;
+	struct table t;
+	char err[2048];
+	bool secret = false, x = false;
+
+	table_build(&t, s, 5, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 0, false, &plan, NULL, err, sizeof(err)), -EPERM);
+	cr_assert(strstr(err, "unavailable") && strstr(err, "--best-effort"), "%s", err);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 0, true, &plan, &rep, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(plan.abi, 0);
+	cr_assert_eq(plan.dg.weakenings, LL_WEAK_NO_LANDLOCK);
+	cr_assert(report_has(&rep, LL_LINE_WEAKENING, "not confined to the grants"));
+	cr_assert_not_null(plan_find(&plan, P("T2/W")), "the writable place for the view");
+	for (size_t i = 0; i < plan.nmounts; i++) {
+		secret |= strcmp(plan.mounts[i].deny, P("A/secret")) == 0;
+		x |= strcmp(plan.mounts[i].deny, P("T2/x")) == 0;
+		cr_assert(!strstr(plan.mounts[i].deny, "missing"));
+	}
+	cr_assert(secret && x, "every existing deny covered (beneath a grant: %d, not: %d)", secret,
+		  x);
+	cr_assert_eq(ll_plan_enforce(&plan, err, sizeof(err)), 0, "ABI 0: nothing to enforce");
+	ll_plan_free(&plan);
+	ll_report_free(&rep);
+
+	/* Without namespaces either: nothing to plan. */
+	l.mountns = false;
+	cr_assert_eq(ll_plan_build(&t.view, &l, 0, true, &plan, NULL, err, sizeof(err)), 0);
+	cr_assert_eq(plan.nrules + plan.nmounts, 0);
+	ll_plan_free(&plan);
 	free(t.bytes);
 }
 
