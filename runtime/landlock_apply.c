@@ -24,12 +24,7 @@
 #include "pathexpand.h"
 
 
-/* The working directory: read and write, never execute (heel(5),
- * PRECEDENCE): files the command writes there must not run as code. */
-#define WORKDIR_RIGHTS (LL_FS_READ_FILE | LL_FS_READ_DIR | LL_FS_WRITE_FILE | \
-			LL_FS_REMOVE_FILE | LL_FS_REMOVE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_DIR | \
-			LL_FS_MAKE_SYM | LL_FS_MAKE_FIFO | LL_FS_MAKE_SOCK | LL_FS_TRUNCATE | \
-			LL_FS_REFER)
+#define WORKDIR_RIGHTS LL_WORKDIR_RIGHTS
 
 /* ------------------------------------------------------------ probe */
 
@@ -97,8 +92,10 @@ ll_downgrade(const struct ll_masks *req, int abi, struct ll_downgrade *out)
 		out->weakenings |= LL_WEAK_IOCTL_DEV;
 	if (lost_fs & LL_FS_RESOLVE_UNIX)
 		out->weakenings |= LL_WEAK_RESOLVE_UNIX;
-	if (lost_net)
+	if (lost_net & (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP))
 		out->weakenings |= LL_WEAK_NET_TCP;
+	if (lost_net & (LL_NET_BIND_UDP | LL_NET_CONNECT_SEND_UDP))
+		out->weakenings |= LL_WEAK_NET_UDP;
 	if (lost_scope & LL_SCOPE_ABSTRACT_UNIX_SOCKET)
 		out->weakenings |= LL_WEAK_SCOPE_UNIX;
 	if (lost_scope & LL_SCOPE_SIGNAL)
@@ -122,7 +119,10 @@ ll_weakening_text(uint32_t bit)
 	case LL_WEAK_SCOPE_SIGNAL:
 		return "processes outside the sandbox can be signalled (needs ABI 6, Linux 6.12)";
 	case LL_WEAK_RESOLVE_UNIX:
-		return "pathname unix sockets are not controlled by Landlock (needs ABI 9)";
+		return "connecting to the host's pathname unix sockets is not controlled by "
+		       "Landlock (needs ABI 9, Linux 7.1)";
+	case LL_WEAK_NET_UDP:
+		return "UDP bind and send are not controlled by Landlock (needs ABI 10, Linux 7.2)";
 	case LL_WEAK_MOUNTNS:
 		return "a deny inside a writable grant is enforced without a mount namespace: "
 		       "entries cannot be created, removed or renamed in the directories above it";
@@ -150,6 +150,13 @@ ll_held_text(uint32_t bit)
 	case LL_WEAK_SCOPE_UNIX:
 		return "the abstract unix socket scope (ABI 6, Linux 6.12) is held by the network "
 		       "namespace, whose abstract socket names are its own";
+	case LL_WEAK_NET_UDP:
+		return "UDP bind and send (ABI 10, Linux 7.2) are held by the network namespace: "
+		       "loopback only, nothing outside is reachable";
+	case LL_WEAK_RESOLVE_UNIX:
+		return "connecting to pathname unix sockets (ABI 9, Linux 7.1) is held by seccomp "
+		       "unless the policy says `allow unix-sockets`, which here, as heel(5) says, "
+		       "reaches every socket the user may connect to";
 	case LL_WEAK_SCOPE_SIGNAL:
 		return "the signal scope (ABI 6, Linux 6.12) is held by the PID namespace: no "
 		       "process outside it can be named; the sandbox can signal its own init, "
@@ -1187,8 +1194,13 @@ held_elsewhere(const struct ll_table_view *t, const struct ll_launch *l)
 		/* Through heel-proxy the port rule is what keeps the
 		 * sandbox to the proxy: no namespace stands in for it. */
 		if (!(t->flags & LL_TF_NET_PROXY))
-			held |= LL_WEAK_NET_TCP;
+			held |= LL_WEAK_NET_TCP | LL_WEAK_NET_UDP;
 	}
+	/* What an older kernel gives `allow unix-sockets` is that
+	 * statement's documented meaning (heel(5)); without it seccomp
+	 * refuses unix sockets. Either way nothing the policy was reviewed
+	 * with is lost, so it is never a refusal. */
+	held |= LL_WEAK_RESOLVE_UNIX;
 	if (device_grants_carry_ioctl(t))
 		held |= LL_WEAK_IOCTL_DEV;
 	return held;
@@ -1206,7 +1218,7 @@ check_abi(const struct ll_table_view *t, const struct ll_launch *l, int abi, boo
 		p->dg.held = p->dg.weakenings & held_elsewhere(t, l);
 		p->dg.weakenings &= ~p->dg.held;
 	}
-	for (uint32_t bit = 1; bit && bit <= LL_WEAK_RESOLVE_UNIX; bit <<= 1) {
+	for (uint32_t bit = 1; bit && bit <= LL_WEAK_LAST; bit <<= 1) {
 		if (!(p->dg.held & bit))
 			continue;
 		rc = report(rep, LL_LINE_NOTE, "Landlock ABI %d: %s", abi, ll_held_text(bit));
@@ -1221,8 +1233,8 @@ check_abi(const struct ll_table_view *t, const struct ll_launch *l, int abi, boo
 			    "where nothing written can be run");
 		return rc;
 	}
-	for (uint32_t bit = 1; bit && bit <= LL_WEAK_RESOLVE_UNIX; bit <<= 1) {
-		if (!(p->dg.weakenings & bit))
+	for (uint32_t bit = 1; bit && bit <= LL_WEAK_LAST; bit <<= 1) {
+		if (!(p->dg.weakenings & bit) || bit == LL_WEAK_MOUNTNS)
 			continue;
 		if (n < sizeof(lost))
 			n += (size_t)snprintf(lost + n, sizeof(lost) - n, "%s%s", n ? "; " : "",

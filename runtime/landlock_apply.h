@@ -43,6 +43,8 @@ struct ll_masks {
 #define LL_WEAK_RESOLVE_UNIX 0x40u /* ABI < 9, when asked */
 #define LL_WEAK_MOUNTNS 0x80u      /* set by the planner: a deny in a writable grant
 				    * enforced without a mount namespace */
+#define LL_WEAK_NET_UDP 0x100u     /* ABI < 10 */
+#define LL_WEAK_LAST LL_WEAK_NET_UDP
 /* ...and where it is stricter than asked (notes). */
 #define LL_NOTE_NO_REFER 0x01u     /* ABI 1: every cross-directory rename/link is EXDEV */
 

@@ -652,9 +652,25 @@ case_30() { # Connect to a host unix socket.
 	chmod 777 "$sock"
 	ctl_ok "connect outside" connect-unix "$sock"
 	sbx_denied "connect (default policy)" EPERM base connect-unix "$sock"
-	sbx unix -- "$TRY" connect-unix "$sock"
-	if ran "connect (allow unix-sockets)" && [ "$OUT" = OK ]; then
-		[ -z "$PROB" ] && skipr "documented: with \`allow unix-sockets\`, Landlock ABI ${LL_ABI:-?} (< 9, and table v1 does not handle RESOLVE_UNIX) does not govern connect(2) to a pathname socket in an ungranted directory"
+	if [ "${LL_ABI:-0}" -ge 9 ]; then
+		# RESOLVE_UNIX (Landlock ABI 9): a socket the sandbox did not
+		# create is reachable only through a grant with write.
+		sbx_denied "connect (allow unix-sockets, RESOLVE_UNIX)" EACCES unix connect-unix "$sock"
+		local own=$W/own.sock
+		rm -f "$T/serve30w" "$own"
+		"$HD/serve" unix "$own" >"$T/serve30w" 2>&1 &
+		BG_PIDS+=($!)
+		local wpid=$!
+		for _ in $(seq 50); do grep -qs READY "$T/serve30w" && break; sleep 0.05; done
+		chmod 777 "$own"
+		sbx_ok "connect to a socket in the writable working directory" unix connect-unix "$own"
+		kill "$wpid" 2>/dev/null
+		rm -f "$own"
+	else
+		sbx unix -- "$TRY" connect-unix "$sock"
+		if ran "connect (allow unix-sockets)" && [ "$OUT" = OK ]; then
+			[ -z "$PROB" ] && skipr "documented: with \`allow unix-sockets\`, Landlock ABI ${LL_ABI:-?} (< 9) does not govern connect(2) to a pathname socket; ABI 9 (Linux 7.1) does"
+		fi
 	fi
 	sbx_ok "socketpair(AF_UNIX, STREAM)" base socketpair-stream
 	kill "$spid" 2>/dev/null
