@@ -24,6 +24,7 @@
 #include "landlock_apply.h"
 #include "execpath.h"
 #include "launch_timing.h"
+#include "linux_hostenv.h"
 #include "linux_idmap.h"
 #include "linux_net.h"
 #include "linux_view.h"
@@ -70,45 +71,81 @@ reap(pid_t pid)
 	return -WEXITSTATUS(status);
 }
 
-/* Makes the namespaces a launch would make, in a throw-away child, and
- * in a child of that (the first process of the PID namespace) mounts a
- * /proc of its own, as a launch does: a container's /proc with
- * over-mounts refuses that to a user namespace. *proc gets that result. */
-static int
-try_namespaces(int *proc)
+static pid_t clone_fork(int flags);
+static int write_id_maps(pid_t pid, char *msg, size_t msglen);
+
+/* Makes the namespaces as a launch makes them, in a throw-away child:
+ * clone, then (as a user) the id maps written from outside; the child,
+ * PID 1 of the new PID namespace, makes its mounts private and mounts a
+ * /proc of its own. Each is a step a host can refuse: a container's
+ * seccomp filter the clone, Ubuntu's user-namespace restriction the id
+ * maps or the mounts, an AppArmor profile any mount, a container's masked
+ * /proc the /proc of a user namespace. */
+static void
+try_namespaces(struct linux_probe *p)
 {
-	int flags = SANDBOX_NAMESPACES, fds[2], r, pr = -ECHILD;
+	int flags = SANDBOX_NAMESPACES | (geteuid() != 0 ? CLONE_NEWUSER : 0);
+	int go[2], res[2], r = 0;
+	struct {
+		int step, err;
+	} out = { HE_STEP_PROC, ECHILD };
+	char scratch[128];
 	pid_t pid;
 
-	if (geteuid() != 0)
-		flags |= CLONE_NEWUSER;
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -errno;
-	pid = fork();
+	p->userns = p->proc = 0;
+	p->ns_step = -1;
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		p->userns = -errno;
+		return;
+	}
+	if (pipe2(res, O_CLOEXEC) < 0) {
+		p->userns = -errno;
+		close(go[0]);
+		close(go[1]);
+		return;
+	}
+	pid = clone_fork(flags);
 	if (pid == 0) {
-		pid_t init;
+		char c;
 
-		close(fds[0]);
-		if (unshare(flags) < 0)
-			_exit(errno & 0xff);
-		init = fork();
-		if (init == 0)
-			_exit(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
-					      mount("proc", "/proc", "proc",
-						    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0
-				      ? errno & 0xff
-				      : 0);
-		pr = reap(init);
-		(void)!write(fds[1], &pr, sizeof(pr));
+		close(go[1]);
+		close(res[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+			out.step = HE_STEP_MOUNT, out.err = errno;
+		else if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+			out.step = HE_STEP_PROC, out.err = errno;
+		else
+			out.step = -1, out.err = 0;
+		(void)!write(res[1], &out, sizeof(out));
 		_exit(0);
 	}
-	close(fds[1]);
-	r = reap(pid);
-	if (read(fds[0], &pr, sizeof(pr)) != (ssize_t)sizeof(pr))
-		pr = -ECHILD;
-	close(fds[0]);
-	*proc = pr;
-	return r;
+	if (pid < 0) {
+		p->userns = -errno;
+		p->ns_step = HE_STEP_CLONE;
+	}
+	close(go[0]);
+	close(res[1]);
+	if (pid > 0 && (flags & CLONE_NEWUSER) &&
+	    (r = write_id_maps(pid, scratch, sizeof(scratch))) < 0) {
+		p->userns = r;
+		p->ns_step = HE_STEP_IDMAP;
+	}
+	/* A child without its go byte exits at once. */
+	if (pid > 0 && r == 0 && write(go[1], "g", 1) != 1)
+		p->userns = -errno;
+	close(go[1]);
+	if (pid > 0) {
+		reap(pid);
+		if (p->userns == 0 && read(res[0], &out, sizeof(out)) != (ssize_t)sizeof(out))
+			out.step = HE_STEP_PROC, out.err = ECHILD;
+		if (p->userns == 0 && out.err) {
+			p->proc = -out.err;
+			p->ns_step = out.step;
+		}
+	}
+	close(res[0]);
 }
 
 void
@@ -120,8 +157,22 @@ linux_probe(struct linux_probe *p, bool try_ns)
 	r = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
 	p->seccomp = r < 0 ? -errno : 0;
 	p->seccomp_mode = r < 0 ? 0 : (int)r;
-	p->proc = 1;
-	p->userns = try_ns ? try_namespaces(&p->proc) : 1;
+	p->userns = p->proc = 1;
+	p->ns_step = -1;
+	if (try_ns)
+		try_namespaces(p);
+}
+
+/* Appends to msg what kind of host refused `step` with errno e, and the
+ * way out, where linux_hostenv knows; only ever on a failure, so a
+ * launch that works reads nothing of the host. */
+static void
+explain_host(enum he_step step, int e, char *msg, size_t msglen)
+{
+	struct hostenv h;
+
+	hostenv_observe(&h, "");
+	hostenv_explain(&h, step, e, msg, msglen);
 }
 
 /* ---------------------------------------------------- enforcement hooks
@@ -344,8 +395,11 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 		if (llrep.lines[i].kind == LL_LINE_WEAKENING)
 			weakened(llrep.lines[i].text);
 	if (l->mountns) {
-		/* Nothing mounted here may propagate back to the host. */
-		check_step(rep, view_make_private(err, sizeof(err)), err);
+		/* Nothing mounted here may propagate back to the host. The
+		 * first mount: where a host refuses mounts, it says so here. */
+		if ((r = view_make_private(err, sizeof(err))) < 0)
+			explain_host(HE_STEP_MOUNT, -r, err, sizeof(err));
+		check_step(rep, r, err);
 		launch_mark("view: private");
 		/* Loopback only: /proc/net and abstract sockets are ours. */
 		check_step(rep, net_loopback_up(err, sizeof(err)), err);
@@ -386,6 +440,10 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 		r = view_mount_proc(ENFORCE_VIEW, err, sizeof(err));
 		if (r < 0 && scratch > 0)
 			view_unmount_scratch();
+		/* After the scratch is gone: the host's masks are what is
+		 * left beneath /proc. */
+		if (r < 0)
+			explain_host(HE_STEP_PROC, -r, err, sizeof(err));
 		check_weakening(l, rep, r, err);
 		launch_mark("view: /proc");
 	}
@@ -637,22 +695,28 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 		child = clone_fork(flags);
 		if (child < 0) {
 			int e = errno;
+			char why[1200] = "";
 
+			/* Which host refused, and the way out (a container's
+			 * seccomp profile, a sysctl), beside the errno. */
+			explain_host(HE_STEP_CLONE, e, why, sizeof(why));
 			/* Fail closed: the read-only view, the noexec mounts
 			 * and the private IPC, network and /proc need them. */
 			if (!l->best_effort) {
-				snprintf(msg, msglen,
-					 "cannot create user/PID/mount/IPC/network namespaces (%s): "
-					 "without them %s; --best-effort accepts that",
-					 strerror(e), NO_NAMESPACES_WEAKENING);
+				snprintf(
+				    msg, msglen,
+				    "cannot create user/PID/mount/IPC/network namespaces (%s)%s%s"
+				    "without them %s; --best-effort accepts that",
+				    strerror(e), why, why[0] ? "; " : ": ",
+				    NO_NAMESPACES_WEAKENING);
 				close(go[0]);
 				close(go[1]);
 				close(rep[0]);
 				close(rep[1]);
 				return 125;
 			}
-			l->note("weakened: no namespaces (%s): %s", strerror(e),
-				NO_NAMESPACES_WEAKENING);
+			l->note("weakened: no namespaces (%s)%s%s%s", strerror(e), why,
+				why[0] ? "; so " : ": ", NO_NAMESPACES_WEAKENING);
 			flags = 0;
 		}
 	} else {
@@ -684,6 +748,7 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 	if (flags & CLONE_NEWUSER) {
 		ret = write_id_maps(child, msg, msglen);
 		if (ret < 0) {
+			explain_host(HE_STEP_IDMAP, -ret, msg, msglen);
 			close(go[1]);
 			pt_kill_tree(child);
 			close(rep[0]);

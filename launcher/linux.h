@@ -23,12 +23,15 @@ struct linux_probe {
 	int seccomp_mode;   /* PR_GET_SECCOMP: 0 none, 2 already filtered (we stack) */
 	int userns;         /* 0: user+PID+mount namespaces can be made; -errno;
 			     * 1: not probed (linux_probe(..., false)) */
-	int proc;           /* 0: a /proc of the PID namespace can be mounted
-			     * there; -errno; 1: not probed */
+	int proc;           /* 0: the new mount namespace takes mounts and a
+			     * /proc of the PID namespace; -errno; 1: not probed */
+	int ns_step;        /* where userns or proc < 0: the step that failed
+			     * (enum he_step, linux_hostenv.h); else -1 */
 };
 
-/* Fills *p. try_ns: also try to make the namespaces, in a throw-away
- * child (heel-exec check); a launch instead just tries and falls back. */
+/* Fills *p. try_ns: also make the namespaces as a launch would, in a
+ * throw-away child (heel-exec check); a launch instead just tries, and
+ * falls back or refuses. */
 void linux_probe(struct linux_probe *p, bool try_ns);
 
 /* Everything a launch needs; heel-exec fills it step by step. */
