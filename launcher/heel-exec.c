@@ -185,7 +185,16 @@ namespace_verdict(const struct linux_probe *p, const struct hostenv *host, char 
 			 "no /proc of the sandbox's own (%s): the host's processes would stay "
 			 "visible in /proc",
 			 strerror(-p->proc));
-	else
+	else if (p->userns == 0 && p->view < 0) {
+		/* A kernel before 5.12: the launch would refuse in the child,
+		 * best effort or not (nothing else holds metadata writes). */
+		*fatal = true;
+		snprintf(nserr, len,
+			 "cannot make the file system read-only outside the writable places (%s%s)",
+			 strerror(-p->view),
+			 p->view == -ENOSYS ? ": no mount_setattr, which Linux 5.12 added" : "");
+		return;
+	} else
 		return;
 	if (p->ns_step >= 0)
 		hostenv_explain(host, (enum he_step)p->ns_step,

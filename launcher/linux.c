@@ -87,12 +87,12 @@ try_namespaces(struct linux_probe *p)
 	int flags = SANDBOX_NAMESPACES | (geteuid() != 0 ? CLONE_NEWUSER : 0);
 	int go[2], res[2], r = 0;
 	struct {
-		int step, err;
-	} out = { HE_STEP_PROC, ECHILD };
+		int step, err, view;
+	} out = { HE_STEP_PROC, ECHILD, 0 };
 	char scratch[128];
 	pid_t pid;
 
-	p->userns = p->proc = 0;
+	p->userns = p->proc = p->view = 0;
 	p->ns_step = -1;
 	if (pipe2(go, O_CLOEXEC) < 0) {
 		p->userns = -errno;
@@ -118,6 +118,9 @@ try_namespaces(struct linux_probe *p)
 			out.step = HE_STEP_PROC, out.err = errno;
 		else
 			out.step = -1, out.err = 0;
+		/* The read-only view needs mount_setattr (Linux 5.12). */
+		if (out.step != HE_STEP_MOUNT)
+			out.view = view_make_readonly(scratch, sizeof(scratch));
 		(void)!write(res[1], &out, sizeof(out));
 		_exit(0);
 	}
@@ -144,6 +147,8 @@ try_namespaces(struct linux_probe *p)
 			p->proc = -out.err;
 			p->ns_step = out.step;
 		}
+		if (p->userns == 0)
+			p->view = out.view;
 	}
 	close(res[0]);
 }
@@ -157,7 +162,7 @@ linux_probe(struct linux_probe *p, bool try_ns)
 	r = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
 	p->seccomp = r < 0 ? -errno : 0;
 	p->seccomp_mode = r < 0 ? 0 : (int)r;
-	p->userns = p->proc = 1;
+	p->userns = p->proc = p->view = 1;
 	p->ns_step = -1;
 	if (try_ns)
 		try_namespaces(p);

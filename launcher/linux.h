@@ -25,6 +25,8 @@ struct linux_probe {
 			     * 1: not probed (linux_probe(..., false)) */
 	int proc;           /* 0: the new mount namespace takes mounts and a
 			     * /proc of the PID namespace; -errno; 1: not probed */
+	int view;           /* 0: the read-only view can be made (mount_setattr,
+			     * Linux 5.12); -errno; 1: not probed */
 	int ns_step;        /* where userns or proc < 0: the step that failed
 			     * (enum he_step, linux_hostenv.h); else -1 */
 };

@@ -141,8 +141,8 @@ ll_held_text(uint32_t bit)
 		       "Landlock governs";
 	case LL_WEAK_NET_TCP:
 		return "TCP bind and connect (ABI 4, Linux 6.7) are held by the network "
-		       "namespace: loopback only, nothing outside is reachable; the sandbox "
-		       "may use TCP with itself there";
+		       "namespace (loopback only: the sandbox may use TCP with itself there) "
+		       "and by seccomp, which refuses inet sockets under network deny";
 	case LL_WEAK_IOCTL_DEV:
 		return "ioctl on devices (ABI 5, Linux 6.10) is held by the grants: every device "
 		       "node the sandbox can open is granted ioctl anyway, and seccomp refuses "
@@ -151,8 +151,9 @@ ll_held_text(uint32_t bit)
 		return "the abstract unix socket scope (ABI 6, Linux 6.12) is held by the network "
 		       "namespace, whose abstract socket names are its own";
 	case LL_WEAK_NET_UDP:
-		return "UDP bind and send (ABI 10, Linux 7.2) are held by the network namespace: "
-		       "loopback only, nothing outside is reachable";
+		return "UDP bind and send (ABI 10, Linux 7.2) are held by the network namespace "
+		       "(loopback only: the sandbox may use UDP with itself there) and by "
+		       "seccomp, which refuses inet sockets under network deny";
 	case LL_WEAK_RESOLVE_UNIX:
 		return "connecting to pathname unix sockets (ABI 9, Linux 7.1) is held by seccomp "
 		       "unless the policy says `allow unix-sockets`, which here, as heel(5) says, "
@@ -1189,13 +1190,12 @@ held_elsewhere(const struct ll_table_view *t, const struct ll_launch *l)
 {
 	uint32_t held = 0;
 
-	if (l->mountns) {
+	if (l->mountns)
 		held |= LL_WEAK_TRUNCATE | LL_WEAK_SCOPE_UNIX | LL_WEAK_SCOPE_SIGNAL;
-		/* Through heel-proxy the port rule is what keeps the
-		 * sandbox to the proxy: no namespace stands in for it. */
-		if (!(t->flags & LL_TF_NET_PROXY))
-			held |= LL_WEAK_NET_TCP | LL_WEAK_NET_UDP;
-	}
+	/* Through heel-proxy the port rule is what keeps the sandbox to the
+	 * proxy: nothing else stands in for it. */
+	if ((l->mountns || l->inet_refused) && !(t->flags & LL_TF_NET_PROXY))
+		held |= LL_WEAK_NET_TCP | LL_WEAK_NET_UDP;
 	/* What an older kernel gives `allow unix-sockets` is that
 	 * statement's documented meaning (heel(5)); without it seccomp
 	 * refuses unix sockets. Either way nothing the policy was reviewed
@@ -1221,10 +1221,18 @@ check_abi(const struct ll_table_view *t, const struct ll_launch *l, int abi, boo
 	for (uint32_t bit = 1; bit && bit <= LL_WEAK_LAST; bit <<= 1) {
 		if (!(p->dg.held & bit))
 			continue;
-		rc = report(rep, LL_LINE_NOTE, "Landlock ABI %d: %s", abi, ll_held_text(bit));
+		rc = report(rep, LL_LINE_NOTE, "this kernel (ABI %d): %s", abi, ll_held_text(bit));
 		if (rc)
 			return rc;
 	}
+	/* Neither Landlock nor the read-only view: nothing would keep the
+	 * sandbox from writing whatever the user may write, which is no
+	 * sandbox; --best-effort does not go that far. */
+	if (abi <= 0 && !l->mountns)
+		return rt_error(err, errlen, -EPERM,
+			    "Landlock is unavailable and there is no mount namespace for the "
+			    "read-only view: nothing would confine the sandbox's writes, so "
+			    "heel-exec refuses even with --best-effort");
 	if (abi <= 0 && l->mountns && best_effort) {
 		rc = report(rep, LL_LINE_WEAKENING, "Landlock is unavailable: reading and running "
 			    "are not confined to the grants (what the user may read or run, the "
@@ -1312,7 +1320,7 @@ ll_plan_build(const struct ll_table_view *t, const struct ll_launch *l, int abi,
 		goto out;
 	}
 	if (plan->abi == 0 && !view_only)
-		goto out;  /* best effort without Landlock or namespaces: nothing to plan */
+		goto out;  /* not reached: check_abi refused */
 	if (plan->dg.eff.net & LL_NET_CONNECT_TCP)
 		plan->proxy_port = l->proxy_port;
 

@@ -143,6 +143,9 @@ struct ll_launch {
 	 * namespace, so a deny inside a writable grant is refused unless
 	 * best_effort. */
 	bool mountns;
+	/* The launch's seccomp program refuses inet sockets (heel-exec asks
+	 * the program itself): TCP and UDP need no Landlock rule then. */
+	bool inet_refused;
 };
 
 enum ll_plan_kind {
