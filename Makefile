@@ -42,6 +42,10 @@ DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
 	debian-archive-keyring
 DEPS_BENCH := $(DEPS_CHECK) hyperfine bubblewrap firejail
+# Kernel guests (tests/kernels): QEMU, a static busybox for the
+# initramfs, cpio and xz to build it and unpack modules, the archive key
+# to fetch Debian's kernels with.
+DEPS_KERNELS := $(DEPS_CHECK) qemu-system-x86 busybox-static cpio xz-utils debian-archive-keyring
 
 define install_missing
 	@missing=""; \
@@ -78,7 +82,7 @@ LIBS_HEELC := $(shell pkg-config --libs jansson nettle 2>/dev/null || echo -ljan
 # builds its BPF itself and does not link it.
 LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lseccomp)
 
-.PHONY: all deps deps-check deps-bench demo check fuzz bench fmt install clean \
+.PHONY: all deps deps-check deps-bench deps-kernels check-kernels demo check fuzz bench fmt install clean \
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
 	check-launcher check-conformance check-matrix check-container check-apparmor
 
@@ -90,6 +94,8 @@ deps-check:
 	$(call install_missing,$(DEPS_CHECK))
 deps-bench:
 	$(call install_missing,$(DEPS_BENCH))
+deps-kernels:
+	$(call install_missing,$(DEPS_KERNELS))
 
 $(GEN) $(OBJ) $(BIN) $(LIB) $(TBIN):
 	@mkdir -p $@
@@ -266,6 +272,19 @@ $(B)/container/dockerlike: tests/container/dockerlike.c
 # rule). Nothing is loaded into the kernel.
 check-apparmor: all
 	@bash tests/apparmor/run.sh
+
+# The launcher and conformance suites inside Debian's own kernels, booted
+# in QEMU (TCG) on the host's / (tests/kernels): one guest per kernel
+# series, fetched once into ~/.cache/heel-kernels (HEEL_KERNEL_CACHE).
+# check-kernel-6.1 is Debian 12's kernel alone; check-kernels the matrix,
+# KERNELS= selects. The table: build/kernels/matrix.md.
+KERNELS ?= 6.1 6.12 6.18 7.3
+KERNEL_PREREQS := $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl \
+	$(TBIN)/heel-exec-noenforce $(CONF)/try $(CONF)/ptyrun $(CONF)/serve $(CONF)/payload $(CONF)/hpolpatch
+check-kernels: deps-kernels $(KERNEL_PREREQS)
+	@bash tests/kernels/run.sh $(B) $(KERNELS)
+check-kernel-%: deps-kernels $(KERNEL_PREREQS)
+	@bash tests/kernels/run.sh $(B) $*
 
 # Each isolation base (strict, default, permissive) against a matrix of
 # places (system dirs, home, protected paths, shared temp, the working
