@@ -82,7 +82,7 @@ LIBS_HEELC := $(shell pkg-config --libs jansson nettle 2>/dev/null || echo -ljan
 # builds its BPF itself and does not link it.
 LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lseccomp)
 
-.PHONY: all deps deps-check deps-bench deps-kernels check-kernels demo check fuzz bench fmt install clean \
+.PHONY: all deps deps-check deps-bench deps-kernels check-kernels check-kernel-no-landlock demo check fuzz bench fmt install clean \
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
 	check-launcher check-conformance check-matrix check-container check-apparmor
 
@@ -283,6 +283,14 @@ KERNEL_PREREQS := $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/h
 	$(TBIN)/heel-exec-noenforce $(CONF)/try $(CONF)/ptyrun $(CONF)/serve $(CONF)/payload $(CONF)/hpolpatch
 check-kernels: deps-kernels $(KERNEL_PREREQS)
 	@bash tests/kernels/run.sh $(B) $(KERNELS)
+# Debian 12's kernel booted without Landlock (lsm= leaving it out): the
+# refusal, and what --best-effort keeps (tests/kernels/no-landlock.sh).
+check-kernel-no-landlock: deps-kernels $(KERNEL_PREREQS)
+	@bash tests/kernels/fetch.sh 6.1
+	@HEEL_KERNEL_APPEND=lsm=lockdown,yama,integrity,apparmor \
+		bash tests/kernels/boot.sh 6.1 $(B)/kernels/no-landlock.log -- \
+		bash tests/kernels/no-landlock.sh $(B); \
+		r=$$?; grep -a "passed, .* failed" $(B)/kernels/no-landlock.log | tail -1; exit $$r
 check-kernel-%: deps-kernels $(KERNEL_PREREQS)
 	@bash tests/kernels/run.sh $(B) $*
 
@@ -380,6 +388,7 @@ check: deps-check
 	@# Debian 12's own kernel (6.1, Landlock ABI 2) in QEMU: the suites
 	@# where most users run, not only on this machine's 6.18.
 	@$(MAKE) --no-print-directory check-kernel-6.1
+	@$(MAKE) --no-print-directory check-kernel-no-landlock
 	@echo "make check: all suites passed"
 
 demo: deps
