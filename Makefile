@@ -35,9 +35,12 @@ CFLAGS_TRUSTED := $(CSTD) $(OPT) $(WARN) $(HARDEN) -fvisibility=hidden -Iruntime
 GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime -I$(GEN) $(CFLAGS)
 
 # Packages from Debian, installed by `make deps` (idempotent, quiet when
-# nothing is missing). Build: what heelc needs. Check: what tests need.
+# nothing is missing). Build: what heelc needs. Check: what tests need
+# (debian-archive-keyring: tests/lib/debian-suite.sh checks what it
+# fetches from Debian's archive against it).
 DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools
-DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps
+DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
+	debian-archive-keyring
 DEPS_BENCH := $(DEPS_CHECK) hyperfine bubblewrap firejail
 # Kernel guests (tests/kernels): QEMU, a static busybox for the
 # initramfs, cpio and xz to build it and unpack modules, the archive key
@@ -79,9 +82,9 @@ LIBS_HEELC := $(shell pkg-config --libs jansson nettle 2>/dev/null || echo -ljan
 # builds its BPF itself and does not link it.
 LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lseccomp)
 
-.PHONY: all deps deps-check deps-bench deps-kernels check-kernels demo check fuzz bench fmt install clean \
+.PHONY: all deps deps-check deps-bench deps-kernels check-kernels check-kernel-no-landlock demo check fuzz bench fmt install clean \
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
-	check-launcher check-conformance check-matrix check-container
+	check-launcher check-conformance check-matrix check-container check-apparmor
 
 all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl
 
@@ -138,7 +141,8 @@ $(BIN)/heelc: $(OBJ)/compiler/main.o $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BI
 # or nettle. runtime/ and launcher/ include nothing generated, so their
 # objects do not wait for the parser.
 LAUNCHER_SRC := launcher/heel-exec.c launcher/linux.c launcher/linux_enforce.c \
-	launcher/linux_view.c launcher/linux_net.c launcher/linux_cgroup.c
+	launcher/linux_view.c launcher/linux_idmap.c launcher/linux_net.c launcher/linux_cgroup.c \
+	launcher/linux_hostenv.c
 LAUNCHER_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o)
 # The test-only build without Landlock and seccomp (tests/launcher): its
 # launcher objects apart, so HEEL_TEST_NO_ENFORCE never reaches bin/.
@@ -206,6 +210,10 @@ $(TBIN)/test_%: tests/unit/test_%.c $(LIB)/libheeltest.a $(LIB)/libheelc.a $(LIB
 	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(LIB)/libheeltest.a $(LIB)/libheelc.a $(LIB)/libheelrt.a \
 		-lcriterion $(LIBS_HEELC) $(LIBS_SECCOMP)
 
+# The host diagnosis is launcher code: its test links that object alone.
+$(TBIN)/test_hostenv: tests/unit/test_hostenv.c $(OBJ)/launcher/linux_hostenv.o | $(TBIN)
+	$(CC) $(CFLAGS_ALL) -Ilauncher -Itests/unit -o $@ $< $(OBJ)/launcher/linux_hostenv.o -lcriterion
+
 check-unit: $(UNIT_BIN) $(BIN)/heelc
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; HEELC=$(BIN)/heelc $$t --jobs 2; done
 
@@ -243,16 +251,27 @@ check-conformance: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/
 		bash tests/conformance/run.sh $(BIN)/heelc $(BIN)/$$x $(CONF); \
 	done
 
-# Each isolation base (strict, default, permissive) against a matrix of
-# places (system dirs, home, protected paths, shared temp, the working
-# directory) and actions, run for real under bin/heel-exec as root and
-# as uid 65534 (tests/matrix).
 # The launcher and escape suites again in a container-like setting: a PID
 # namespace of their own (few processes), a mount namespace, and /proc
 # masked as Docker masks it (tests/container).
+# Then heel-exec under engine profiles emulated by tests/container/dockerlike
+# (Docker's default seccomp profile; docker-default's `deny mount`): it
+# refuses, naming the cause and the way out, or runs weakened with
+# --best-effort.
 check-container: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(TBIN)/heel-exec-noenforce \
-		$(CONF)/try $(CONF)/ptyrun $(CONF)/serve $(CONF)/payload $(CONF)/hpolpatch
+		$(CONF)/try $(CONF)/ptyrun $(CONF)/serve $(CONF)/payload $(CONF)/hpolpatch $(B)/container/dockerlike
 	@bash tests/container/run.sh $(B)
+
+$(B)/container/dockerlike: tests/container/dockerlike.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CONF_CFLAGS) -o $@ $< $(LIBS_SECCOMP)
+
+# heel-exec's AppArmor profile (packaging/apparmor) and its installation,
+# against AppArmor 4's parser: trixie's, fetched into ~/.cache/heel-debian
+# by tests/lib/debian-suite.sh (Debian 12's parser predates the `userns`
+# rule). Nothing is loaded into the kernel.
+check-apparmor: all
+	@bash tests/apparmor/run.sh
 
 # The launcher and conformance suites inside Debian's own kernels, booted
 # in QEMU (TCG) on the host's / (tests/kernels): one guest per kernel
@@ -264,9 +283,21 @@ KERNEL_PREREQS := $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/h
 	$(TBIN)/heel-exec-noenforce $(CONF)/try $(CONF)/ptyrun $(CONF)/serve $(CONF)/payload $(CONF)/hpolpatch
 check-kernels: deps-kernels $(KERNEL_PREREQS)
 	@bash tests/kernels/run.sh $(B) $(KERNELS)
+# Debian 12's kernel booted without Landlock (lsm= leaving it out): the
+# refusal, and what --best-effort keeps (tests/kernels/no-landlock.sh).
+check-kernel-no-landlock: deps-kernels $(KERNEL_PREREQS)
+	@bash tests/kernels/fetch.sh 6.1
+	@HEEL_KERNEL_APPEND=lsm=lockdown,yama,integrity,apparmor \
+		bash tests/kernels/boot.sh 6.1 $(B)/kernels/no-landlock.log -- \
+		bash tests/kernels/no-landlock.sh $(B); \
+		r=$$?; grep -a "passed, .* failed" $(B)/kernels/no-landlock.log | tail -1; exit $$r
 check-kernel-%: deps-kernels $(KERNEL_PREREQS)
 	@bash tests/kernels/run.sh $(B) $*
 
+# Each isolation base (strict, default, permissive) against a matrix of
+# places (system dirs, home, protected paths, shared temp, the working
+# directory) and actions, run for real under bin/heel-exec as root and
+# as uid 65534 (tests/matrix).
 check-matrix: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl
 	@set -e; for x in heel-exec heel-exec-static heel-exec-musl; do \
 		echo "== isolation matrix: $$x"; \
@@ -351,8 +382,13 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-conformance
 	@$(MAKE) --no-print-directory check-matrix
 	@$(MAKE) --no-print-directory check-container
+	@$(MAKE) --no-print-directory check-apparmor
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz-smoke
+	@# Debian 12's own kernel (6.1, Landlock ABI 2) in QEMU: the suites
+	@# where most users run, not only on this machine's 6.18.
+	@$(MAKE) --no-print-directory check-kernel-6.1
+	@$(MAKE) --no-print-directory check-kernel-no-landlock
 	@echo "make check: all suites passed"
 
 demo: deps
@@ -366,6 +402,9 @@ bench: deps-bench
 fmt:
 	clang-format -i $(filter-out $(GEN)/%,$(wildcard compiler/*.[ch] runtime/*.[ch] launcher/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c))
 
+# Also heel-exec's AppArmor profile, for PREFIX/bin/heel-exec: into
+# DESTDIR/etc/apparmor.d, and loaded where AppArmor is enabled and no
+# DESTDIR is given (packaging/apparmor/install.sh says when it is not).
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 0755 $(BIN)/heelc $(DESTDIR)$(PREFIX)/bin/heelc
@@ -373,6 +412,7 @@ install: all
 	install -m 0644 docs/heel-exec.1 $(DESTDIR)$(PREFIX)/share/man/man1/heel-exec.1
 	install -m 0644 docs/heelc.1 $(DESTDIR)$(PREFIX)/share/man/man1/heelc.1
 	install -m 0644 docs/heel.5 $(DESTDIR)$(PREFIX)/share/man/man5/heel.5
+	@sh packaging/apparmor/install.sh packaging/apparmor/heel-exec "$(PREFIX)" "$(DESTDIR)"
 
 clean:
 	rm -rf $(B)

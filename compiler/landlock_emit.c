@@ -49,13 +49,9 @@ ll_emit_view(const struct ll_table_view *t, FILE *out)
 	if (t->flags & LL_TF_NET_PROXY)
 		fprintf(out, "%-12s proxy: heel-exec adds connect-tcp to the proxy port\n", "network");
 	else
-		fprintf(out, "%-12s deny: no port rule, every TCP bind and connect is refused\n",
+		fprintf(out, "%-12s deny: no port rule, every TCP and UDP bind and connect is refused\n",
 			"network");
-	ll_format_mask('f', (LL_FS_READ_FILE | LL_FS_READ_DIR | LL_FS_WRITE_FILE |
-			     LL_FS_REMOVE_FILE | LL_FS_REMOVE_DIR | LL_FS_MAKE_REG |
-			     LL_FS_MAKE_DIR | LL_FS_MAKE_SYM | LL_FS_MAKE_FIFO |
-			     LL_FS_MAKE_SOCK | LL_FS_TRUNCATE | LL_FS_REFER) & t->handled_fs,
-		       buf, sizeof(buf));
+	ll_format_mask('f', LL_WORKDIR_RIGHTS & t->handled_fs, buf, sizeof(buf));
 	fprintf(out, "# added at launch, not in the table: the working directory, %s\n", buf);
 	for (uint32_t i = 0; i < t->rule_count; i++) {
 		struct ll_rule_view r;

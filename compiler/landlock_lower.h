@@ -21,15 +21,19 @@
 #define LL_ACCESS_READ (LL_FS_READ_FILE | LL_FS_READ_DIR)
 #define LL_ACCESS_WRITE (LL_FS_WRITE_FILE | LL_FS_REMOVE_FILE | LL_FS_REMOVE_DIR | \
 			 LL_FS_MAKE_REG | LL_FS_MAKE_DIR | LL_FS_MAKE_SYM | LL_FS_MAKE_FIFO | \
-			 LL_FS_MAKE_SOCK | LL_FS_TRUNCATE | LL_FS_REFER)
+			 LL_FS_MAKE_SOCK | LL_FS_TRUNCATE | LL_FS_REFER | LL_FS_RESOLVE_UNIX)
 #define LL_ACCESS_EXEC (LL_FS_EXECUTE)
 
-/* What heel governs: every filesystem right up to ABI 7 (the device-node
- * rights too, so that they are denied), TCP bind and connect, both
- * scopes. RESOLVE_UNIX (ABI 9) is not handled in table version 1:
- * seccomp denies socket(AF_UNIX) unless the policy allows unix sockets. */
-#define LL_HANDLED_FS ((1ull << 16) - 1)
-#define LL_HANDLED_NET (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP)
+/* What heel governs: every filesystem right up to ABI 9 (the device-node
+ * rights too, so that they are denied), TCP and UDP bind and connect
+ * (UDP: ABI 10), both scopes. RESOLVE_UNIX (ABI 9) goes with write: a
+ * pathname unix socket the sandbox did not create is reachable only
+ * where a grant lets it write (`allow unix-sockets` lets it create
+ * sockets, not reach the host's). Where a kernel lacks a right, another
+ * wall of the launch holds it or heel-exec refuses (docs/landlock.md). */
+#define LL_HANDLED_FS ((1ull << 17) - 1)
+#define LL_HANDLED_NET (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP | LL_NET_BIND_UDP | \
+			LL_NET_CONNECT_SEND_UDP)
 #define LL_HANDLED_SCOPES (LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL)
 
 struct ll_rule {

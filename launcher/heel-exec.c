@@ -19,6 +19,8 @@
 #include "env.h"
 #include "launch_timing.h"
 #include "linux.h"
+#include "linux_hostenv.h"
+#include "linux_idmap.h"
 #include "linux_cgroup.h"
 #include "rlimits.h"
 #include "workdir.h"
@@ -156,12 +158,56 @@ note_stdout(const char *fmt, ...)
 	putchar('\n');
 }
 
+/* What a launch finds only once it makes its namespaces (the probe's
+ * trial), with the host's cause and the way out: into nserr ("" when
+ * they work). *fatal when --best-effort would not get past it either: a
+ * launch falls back from a refused clone and keeps the host's /proc, but
+ * refuses whatever else fails (id maps, the first mount). */
+static void
+namespace_verdict(const struct linux_probe *p, const struct hostenv *host, char *nserr, size_t len,
+		  bool *fatal)
+{
+	nserr[0] = '\0';
+	*fatal = (p->userns < 0 && p->ns_step == HE_STEP_IDMAP) ||
+		 (p->userns == 0 && p->proc < 0 && p->ns_step == HE_STEP_MOUNT);
+	if (p->userns < 0 && p->ns_step == HE_STEP_IDMAP)
+		snprintf(nserr, len,
+			 "cannot write the id maps of the sandbox's user namespace (%s)",
+			 strerror(-p->userns));
+	else if (p->userns < 0)
+		snprintf(nserr, len, "cannot create the sandbox's namespaces (%s)",
+			 strerror(-p->userns));
+	else if (p->proc < 0 && p->ns_step == HE_STEP_MOUNT)
+		snprintf(nserr, len, "cannot mount in the sandbox's mount namespace (%s)",
+			 strerror(-p->proc));
+	else if (p->proc < 0)
+		snprintf(nserr, len,
+			 "no /proc of the sandbox's own (%s): the host's processes would stay "
+			 "visible in /proc",
+			 strerror(-p->proc));
+	else if (p->userns == 0 && p->view < 0) {
+		/* A kernel before 5.12: the launch would refuse in the child,
+		 * best effort or not (nothing else holds metadata writes). */
+		*fatal = true;
+		snprintf(nserr, len,
+			 "cannot make the file system read-only outside the writable places (%s%s)",
+			 strerror(-p->view),
+			 p->view == -ENOSYS ? ": no mount_setattr, which Linux 5.12 added" : "");
+		return;
+	} else
+		return;
+	if (p->ns_step >= 0)
+		hostenv_explain(host, (enum he_step)p->ns_step,
+				p->userns < 0 ? -p->userns : -p->proc, nserr, len);
+}
+
 /* What this machine can enforce of the policy: the same dry run a launch
  * makes, once strictly (the verdict) and once with --best-effort to list
  * every weakening and every rule that would be skipped. Exit 0 when a
  * launch would run, 125 when it would refuse. */
 static int
-policy_verdict(const struct art_view *view, struct linux_probe *p, const struct lim_plan *plan)
+policy_verdict(const struct art_view *view, struct linux_probe *p, const struct lim_plan *plan,
+	       const char *nserr, bool ns_fatal)
 {
 	struct linux_launch l = {
 		.view = view,
@@ -171,7 +217,7 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 		.namespaces = true,
 		.limits = plan,
 	};
-	char cwd[PATH_MAX], dir[PATH_MAX], err[512] = "", cgerr[512] = "", nserr[256] = "";
+	char cwd[PATH_MAX], dir[PATH_MAX], err[2048] = "", cgerr[512] = "";
 	int r, cg;
 
 	l.launch_dir = getcwd(cwd, sizeof(cwd)) ? cwd : "/";
@@ -186,14 +232,6 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 	/* The cgroup is the one wall --best-effort alone gives up: it
 	 * weakens the limits, not the confinement checked below. */
 	cg = linux_cgroup_check(&l, cgerr, sizeof(cgerr));
-	/* What a launch finds only once it makes its namespaces. */
-	if (p->userns < 0)
-		snprintf(nserr, sizeof(nserr), "cannot create the sandbox's namespaces (%s)",
-			 strerror(-p->userns));
-	else if (p->proc < 0)
-		snprintf(nserr, sizeof(nserr),
-			 "no /proc of the sandbox's own (%s): the host's processes would stay "
-			 "visible in /proc", strerror(-p->proc));
 	r = linux_check_landlock(&l, err, sizeof(err));
 	if (r == 0)
 		r = linux_check_seccomp(&l, err, sizeof(err));
@@ -215,12 +253,18 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 	printf("verdict: heel-exec would refuse to run: %s\n", err);
 	l.best_effort = true;
 	l.verbose = true;
-	if (nserr[0])
+	/* A launch falls back to no namespaces only before it has made
+	 * them; --no-namespaces never makes them. */
+	if (ns_fatal)
+		printf("with --best-effort: still refused: %s\n", nserr);
+	else if (nserr[0])
 		printf("weakened: %s\n", nserr);
 	err[0] = '\0';
 	if (linux_check_landlock(&l, err, sizeof(err)) == 0 &&
 	    linux_check_seccomp(&l, err, sizeof(err)) == 0)
-		printf("with --best-effort: it would run, weakened as listed above\n");
+		printf("with --best-effort%s: it would run, weakened as listed above%s\n",
+		       ns_fatal ? " --no-namespaces" : "",
+		       ns_fatal ? " and without the sandbox's namespaces" : "");
 	else
 		printf("with --best-effort: still refused: %s\n", err);
 	return EXIT_HEEL;
@@ -229,10 +273,14 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 static int
 check_main(int argc, char *argv[])
 {
+	struct he_diag diag = { .cause = HE_CAUSE_UNKNOWN, .brief = "" };
+	char line[1200], nserr[2048];
+	struct hostenv host;
 	struct linux_probe p;
 	struct art_view view;
 	struct lim_plan plan;
 	uint8_t *buf;
+	bool ns_fatal;
 	int rc;
 
 	if (argc != 3)
@@ -250,16 +298,39 @@ check_main(int argc, char *argv[])
 	else
 		printf("seccomp: available%s\n",
 		       p.seccomp_mode == 2 ? " (already filtered: filters stack)" : "");
+	/* What kind of host this is, and what it refused of the trial. */
+	hostenv_observe(&host, "");
+	if (p.ns_step >= 0)
+		hostenv_diagnose(&host, (enum he_step)p.ns_step, p.userns < 0 ? -p.userns : -p.proc,
+				 &diag);
 	if (p.userns == 0)
 		printf("user namespaces: available\n");
 	else
-		printf("user namespaces: not available (%s)\n", strerror(-p.userns));
+		printf("user namespaces: not available (%s)%s%s\n", strerror(-p.userns),
+		       diag.brief[0] ? ": " : "", diag.brief);
 	if (p.userns == 0 && p.proc == 0)
 		printf("private /proc: available\n");
 	else if (p.userns == 0)
-		printf("private /proc: not available (%s): the host's /proc has over-mounts a "
-		       "user namespace may not see past (a container)\n", strerror(-p.proc));
-	rc = policy_verdict(&view, &p, &plan);
+		printf("private /proc: not available (%s)%s%s\n", strerror(-p.proc),
+		       diag.brief[0] ? ": " : "", diag.brief);
+	hostenv_container_line(&host, &diag, line, sizeof(line));
+	printf("container: %s\n", line);
+	/* Root owns the host's secrets under /etc (see linux_run). */
+	if (geteuid() == 0 && p.userns == 0) {
+		char why[256];
+		int tree = idmap_unowned_tree("/etc", why, sizeof(why));
+
+		if (tree >= 0) {
+			printf("root-only files under /etc: kept from a sandbox run as root by "
+			       "their modes (an idmapped /etc that no user owns)\n");
+			close(tree);
+		} else {
+			printf("root-only files under /etc: covered at launch after a scan (%s); "
+			       "one the host creates during a run is not\n", why);
+		}
+	}
+	namespace_verdict(&p, &host, nserr, sizeof(nserr), &ns_fatal);
+	rc = policy_verdict(&view, &p, &plan, nserr, ns_fatal);
 	free(buf);
 	return rc;
 }
@@ -288,7 +359,7 @@ main(int argc, char *argv[])
 	};
 	struct linux_launch l = { .namespaces = true, .note = note };
 	const char *policy, *workdir_arg = NULL;
-	char cwd[PATH_MAX], path[PATH_MAX], file[PATH_MAX], err[1024], msg[1024];
+	char cwd[PATH_MAX], path[PATH_MAX], file[PATH_MAX], err[1024], msg[2048];
 	struct linux_cgroup cgroup = { 0 };
 	struct linux_probe probe;
 	struct art_view view;

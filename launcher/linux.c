@@ -24,6 +24,8 @@
 #include "landlock_apply.h"
 #include "execpath.h"
 #include "launch_timing.h"
+#include "linux_hostenv.h"
+#include "linux_idmap.h"
 #include "linux_net.h"
 #include "linux_view.h"
 #include "linux_cgroup.h"
@@ -69,45 +71,86 @@ reap(pid_t pid)
 	return -WEXITSTATUS(status);
 }
 
-/* Makes the namespaces a launch would make, in a throw-away child, and
- * in a child of that (the first process of the PID namespace) mounts a
- * /proc of its own, as a launch does: a container's /proc with
- * over-mounts refuses that to a user namespace. *proc gets that result. */
-static int
-try_namespaces(int *proc)
+static pid_t clone_fork(int flags);
+static int write_id_maps(pid_t pid, char *msg, size_t msglen);
+
+/* Makes the namespaces as a launch makes them, in a throw-away child:
+ * clone, then (as a user) the id maps written from outside; the child,
+ * PID 1 of the new PID namespace, makes its mounts private and mounts a
+ * /proc of its own. Each is a step a host can refuse: a container's
+ * seccomp filter the clone, Ubuntu's user-namespace restriction the id
+ * maps or the mounts, an AppArmor profile any mount, a container's masked
+ * /proc the /proc of a user namespace. */
+static void
+try_namespaces(struct linux_probe *p)
 {
-	int flags = SANDBOX_NAMESPACES, fds[2], r, pr = -ECHILD;
+	int flags = SANDBOX_NAMESPACES | (geteuid() != 0 ? CLONE_NEWUSER : 0);
+	int go[2], res[2], r = 0;
+	struct {
+		int step, err, view;
+	} out = { HE_STEP_PROC, ECHILD, 0 };
+	char scratch[128];
 	pid_t pid;
 
-	if (geteuid() != 0)
-		flags |= CLONE_NEWUSER;
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -errno;
-	pid = fork();
+	p->userns = p->proc = p->view = 0;
+	p->ns_step = -1;
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		p->userns = -errno;
+		return;
+	}
+	if (pipe2(res, O_CLOEXEC) < 0) {
+		p->userns = -errno;
+		close(go[0]);
+		close(go[1]);
+		return;
+	}
+	pid = clone_fork(flags);
 	if (pid == 0) {
-		pid_t init;
+		char c;
 
-		close(fds[0]);
-		if (unshare(flags) < 0)
-			_exit(errno & 0xff);
-		init = fork();
-		if (init == 0)
-			_exit(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
-					      mount("proc", "/proc", "proc",
-						    MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0
-				      ? errno & 0xff
-				      : 0);
-		pr = reap(init);
-		(void)!write(fds[1], &pr, sizeof(pr));
+		close(go[1]);
+		close(res[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+			out.step = HE_STEP_MOUNT, out.err = errno;
+		else if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+			out.step = HE_STEP_PROC, out.err = errno;
+		else
+			out.step = -1, out.err = 0;
+		/* The read-only view needs mount_setattr (Linux 5.12). */
+		if (out.step != HE_STEP_MOUNT)
+			out.view = view_make_readonly(scratch, sizeof(scratch));
+		(void)!write(res[1], &out, sizeof(out));
 		_exit(0);
 	}
-	close(fds[1]);
-	r = reap(pid);
-	if (read(fds[0], &pr, sizeof(pr)) != (ssize_t)sizeof(pr))
-		pr = -ECHILD;
-	close(fds[0]);
-	*proc = pr;
-	return r;
+	if (pid < 0) {
+		p->userns = -errno;
+		p->ns_step = HE_STEP_CLONE;
+	}
+	close(go[0]);
+	close(res[1]);
+	if (pid > 0 && (flags & CLONE_NEWUSER) &&
+	    (r = write_id_maps(pid, scratch, sizeof(scratch))) < 0) {
+		p->userns = r;
+		p->ns_step = HE_STEP_IDMAP;
+	}
+	/* A child without its go byte exits at once. */
+	if (pid > 0 && r == 0 && write(go[1], "g", 1) != 1)
+		p->userns = -errno;
+	close(go[1]);
+	if (pid > 0) {
+		reap(pid);
+		if (p->userns == 0 && read(res[0], &out, sizeof(out)) != (ssize_t)sizeof(out))
+			out.step = HE_STEP_PROC, out.err = ECHILD;
+		if (p->userns == 0 && out.err) {
+			p->proc = -out.err;
+			p->ns_step = out.step;
+		}
+		if (p->userns == 0)
+			p->view = out.view;
+	}
+	close(res[0]);
 }
 
 void
@@ -119,8 +162,22 @@ linux_probe(struct linux_probe *p, bool try_ns)
 	r = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
 	p->seccomp = r < 0 ? -errno : 0;
 	p->seccomp_mode = r < 0 ? 0 : (int)r;
-	p->proc = 1;
-	p->userns = try_ns ? try_namespaces(&p->proc) : 1;
+	p->userns = p->proc = p->view = 1;
+	p->ns_step = -1;
+	if (try_ns)
+		try_namespaces(p);
+}
+
+/* Appends to msg what kind of host refused `step` with errno e, and the
+ * way out, where linux_hostenv knows; only ever on a failure, so a
+ * launch that works reads nothing of the host. */
+static void
+explain_host(enum he_step step, int e, char *msg, size_t msglen)
+{
+	struct hostenv h;
+
+	hostenv_observe(&h, "");
+	hostenv_explain(&h, step, e, msg, msglen);
 }
 
 /* ---------------------------------------------------- enforcement hooks
@@ -329,6 +386,7 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	struct view view = { 0 };
 	const char *path;
 	int r, scratch = 0;
+	bool hide_by_scan;
 
 	/* Only the launcher and the init wait for signals; the command gets
 	 * the mask heel-exec was started with. */
@@ -342,8 +400,11 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 		if (llrep.lines[i].kind == LL_LINE_WEAKENING)
 			weakened(llrep.lines[i].text);
 	if (l->mountns) {
-		/* Nothing mounted here may propagate back to the host. */
-		check_step(rep, view_make_private(err, sizeof(err)), err);
+		/* Nothing mounted here may propagate back to the host. The
+		 * first mount: where a host refuses mounts, it says so here. */
+		if ((r = view_make_private(err, sizeof(err))) < 0)
+			explain_host(HE_STEP_MOUNT, -r, err, sizeof(err));
+		check_step(rep, r, err);
 		launch_mark("view: private");
 		/* Loopback only: /proc/net and abstract sockets are ours. */
 		check_step(rep, net_loopback_up(err, sizeof(err)), err);
@@ -359,11 +420,21 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 		/* Metadata writes (chmod, chown, xattrs...) need a writable mount. */
 		check_step(rep, view_make_readonly(err, sizeof(err)), err);
 		launch_mark("view: read-only remount");
+		/* What only root may read under /etc: the kernel keeps it
+		 * from us through a copy of /etc that nobody owns, mounted
+		 * before the places (a place beneath it would be cut from
+		 * the idmapped copy); else a cover each, found by a scan. */
+		hide_by_scan = l->hide_root_only;
+		if (l->etc_tree >= 0 && !view_places_touch(&view, "/etc")) {
+			check_step(rep, idmap_attach(l->etc_tree, "/etc", err, sizeof(err)), err);
+			hide_by_scan = false;
+		}
+		launch_mark("view: /etc idmapped");
 		/* The workdir and writable grants: writable, nosuid, nodev, noexec. */
 		check_step(rep, view_mount_places(&view, err, sizeof(err)), err);
 		launch_mark("view: writable places, shared temp");
 		/* Denied paths; their scratch file system stays under /proc. */
-		check_step(rep, scratch = view_mount_covers(plan, l->root_only_fd, err, sizeof(err)),
+		check_step(rep, scratch = view_mount_covers(plan, hide_by_scan, err, sizeof(err)),
 			   err);
 		launch_mark("view: covers");
 	}
@@ -374,6 +445,10 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 		r = view_mount_proc(ENFORCE_VIEW, err, sizeof(err));
 		if (r < 0 && scratch > 0)
 			view_unmount_scratch();
+		/* After the scratch is gone: the host's masks are what is
+		 * left beneath /proc. */
+		if (r < 0)
+			explain_host(HE_STEP_PROC, -r, err, sizeof(err));
 		check_weakening(l, rep, r, err);
 		launch_mark("view: /proc");
 	}
@@ -428,7 +503,7 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep,
 	  int max_fd)
 {
 	bool pidns = flags & CLONE_NEWPID;
-	int status, scan[2] = { -1, -1 };
+	int status;
 	sigset_t term;
 	pid_t cmd;
 	char c;
@@ -454,32 +529,15 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep,
 		report(rep, REP_SETUP, errno, 0, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
 		_exit(125);
 	}
-	/* The scan of /etc for root (view_scan_root_only) takes a few hundred
-	 * microseconds to milliseconds: the init makes it while the command
-	 * sets up its namespaces and mounts, and hands the result over. */
-	l->root_only_fd = -1;
-	if ((flags & CLONE_NEWNS) && ENFORCE_VIEW && l->hide_root_only &&
-	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, scan) < 0) {
-		report(rep, REP_SETUP, errno, 0, "socketpair: %s", strerror(errno));
-		_exit(125);
-	}
 	cmd = fork();
 	if (cmd < 0) {
 		report(rep, REP_SETUP, errno, 0, "fork: %s", strerror(errno));
 		_exit(125);
 	}
-	if (cmd == 0) {
-		if (scan[0] >= 0) {
-			close(scan[1]);
-			l->root_only_fd = scan[0];
-		}
+	if (cmd == 0)
 		command_main(l, rep, max_fd);
-	}
-	if (scan[1] >= 0) {
-		close(scan[0]);
-		view_scan_root_only(scan[1]);
-		close(scan[1]);
-	}
+	if (l->etc_tree >= 0)
+		close(l->etc_tree);
 	wipe_environ();
 	/* Forward to the whole sandbox, as a terminal would to a job: a
 	 * shell waiting for its child ignores SIGINT unless the child got
@@ -621,6 +679,20 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 		return 125;
 	}
 
+	/* As root, what only root may read under /etc: an idmapped copy of
+	 * it that nobody owns makes the kernel apply the modes, at the cost
+	 * of one short-lived process here (~0.1 ms), where a scan of /etc
+	 * for the command to cover takes milliseconds. A file system that
+	 * cannot be idmapped gets the scan. */
+	l->etc_tree = -1;
+	if (l->namespaces && l->hide_root_only && ENFORCE_VIEW && geteuid() == 0) {
+		l->etc_tree = idmap_unowned_tree("/etc", msg, msglen);
+		if (l->etc_tree < 0 && l->verbose)
+			l->note("/etc is scanned for files only root may read: %s", msg);
+		msg[0] = '\0';
+	}
+	launch_mark("launcher: /etc idmapped");
+
 	if (l->namespaces) {
 		/* As root a PID and mount namespace need no user namespace,
 		 * and one would cost root its rights over unmapped files. */
@@ -628,22 +700,28 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 		child = clone_fork(flags);
 		if (child < 0) {
 			int e = errno;
+			char why[1200] = "";
 
+			/* Which host refused, and the way out (a container's
+			 * seccomp profile, a sysctl), beside the errno. */
+			explain_host(HE_STEP_CLONE, e, why, sizeof(why));
 			/* Fail closed: the read-only view, the noexec mounts
 			 * and the private IPC, network and /proc need them. */
 			if (!l->best_effort) {
-				snprintf(msg, msglen,
-					 "cannot create user/PID/mount/IPC/network namespaces (%s): "
-					 "without them %s; --best-effort accepts that",
-					 strerror(e), NO_NAMESPACES_WEAKENING);
+				snprintf(
+				    msg, msglen,
+				    "cannot create user/PID/mount/IPC/network namespaces (%s)%s%s"
+				    "without them %s; --best-effort accepts that",
+				    strerror(e), why, why[0] ? "; " : ": ",
+				    NO_NAMESPACES_WEAKENING);
 				close(go[0]);
 				close(go[1]);
 				close(rep[0]);
 				close(rep[1]);
 				return 125;
 			}
-			l->note("weakened: no namespaces (%s): %s", strerror(e),
-				NO_NAMESPACES_WEAKENING);
+			l->note("weakened: no namespaces (%s)%s%s%s", strerror(e), why,
+				why[0] ? "; so " : ": ", NO_NAMESPACES_WEAKENING);
 			flags = 0;
 		}
 	} else {
@@ -663,6 +741,8 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 	}
 	close(go[0]);
 	close(rep[1]);
+	if (l->etc_tree >= 0)
+		close(l->etc_tree);
 	wipe_environ();
 	if (l->verbose && flags)
 		l->note("namespaces: %sPID, mount, IPC, network",
@@ -673,6 +753,7 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 	if (flags & CLONE_NEWUSER) {
 		ret = write_id_maps(child, msg, msglen);
 		if (ret < 0) {
+			explain_host(HE_STEP_IDMAP, -ret, msg, msglen);
 			close(go[1]);
 			pt_kill_tree(child);
 			close(rep[0]);

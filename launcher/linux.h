@@ -23,12 +23,17 @@ struct linux_probe {
 	int seccomp_mode;   /* PR_GET_SECCOMP: 0 none, 2 already filtered (we stack) */
 	int userns;         /* 0: user+PID+mount namespaces can be made; -errno;
 			     * 1: not probed (linux_probe(..., false)) */
-	int proc;           /* 0: a /proc of the PID namespace can be mounted
-			     * there; -errno; 1: not probed */
+	int proc;           /* 0: the new mount namespace takes mounts and a
+			     * /proc of the PID namespace; -errno; 1: not probed */
+	int view;           /* 0: the read-only view can be made (mount_setattr,
+			     * Linux 5.12); -errno; 1: not probed */
+	int ns_step;        /* where userns or proc < 0: the step that failed
+			     * (enum he_step, linux_hostenv.h); else -1 */
 };
 
-/* Fills *p. try_ns: also try to make the namespaces, in a throw-away
- * child (heel-exec check); a launch instead just tries and falls back. */
+/* Fills *p. try_ns: also make the namespaces as a launch would, in a
+ * throw-away child (heel-exec check); a launch instead just tries, and
+ * falls back or refuses. */
 void linux_probe(struct linux_probe *p, bool try_ns);
 
 /* Everything a launch needs; heel-exec fills it step by step. */
@@ -66,9 +71,12 @@ struct linux_launch {
 				   * the mode of an entry under /etc keeps
 				   * from other users is covered */
 
+	int etc_tree;             /* hide_root_only: a copy of /etc idmapped so
+				   * that nobody owns it (linux_idmap.h), for
+				   * the command to mount; -1: none (the
+				   * command scans /etc and covers instead) */
+
 	/* Known in the child only: */
-	int root_only_fd;         /* the command's end of the init's scan of
-				   * /etc (hide_root_only); -1: none */
 	bool mountns;             /* the command runs in private namespaces of
 				   * its own, where it mounts its view of the
 				   * file system before Landlock */

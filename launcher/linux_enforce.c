@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -76,6 +77,42 @@ report_lines(const struct linux_launch *l, const struct ll_report *rep)
 		l->note("landlock: ABI %d, %zu path rules", rep->abi, rep->nrules);
 }
 
+/* Whether the artifact's seccomp program refuses every inet socket: then
+ * TCP and UDP need no Landlock rule (ll_launch.inet_refused). Asked of
+ * the program itself, run in the simulator, so that a policy's
+ * `seccomp allow "socket"` counts as what it is. */
+static bool
+seccomp_refuses_inet(const struct linux_launch *l)
+{
+	static const int families[] = { AF_INET, AF_INET6 };
+	static const int types[] = { SOCK_STREAM, SOCK_DGRAM };
+	struct bpf_sim_insn *insns;
+	struct art_bpf prog;
+	bool refused = true;
+
+	if (art_seccomp(l->view, NATIVE_AUDIT_ARCH, &prog) < 0 ||
+	    !(insns = calloc(prog.len, sizeof(*insns))))
+		return false;
+	art_bpf_decode(&prog, insns);
+	for (size_t f = 0; refused && f < 2; f++)
+		for (size_t t = 0; refused && t < 2; t++) {
+			struct bpf_sim_data d = { .nr = __NR_socket, .arch = NATIVE_AUDIT_ARCH };
+			struct bpf_sim_result res;
+			uint32_t action;
+
+			d.args[0] = (uint64_t)families[f];
+			d.args[1] = (uint64_t)types[t];
+			if (bpf_sim_run(insns, prog.len, &d, &res) < 0)
+				refused = false;
+			action = res.action & SECCOMP_RET_ACTION_FULL;
+			if (action != SECCOMP_RET_ERRNO && action != SECCOMP_RET_KILL_PROCESS &&
+			    action != SECCOMP_RET_KILL_THREAD && action != SECCOMP_RET_TRAP)
+				refused = false;
+		}
+	free(insns);
+	return refused;
+}
+
 int
 linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
 {
@@ -101,6 +138,7 @@ linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
 	 * grant cannot be held and ll_plan_build refuses it. */
 	if (l->probe->userns >= 0 && l->namespaces)
 		ll.mountns = true;
+	ll.inet_refused = seccomp_refuses_inet(l);
 	plan = calloc(1, sizeof(*plan));
 	if (!plan)
 		return -ENOMEM;
@@ -137,14 +175,17 @@ linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, struct ll_repo
 		.cwd = l->launch_dir,
 		.workdir = l->workdir,
 		.mountns = l->mountns,
+		.inet_refused = seccomp_refuses_inet(l),
 	};
 	struct ll_plan *plan = l->landlock_state;
 	int r;
 
 	/* The parent's plan serves when it counted on the mount namespace
 	 * the command really has and the working directory needs no
-	 * carving; otherwise plan again, now with the working directory. */
-	if (plan && (l->mountns || !plan->nmounts)) {
+	 * carving; otherwise plan again, now with the working directory
+	 * (without the namespaces, a right the kernel lacks that they would
+	 * have held is a weakening, printed). */
+	if (plan && (l->mountns || (!plan->nmounts && !plan->dg.held))) {
 		r = ll_plan_add_workdir(plan, l->workdir, err, errlen);
 		if (r == 0) {
 			*out = plan;

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -209,6 +208,19 @@ nomem:
 	return r;
 }
 
+bool
+view_places_touch(const struct view *v, const char *path)
+{
+	for (size_t i = 0; i < v->nplaces; i++) {
+		const struct view_place *p = &v->places[i];
+
+		if (strcmp(p->path, path) == 0 || px_beneath(p->path, path) ||
+		    (p->writable && px_beneath(path, p->path)))
+			return true;
+	}
+	return false;
+}
+
 int
 view_make_readonly(char *err, size_t errlen)
 {
@@ -338,12 +350,24 @@ add_cover(struct covers *cv, const char *path, bool is_dir, bool owned)
 	return 0;
 }
 
-/* Sends every entry under directory `dfd` (named `path`) that its mode
+/* Whether a cover of the policy's hides `path` already (the policy's
+ * denies of /etc/shadow and the like come first): a second bind would
+ * only stack on the first. */
+static bool
+covered_already(const struct covers *cv, const char *path)
+{
+	for (size_t i = 0; i < cv->n; i++)
+		if (strcmp(path, cv->c[i].path) == 0 || px_beneath(path, cv->c[i].path))
+			return true;
+	return false;
+}
+
+/* Covers every entry under directory `dfd` (named `path`) that its mode
  * keeps from other users: a file without o+r, a directory without o+x
  * (nothing in it is reachable then; one cover for all of it). Links are
  * not followed: their targets are governed where they are. */
 static int
-scan_not_world_readable(int dfd, char *path, size_t len, int out, int depth)
+scan_not_world_readable(struct covers *cv, int dfd, char *path, size_t len, int depth)
 {
 	struct dirent *e;
 	DIR *d;
@@ -356,7 +380,6 @@ scan_not_world_readable(int dfd, char *path, size_t len, int out, int depth)
 	while (r == 0 && (e = readdir(d))) {
 		struct stat st;
 		size_t n = strlen(e->d_name);
-		char kind = 0;
 
 		if (e->d_type == DT_LNK || (e->d_name[0] == '.' && (!e->d_name[1] ||
 		    (e->d_name[1] == '.' && !e->d_name[2]))))
@@ -367,25 +390,17 @@ scan_not_world_readable(int dfd, char *path, size_t len, int out, int depth)
 		path[len] = '/';
 		memcpy(path + len + 1, e->d_name, n + 1);
 		if (S_ISDIR(st.st_mode) && !(st.st_mode & S_IXOTH)) {
-			kind = 'd';
+			if (!covered_already(cv, path))
+				r = add_cover(cv, path, true, true);
 		} else if (S_ISDIR(st.st_mode)) {
 			int c = openat(dirfd(d), e->d_name,
 				       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
 			if (c >= 0)
-				r = scan_not_world_readable(c, path, len + 1 + n, out, depth + 1);
-		} else if (S_ISREG(st.st_mode) && !(st.st_mode & S_IROTH)) {
-			kind = 'f';
-		}
-		if (kind) {
-			/* One record: the kind, the path, its NUL. */
-			static char rec[PATH_MAX + 1];
-			size_t plen = len + 1 + n;
-
-			rec[0] = kind;
-			memcpy(rec + 1, path, plen + 1);
-			if (send(out, rec, plen + 2, MSG_NOSIGNAL) < 0)
-				r = -errno;
+				r = scan_not_world_readable(cv, c, path, len + 1 + n, depth + 1);
+		} else if (S_ISREG(st.st_mode) && !(st.st_mode & S_IROTH) &&
+			   !covered_already(cv, path)) {
+			r = add_cover(cv, path, false, true);
 		}
 		path[len] = '\0';
 	}
@@ -393,16 +408,25 @@ scan_not_world_readable(int dfd, char *path, size_t len, int out, int depth)
 	return r;
 }
 
-void
-view_scan_root_only(int fd)
+/* Covers what the mode of an entry under /etc keeps from other users:
+ * the fallback where /etc cannot be idmapped (view_hide_root_only). */
+static int
+cover_root_only(struct covers *cv, char *err, size_t errlen)
 {
 	char path[PATH_MAX] = "/etc";
-	int d = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int d = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), r;
 
-	if (d >= 0 && scan_not_world_readable(d, path, strlen(path), fd, 0) < 0)
-		return;
 	/* No /etc at all: nothing to hide, and that is the whole answer. */
-	(void)!send(fd, "e", 2, MSG_NOSIGNAL);
+	if (d < 0 && errno == ENOENT)
+		return 0;
+	if (d < 0)
+		return fail(err, errlen, errno, "the scan of /etc: %s", strerror(errno));
+	/* Fail closed: a scan that stopped half-way hides only half. */
+	if ((r = scan_not_world_readable(cv, d, path, strlen(path), 0)) < 0)
+		return fail(err, errlen, -r,
+			    "the scan of /etc for files only root may read did not complete: %s",
+			    strerror(-r));
+	return 0;
 }
 
 /* The covers: an empty mode 000 directory or regular file on a read-only
@@ -443,69 +467,8 @@ view_unmount_scratch(void)
 	umount2("/proc", MNT_DETACH);
 }
 
-/* Whether a cover of the policy's hides `path` already (the policy's
- * denies of /etc/shadow and the like come first): a second bind would
- * only stack on the first. */
-static bool
-covered_already(const struct covers *cv, const char *path)
-{
-	for (size_t i = 0; i < cv->n; i++)
-		if (strcmp(path, cv->c[i].path) == 0 || px_beneath(path, cv->c[i].path))
-			return true;
-	return false;
-}
-
-/* Reads the init's scan to its end and adds its records. */
-static int
-add_scanned(struct covers *cv, int fd, char *err, size_t errlen)
-{
-	size_t len = 0, cap = 0;
-	char *buf = NULL, *p;
-	bool complete = false;
-	ssize_t n;
-	int r = 0;
-
-	for (;;) {
-		if (len + 4096 > cap) {
-			char *b = grow_array(buf, &cap, len + 4096, 1, 16384);
-
-			if (!b) {
-				free(buf);
-				return fail(err, errlen, ENOMEM, "the scan of /etc: %s",
-					    strerror(ENOMEM));
-			}
-			buf = b;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	for (p = buf; r == 0 && p < buf + len;) {
-		char *end = memchr(p, '\0', (size_t)(buf + len - p));
-
-		if (!end)
-			break;
-		if (p[0] == 'e')
-			complete = true;
-		else if ((p[0] == 'd' || p[0] == 'f') && !covered_already(cv, p + 1))
-			r = add_cover(cv, p + 1, p[0] == 'd', true);
-		p = end + 1;
-	}
-	free(buf);
-	if (r < 0)
-		return fail(err, errlen, -r, "the scan of /etc: %s", strerror(-r));
-	/* Fail closed: a scan that stopped half-way hides only half. */
-	if (!complete)
-		return fail(err, errlen, EIO,
-			    "the scan of /etc for files only root may read did not complete");
-	return 0;
-}
-
 int
-view_mount_covers(const struct ll_plan *plan, int root_only_fd, char *err, size_t errlen)
+view_mount_covers(const struct ll_plan *plan, bool root_only, char *err, size_t errlen)
 {
 	struct covers cv = { 0 };
 	int r = 0;
@@ -514,8 +477,8 @@ view_mount_covers(const struct ll_plan *plan, int root_only_fd, char *err, size_
 		r = add_cover(&cv, plan->mounts[m].deny, plan->mounts[m].is_dir, false);
 	if (r < 0)
 		r = fail(err, errlen, -r, "planning the covers: %s", strerror(-r));
-	if (r == 0 && root_only_fd >= 0)
-		r = add_scanned(&cv, root_only_fd, err, errlen);
+	if (r == 0 && root_only)
+		r = cover_root_only(&cv, err, errlen);
 	if (r == 0 && plan)
 		r = pin_parents(plan, err, errlen);
 	if (r == 0)

@@ -59,6 +59,11 @@ struct view {
 int view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 	      bool fresh_workdir, uint64_t tmpfs_bytes, char *err, size_t errlen);
 
+/* Whether a place of the view is `path`, lies beneath it, or is
+ * writable and holds it: then a mount over `path` would hide the place or
+ * take its writes away. */
+bool view_places_touch(const struct view *v, const char *path);
+
 /* Remounts the whole tree read-only, recursively (mount_setattr(2),
  * Linux 5.12): chmod, chown, utimes, xattrs, ACLs and inode flags, which
  * Landlock does not govern, fail with EROFS outside the writable places.
@@ -75,19 +80,14 @@ int view_mount_places(const struct view *v, char *err, size_t errlen);
  * and pins the directories between a writable place and a denied path in
  * it so none can be renamed aside (a mount point cannot be: EBUSY). Every
  * pin first, then every cover: a pin bound after a cover of the same
- * directory would stack on top of it and hide it. root_only_fd >= 0: also
- * cover what view_scan_root_only sends there (read to its end).
+ * directory would stack on top of it and hide it. root_only: also cover
+ * every entry under /etc that its mode keeps from other users (a file
+ * without o+r, a directory without o+x), found by a scan: a sandbox run
+ * as root owns them, so the mode does not keep it out (the fallback of
+ * idmap_unowned_tree(), which makes the kernel apply the modes).
  * Returns 1 when it left its scratch file system on /proc, 0 when there
  * was nothing to cover, or -errno. */
-int view_mount_covers(const struct ll_plan *plan, int root_only_fd, char *err,
+int view_mount_covers(const struct ll_plan *plan, bool root_only, char *err,
 		      size_t errlen);
-
-/* Sends to fd every entry under /etc that its mode keeps from other users
- * (a file without o+r, a directory without o+x): a sandbox run as root
- * owns them, so the mode does not keep it out. One record each: 'd' or
- * 'f', the path, a NUL. A failed scan sends nothing more, and the
- * reader's count of records it got tells nothing: so the last record is
- * "e" (end); without it the reader refuses. */
-void view_scan_root_only(int fd);
 
 #endif

@@ -3,7 +3,9 @@
  * opcode and return-value constants, and an interpreter that runs a
  * program over one struct seccomp_data and counts the instructions it
  * executed. The compiler's tests and benchmarks use it to check every
- * generated program without a kernel; heel-exec does not need it.
+ * generated program without a kernel; heel-exec asks it whether the
+ * artifact's program refuses inet sockets (a right Landlock then need
+ * not hold).
  *
  * Portable C17, libc only: the constants are the kernel's ABI values,
  * defined here (guarded, in case <linux/filter.h> or <net/bpf.h> came

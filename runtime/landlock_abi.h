@@ -37,7 +37,7 @@
  * path_beneath rule on a file that carries any other right (EINVAL), so
  * heel-exec masks a grant with these when the path is not a directory. */
 #define LL_FS_FILE_RIGHTS (LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | \
-			   LL_FS_TRUNCATE | LL_FS_IOCTL_DEV)
+			   LL_FS_TRUNCATE | LL_FS_IOCTL_DEV | LL_FS_RESOLVE_UNIX)
 
 /* The rights that change what a directory holds or what is stored
  * beneath it: creating, removing, renaming (REFER), writing, truncating.
@@ -51,7 +51,9 @@
 /* Network rights (handled_access_net, ABI 4). */
 #define LL_NET_BIND_TCP (1ull << 0)
 #define LL_NET_CONNECT_TCP (1ull << 1)
-#define LL_NET_RIGHT_COUNT 2
+#define LL_NET_BIND_UDP (1ull << 2)          /* ABI 10 */
+#define LL_NET_CONNECT_SEND_UDP (1ull << 3)  /* ABI 10: connect, and sendmsg to an address */
+#define LL_NET_RIGHT_COUNT 4
 
 /* Scopes (landlock_ruleset_attr.scoped, ABI 6). */
 #define LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ull << 0)
@@ -72,9 +74,19 @@
 #define LL_RULE_PATH_BENEATH 1
 #define LL_RULE_NET_PORT 2
 
-/* The newest ABI heel knows. A newer kernel is treated as this one: heel
- * never asks for a right it cannot name. */
-#define LL_ABI_MAX 9
+/* The working directory's rule, added at launch: read and write, never
+ * execute (heel(5), PRECEDENCE): files the command writes there must not
+ * run as code. */
+#define LL_WORKDIR_RIGHTS (LL_FS_READ_FILE | LL_FS_READ_DIR | LL_FS_WRITE_FILE | \
+			   LL_FS_REMOVE_FILE | LL_FS_REMOVE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_DIR | \
+			   LL_FS_MAKE_SYM | LL_FS_MAKE_FIFO | LL_FS_MAKE_SOCK | LL_FS_TRUNCATE | \
+			   LL_FS_REFER | LL_FS_RESOLVE_UNIX)
+
+/* The newest ABI heel knows (Linux 7.3; ABI 11 adds a restrict_self flag
+ * heel has no use for, NO_NEW_PRIVS being set by prctl before). A newer
+ * kernel is treated as this one: heel never asks for a right it cannot
+ * name, and a kernel keeps every right of the ABIs below its own. */
+#define LL_ABI_MAX 11
 
 /* struct landlock_ruleset_attr as of ABI 6 (24 bytes). The kernel accepts
  * any size from 8 (fs only) upwards and requires the bytes it does not
@@ -136,6 +148,9 @@ ll_abi_fs_mask(int abi)
 static inline uint64_t
 ll_abi_net_mask(int abi)
 {
+	if (abi >= 10)
+		return LL_NET_BIND_TCP | LL_NET_CONNECT_TCP | LL_NET_BIND_UDP |
+		       LL_NET_CONNECT_SEND_UDP;
 	return abi >= 4 ? (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP) : 0;
 }
 

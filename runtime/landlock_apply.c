@@ -24,12 +24,7 @@
 #include "pathexpand.h"
 
 
-/* The working directory: read and write, never execute (heel(5),
- * PRECEDENCE): files the command writes there must not run as code. */
-#define WORKDIR_RIGHTS (LL_FS_READ_FILE | LL_FS_READ_DIR | LL_FS_WRITE_FILE | \
-			LL_FS_REMOVE_FILE | LL_FS_REMOVE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_DIR | \
-			LL_FS_MAKE_SYM | LL_FS_MAKE_FIFO | LL_FS_MAKE_SOCK | LL_FS_TRUNCATE | \
-			LL_FS_REFER)
+#define WORKDIR_RIGHTS LL_WORKDIR_RIGHTS
 
 /* ------------------------------------------------------------ probe */
 
@@ -97,8 +92,10 @@ ll_downgrade(const struct ll_masks *req, int abi, struct ll_downgrade *out)
 		out->weakenings |= LL_WEAK_IOCTL_DEV;
 	if (lost_fs & LL_FS_RESOLVE_UNIX)
 		out->weakenings |= LL_WEAK_RESOLVE_UNIX;
-	if (lost_net)
+	if (lost_net & (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP))
 		out->weakenings |= LL_WEAK_NET_TCP;
+	if (lost_net & (LL_NET_BIND_UDP | LL_NET_CONNECT_SEND_UDP))
+		out->weakenings |= LL_WEAK_NET_UDP;
 	if (lost_scope & LL_SCOPE_ABSTRACT_UNIX_SOCKET)
 		out->weakenings |= LL_WEAK_SCOPE_UNIX;
 	if (lost_scope & LL_SCOPE_SIGNAL)
@@ -122,12 +119,51 @@ ll_weakening_text(uint32_t bit)
 	case LL_WEAK_SCOPE_SIGNAL:
 		return "processes outside the sandbox can be signalled (needs ABI 6, Linux 6.12)";
 	case LL_WEAK_RESOLVE_UNIX:
-		return "pathname unix sockets are not controlled by Landlock (needs ABI 9)";
+		return "connecting to the host's pathname unix sockets is not controlled by "
+		       "Landlock (needs ABI 9, Linux 7.1)";
+	case LL_WEAK_NET_UDP:
+		return "UDP bind and send are not controlled by Landlock (needs ABI 10, Linux 7.2)";
 	case LL_WEAK_MOUNTNS:
 		return "a deny inside a writable grant is enforced without a mount namespace: "
 		       "entries cannot be created, removed or renamed in the directories above it";
 	}
 	return "unknown weakening";
+}
+
+const char *
+ll_held_text(uint32_t bit)
+{
+	switch (bit) {
+	case LL_WEAK_TRUNCATE:
+		return "truncating (ABI 3, Linux 6.2) is held by the read-only view: truncate(2) "
+		       "fails with EROFS outside the writable places, where every grant includes "
+		       "it, and ftruncate(2) needs a descriptor opened for writing, which "
+		       "Landlock governs";
+	case LL_WEAK_NET_TCP:
+		return "TCP bind and connect (ABI 4, Linux 6.7) are held by the network "
+		       "namespace (loopback only: the sandbox may use TCP with itself there) "
+		       "and by seccomp, which refuses inet sockets under network deny";
+	case LL_WEAK_IOCTL_DEV:
+		return "ioctl on devices (ABI 5, Linux 6.10) is held by the grants: every device "
+		       "node the sandbox can open is granted ioctl anyway, and seccomp refuses "
+		       "TIOCSTI and TIOCLINUX";
+	case LL_WEAK_SCOPE_UNIX:
+		return "the abstract unix socket scope (ABI 6, Linux 6.12) is held by the network "
+		       "namespace, whose abstract socket names are its own";
+	case LL_WEAK_NET_UDP:
+		return "UDP bind and send (ABI 10, Linux 7.2) are held by the network namespace "
+		       "(loopback only: the sandbox may use UDP with itself there) and by "
+		       "seccomp, which refuses inet sockets under network deny";
+	case LL_WEAK_RESOLVE_UNIX:
+		return "connecting to pathname unix sockets (ABI 9, Linux 7.1) is held by seccomp "
+		       "unless the policy says `allow unix-sockets`, which here, as heel(5) says, "
+		       "reaches every socket the user may connect to";
+	case LL_WEAK_SCOPE_SIGNAL:
+		return "the signal scope (ABI 6, Linux 6.12) is held by the PID namespace: no "
+		       "process outside it can be named; the sandbox can signal its own init, "
+		       "which passes the signal on to the sandbox";
+	}
+	return "unknown right";
 }
 
 const char *
@@ -1124,16 +1160,89 @@ ll_plan_free(struct ll_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* Whether every grant that reaches device nodes carries IOCTL_DEV, so
+ * that a kernel without that right (ABI < 5) allows no ioctl Landlock
+ * would refuse: a device node is opened through a grant of /dev or of
+ * something in it ("/" is the only grant above it that makes sense),
+ * and none can be made (MAKE_CHAR and MAKE_BLOCK are never granted). */
+static bool
+device_grants_carry_ioctl(const struct ll_table_view *t)
+{
+	for (uint32_t i = 0; i < t->rule_count; i++) {
+		struct ll_rule_view r;
+
+		ll_table_rule(t, i, &r);
+		if (!r.access || (r.access & LL_FS_IOCTL_DEV))
+			continue;
+		if (strcmp(r.path, "/") == 0 || strcmp(r.path, "/dev") == 0 ||
+		    px_beneath(r.path, "/dev"))
+			return false;
+	}
+	return true;
+}
+
+/* The rights a kernel may lack that another wall of the launch holds
+ * (docs/landlock.md, "A kernel without a right"): the namespaces and the
+ * read-only view where the command gets them (l->mountns: a launch makes
+ * all of them or none), and the artifact's own device grants. */
+static uint32_t
+held_elsewhere(const struct ll_table_view *t, const struct ll_launch *l)
+{
+	uint32_t held = 0;
+
+	if (l->mountns)
+		held |= LL_WEAK_TRUNCATE | LL_WEAK_SCOPE_UNIX | LL_WEAK_SCOPE_SIGNAL;
+	/* Through heel-proxy the port rule is what keeps the sandbox to the
+	 * proxy: nothing else stands in for it. */
+	if ((l->mountns || l->inet_refused) && !(t->flags & LL_TF_NET_PROXY))
+		held |= LL_WEAK_NET_TCP | LL_WEAK_NET_UDP;
+	/* What an older kernel gives `allow unix-sockets` is that
+	 * statement's documented meaning (heel(5)); without it seccomp
+	 * refuses unix sockets. Either way nothing the policy was reviewed
+	 * with is lost, so it is never a refusal. */
+	held |= LL_WEAK_RESOLVE_UNIX;
+	if (device_grants_carry_ioctl(t))
+		held |= LL_WEAK_IOCTL_DEV;
+	return held;
+}
+
 static int
-check_abi(const struct ll_table_view *t, int abi, bool best_effort, struct ll_plan *p,
-	  struct ll_report *rep, char *err, size_t errlen)
+check_abi(const struct ll_table_view *t, const struct ll_launch *l, int abi, bool best_effort,
+	  struct ll_plan *p, struct ll_report *rep, char *err, size_t errlen)
 {
 	char lost[1024] = "";
 	size_t n = 0;
 	int rc;
 
-	for (uint32_t bit = 1; bit && bit <= LL_WEAK_RESOLVE_UNIX; bit <<= 1) {
-		if (!(p->dg.weakenings & bit))
+	if (abi > 0) {
+		p->dg.held = p->dg.weakenings & held_elsewhere(t, l);
+		p->dg.weakenings &= ~p->dg.held;
+	}
+	for (uint32_t bit = 1; bit && bit <= LL_WEAK_LAST; bit <<= 1) {
+		if (!(p->dg.held & bit))
+			continue;
+		rc = report(rep, LL_LINE_NOTE, "this kernel (ABI %d): %s", abi, ll_held_text(bit));
+		if (rc)
+			return rc;
+	}
+	/* Neither Landlock nor the read-only view: nothing would keep the
+	 * sandbox from writing whatever the user may write, which is no
+	 * sandbox; --best-effort does not go that far. */
+	if (abi <= 0 && !l->mountns)
+		return rt_error(err, errlen, -EPERM,
+			    "Landlock is unavailable and there is no mount namespace for the "
+			    "read-only view: nothing would confine the sandbox's writes, so "
+			    "heel-exec refuses even with --best-effort");
+	if (abi <= 0 && l->mountns && best_effort) {
+		rc = report(rep, LL_LINE_WEAKENING, "Landlock is unavailable: reading and running "
+			    "are not confined to the grants (what the user may read or run, the "
+			    "sandbox may), except the denied paths that exist, which are covered; "
+			    "the read-only view still keeps every write to the writable places, "
+			    "where nothing written can be run");
+		return rc;
+	}
+	for (uint32_t bit = 1; bit && bit <= LL_WEAK_LAST; bit <<= 1) {
+		if (!(p->dg.weakenings & bit) || bit == LL_WEAK_MOUNTNS)
 			continue;
 		if (n < sizeof(lost))
 			n += (size_t)snprintf(lost + n, sizeof(lost) - n, "%s%s", n ? "; " : "",
@@ -1147,7 +1256,9 @@ check_abi(const struct ll_table_view *t, int abi, bool best_effort, struct ll_pl
 		if (rc)
 			return rc;
 	}
-	if (abi < (int)t->min_abi && !best_effort) {
+	/* Below the policy's minimum, but every right lost held elsewhere:
+	 * the whole policy holds, so it runs. */
+	if (abi < (int)t->min_abi && !best_effort && (abi <= 0 || p->dg.weakenings)) {
 		if (abi <= 0)
 			return rt_error(err, errlen, -EPERM,
 				    "Landlock is unavailable and the policy needs ABI %u; "
@@ -1173,19 +1284,29 @@ ll_plan_build(const struct ll_table_view *t, const struct ll_launch *l, int abi,
 	struct pair *pairs = NULL;
 	size_t np = 0;
 	char tmp[512];
+	bool view_only;
 	int rc;
 
 	memset(plan, 0, sizeof(*plan));
 	if (err && errlen)
 		err[0] = '\0';
 	plan->abi = abi < 0 ? 0 : abi;
-	ll_downgrade(&req, abi, &plan->dg);
+	/* Without Landlock (best effort only), the plan still decides the
+	 * mounts: which places are writable, and a cover for every denied
+	 * path that exists. It is planned as for ABI 1; nothing of it is
+	 * handed to Landlock (ll_plan_enforce does nothing on ABI 0). */
+	view_only = plan->abi == 0 && l->mountns && best_effort;
+	ll_downgrade(&req, view_only ? 1 : abi, &plan->dg);
+	if (view_only) {
+		plan->dg.weakenings = LL_WEAK_NO_LANDLOCK;
+		plan->dg.notes = 0;
+	}
 	if (rep) {
 		rep->abi = plan->abi;
 		rep->requested = req;
 		rep->effective = plan->dg.eff;
 	}
-	rc = check_abi(t, abi, best_effort, plan, rep, err, errlen);
+	rc = check_abi(t, l, abi, best_effort, plan, rep, err, errlen);
 	if (rc)
 		goto out;
 	if ((t->flags & LL_TF_NET_PROXY) && !l->proxy_port) {
@@ -1198,8 +1319,8 @@ ll_plan_build(const struct ll_table_view *t, const struct ll_launch *l, int abi,
 			  "yet a proxy port was given");
 		goto out;
 	}
-	if (plan->abi == 0)
-		goto out;  /* best effort without Landlock: nothing to plan */
+	if (plan->abi == 0 && !view_only)
+		goto out;  /* not reached: check_abi refused */
 	if (plan->dg.eff.net & LL_NET_CONNECT_TCP)
 		plan->proxy_port = l->proxy_port;
 
@@ -1227,6 +1348,13 @@ ll_plan_build(const struct ll_table_view *t, const struct ll_launch *l, int abi,
 	rc = decide_writable(&b, pairs, np, best_effort);
 	if (!rc)
 		rc = decide_read_covers(&b, pairs, np);
+	/* No Landlock: every denied path that exists is covered, whether a
+	 * grant holds it or not (nothing else keeps it from being read). */
+	for (size_t i = 0; !rc && view_only && i < b.ne; i++)
+		if (!b.e[i].access && b.e[i].exists && !b.e[i].covered) {
+			b.e[i].covered = true;
+			rc = add_mount_request(&b, &b.e[i], NULL);
+		}
 	if (rc)
 		goto out;
 	rc = split_grants(&b, pairs, np);

@@ -43,13 +43,18 @@ struct ll_masks {
 #define LL_WEAK_RESOLVE_UNIX 0x40u /* ABI < 9, when asked */
 #define LL_WEAK_MOUNTNS 0x80u      /* set by the planner: a deny in a writable grant
 				    * enforced without a mount namespace */
+#define LL_WEAK_NET_UDP 0x100u     /* ABI < 10 */
+#define LL_WEAK_LAST LL_WEAK_NET_UDP
 /* ...and where it is stricter than asked (notes). */
 #define LL_NOTE_NO_REFER 0x01u     /* ABI 1: every cross-directory rename/link is EXDEV */
 
 struct ll_downgrade {
 	struct ll_masks eff;       /* requested & what `abi` knows */
-	uint32_t weakenings;       /* LL_WEAK_* */
+	uint32_t weakenings;       /* LL_WEAK_*: lost and held by nothing else */
 	uint32_t notes;            /* LL_NOTE_* */
+	uint32_t held;             /* LL_WEAK_*: lost, but another wall of the
+				    * launch holds the same ground
+				    * (ll_plan_build; ll_held_text says which) */
 };
 
 /* Pure: effective masks for `abi` (0 = no Landlock; above LL_ABI_MAX
@@ -58,6 +63,9 @@ void ll_downgrade(const struct ll_masks *req, int abi, struct ll_downgrade *out)
 
 /* One sentence for one LL_WEAK_* / LL_NOTE_* bit. */
 const char *ll_weakening_text(uint32_t bit);
+/* For a right the kernel lacks that another wall holds (ll_downgrade.held):
+ * which wall, and what differs from Landlock's own rule. */
+const char *ll_held_text(uint32_t bit);
 const char *ll_note_text(uint32_t bit);
 
 /* ------------------------------------------------------------ report */
@@ -135,6 +143,9 @@ struct ll_launch {
 	 * namespace, so a deny inside a writable grant is refused unless
 	 * best_effort. */
 	bool mountns;
+	/* The launch's seccomp program refuses inet sockets (heel-exec asks
+	 * the program itself): TCP and UDP need no Landlock rule then. */
+	bool inet_refused;
 };
 
 enum ll_plan_kind {

@@ -238,7 +238,8 @@ static const char *const fs_names[LL_FS_RIGHT_COUNT] = {
 	"make-char", "make-dir", "make-reg", "make-sock", "make-fifo", "make-block",
 	"make-sym", "refer", "truncate", "ioctl-dev", "resolve-unix",
 };
-static const char *const net_names[LL_NET_RIGHT_COUNT] = { "bind-tcp", "connect-tcp" };
+static const char *const net_names[LL_NET_RIGHT_COUNT] = { "bind-tcp", "connect-tcp", "bind-udp",
+							     "connect-send-udp" };
 static const char *const scope_names[LL_SCOPE_COUNT] = { "abstract-unix-socket", "signal" };
 
 static const char *

@@ -50,7 +50,11 @@ echo "heel-exec-static (glibc): $(stat -c %s "$bin/heel-exec-static") bytes; hee
 # The same ratios with the commands run round-robin (ab_launch): a phase
 # of this VM slows every command alike instead of one hyperfine batch.
 cc -O2 -o "$out/ab_launch" tests/bench/ab_launch.c
+# The floor the walls set: heel-exec's processes and namespaces and the
+# view's mounts, without its own work (tests/bench/skeleton.c).
+cc -O2 -static -o "$out/skeleton" tests/bench/skeleton.c
 ab=("$out/trampoline" /bin/true
+	::: "$out/skeleton" /bin/true
 	::: "$bin/heel-exec-musl" "$out/default.hpol" -- /bin/true
 	::: "$bin/heel-exec-static" "$out/default.hpol" -- /bin/true
 	::: "$bin/heel-exec" "$out/default.hpol" -- /bin/true)
@@ -75,6 +79,13 @@ cc -O2 -o "$out/walls" tests/bench/walls.c
 	::: "$bin/heel-exec-musl" --best-effort --no-namespaces "$out/default.hpol" -- /bin/true \
 	2>&1 | tee "$out/launch-choices.txt"
 env -u HOME "$out/ab_launch" 500 "$out/trampoline" /bin/true \
+	::: "$bin/heel-exec-musl" "$out/default-nocarve.hpol" -- /bin/true \
+	2>&1 | tee -a "$out/launch-choices.txt"
+# The same as uid 65534: a user namespace, no idmapped /etc.
+chmod 755 "$out"
+setpriv --reuid=65534 --regid=65534 --clear-groups env -u HOME "$out/ab_launch" 500 \
+	"$out/trampoline" /bin/true ::: "$out/skeleton" /bin/true \
+	::: "$bin/heel-exec-musl" "$out/default.hpol" -- /bin/true \
 	::: "$bin/heel-exec-musl" "$out/default-nocarve.hpol" -- /bin/true \
 	2>&1 | tee -a "$out/launch-choices.txt"
 

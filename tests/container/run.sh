@@ -5,7 +5,10 @@
 # processes, the runner near PID 1), a mount namespace of its own, and
 # the host's /proc masked by over-mounts (/proc/keys, /proc/timer_list,
 # /proc/kcore where present), which refuses a new /proc to a user
-# namespace. Root only (it makes the namespaces).
+# namespace. Then heel-exec under emulated engine profiles
+# (tests/container/engines.sh): Docker's default seccomp profile, its
+# AppArmor profile's `deny mount`, a masked /proc. Root only (it makes the
+# namespaces).
 # Usage: tests/container/run.sh BUILD-DIR
 set -u
 B=${1:-build}
@@ -36,13 +39,16 @@ INNER
 out=$(mktemp /tmp/heel-container-out.XXXXXX)
 unshare --pid --fork --mount --propagation private --mount-proc bash "$inner" "$HERE" "$B" "$out"
 rc=$?
-# One closing line over both suites.
+bash "$HERE/tests/container/engines.sh" "$B" >"$out.engines" 2>&1 || rc=1
+grep -B1 '^FAIL' "$out.engines" | grep -v '^ok ' | head -40
+echo "# engine profiles: $(tail -1 "$out.engines")"
+# One closing line over the three.
 p=0 f=0 s=0
-for x in launcher conformance; do
+for x in launcher conformance engines; do
 	read -r a _ b _ c _ < <(tail -1 "$out.$x" | sed 's/,//g')
 	p=$((p + ${a:-0})) f=$((f + ${b:-0})) s=$((s + ${c:-0}))
 done
 [ "$rc" = 0 ] || [ "$f" != 0 ] || f=1
-rm -f "$inner" "$out" "$out.launcher" "$out.conformance"
+rm -f "$inner" "$out" "$out.launcher" "$out.conformance" "$out.engines"
 echo "container: $p passed, $f failed, $s skipped"
 [ "$f" = 0 ]

@@ -16,7 +16,8 @@
 # Exit: the command's status in the guest; 124 on timeout; 3 when the
 # guest ended without reporting one.
 # Env: HEEL_KERNEL_TIMEOUT (seconds, default 1500), HEEL_KERNEL_MEM (MiB,
-#      default 1024), HEEL_KERNEL_SMP (default 2), HEEL_KERNEL_CACHE.
+#      default 1024), HEEL_KERNEL_SMP (default 2), HEEL_KERNEL_CACHE,
+#      HEEL_KERNEL_APPEND (more kernel command line).
 set -euo pipefail
 
 [ $# -ge 4 ] && [ "$3" = -- ] || { echo "usage: $0 SERIES LOG -- COMMAND [ARG...]" >&2; exit 2; }
@@ -90,6 +91,8 @@ for _ in $(seq 100); do [ -S "$SOCK" ] && break; sleep 0.1; done
 # half-patched code on the other vCPU).
 APPEND="console=ttyS0 panic=-1 loglevel=4 mitigations=off tsc=reliable"
 APPEND+=" heel.init=$HERE/guest.sh heel.job=$JOB"
+# More of the guest's kernel command line, e.g. an lsm= without landlock.
+APPEND+="${HEEL_KERNEL_APPEND:+ $HEEL_KERNEL_APPEND}"
 start=$(date +%s)
 set +e
 timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \

@@ -691,8 +691,8 @@ Test(artifact_layout, writer_header_fields)
 	cr_assert_eq(le_get32(ENTRY(b.data, I_LANDLOCK)), ART_SEC_LINUX_LANDLOCK);
 	cr_assert_eq(le_get32(ENTRY(b.data, I_BPF_X86_64)), ART_SEC_SECCOMP_BPF);
 	cr_assert_eq(le_get32(ENTRY(b.data, I_BPF_AARCH64)), ART_SEC_SECCOMP_BPF);
-	/* docs/landlock.md: every table handles rights up to ABI 6. */
-	cr_assert_eq(le_get32(b.data + 28), 6, "min_landlock_abi");
+	/* docs/landlock.md: every table handles rights up to ABI 10. */
+	cr_assert_eq(le_get32(b.data + 28), 10, "min_landlock_abi");
 	cr_assert_eq(le_get32(ENTRY(b.data, I_STRTAB)), ART_SEC_STRTAB);
 	cr_assert_eq(le_get32(ENTRY(b.data, I_META)), ART_SEC_META);
 	free(b.data);
@@ -2097,11 +2097,11 @@ Test(artifact_linux, landlock_payload_refused)
 		tart_resize(t, i, t->s[i].size - 8);
 	});
 	/* The header's minimum and the table's must agree. */
-	MUTATE_AND_EXPECT("header min_landlock_abi 6 does not match the Landlock table's 7",
-			  le_put32(table(t, ART_SEC_LINUX_LANDLOCK) + LL_HDR_MIN_ABI, 7));
-	MUTATE_AND_EXPECT("header min_landlock_abi 0 does not match the Landlock table's 6",
+	MUTATE_AND_EXPECT("header min_landlock_abi 10 does not match the Landlock table's 11",
+			  le_put32(table(t, ART_SEC_LINUX_LANDLOCK) + LL_HDR_MIN_ABI, 11));
+	MUTATE_AND_EXPECT("header min_landlock_abi 0 does not match the Landlock table's 10",
 			  t->min_abi = 0);
-	MUTATE_AND_EXPECT("header min_landlock_abi 9 does not match the Landlock table's 6",
+	MUTATE_AND_EXPECT("header min_landlock_abi 9 does not match the Landlock table's 10",
 			  t->min_abi = 9);
 	MUTATE_AND_EXPECT("duplicate section LINUX_LANDLOCK", {
 		struct tsec *s = &t->s[find_sec(t, ART_SEC_LINUX_LANDLOCK)];
@@ -2136,9 +2136,9 @@ Test(artifact_linux, presence_follows_the_platforms)
 		struct tart t, tl;
 
 		explode(&mac, &t);
-		t.min_abi = 6;
+		t.min_abi = 10;
 		m = assemble(&t);
-		expect_refused(m.data, m.len, "header min_landlock_abi 6 without a Landlock table");
+		expect_refused(m.data, m.len, "header min_landlock_abi 10 without a Landlock table");
 		free(m.data);
 		/* A Landlock table spliced into an artifact for macOS only. */
 		explode(&lin, &tl);

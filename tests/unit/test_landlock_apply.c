@@ -296,8 +296,8 @@ assert_plan(const struct ll_plan *p, const struct expect *e, size_t n)
 
 #define RF LL_FS_READ_FILE
 #define RD LL_FS_READ_DIR
-#define RW_DIR 0x77BEull
-#define RW_FILE (LL_FS_READ_FILE | LL_FS_WRITE_FILE | LL_FS_TRUNCATE)
+#define RW_DIR (0x77BEull | LL_FS_RESOLVE_UNIX)
+#define RW_FILE (LL_FS_READ_FILE | LL_FS_WRITE_FILE | LL_FS_TRUNCATE | LL_FS_RESOLVE_UNIX)
 
 static void
 carve_tree(void)
@@ -346,7 +346,7 @@ Test(landlock_plan, carve_out_read_grant_exact_siblings)
 	char err[512];
 
 	table_build(&t, s, 3, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, &rep, err, sizeof(err)), 0, "%s",
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, &rep, err, sizeof(err)), 0, "%s",
 		     err);
 	/* A/link is a link: no rule; A/secret and A/sub/secret2: nothing;
 	 * A/sub: nothing of its own, READ_DIR comes from A. */
@@ -382,7 +382,7 @@ Test(landlock_plan, carve_out_of_a_large_directory)
 		{ P("big/e0300"), IR_MODE_DENY, false },
 	};
 	table_build(&t, s, 2, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), 0, "%s",
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err)), 0, "%s",
 		     err);
 	cr_assert_eq(plan.nrules, 1 + (N - 1), "%zu rules", plan.nrules);
 	cr_assert_str_eq(plan.rules[0].path, P("big"));
@@ -415,7 +415,7 @@ Test(landlock_plan, deny_in_writable_grant_refused_without_namespace)
 	char err[1024];
 
 	table_build(&t, s, 3, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, &rep, err, sizeof(err)), -EPERM);
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, &rep, err, sizeof(err)), -EPERM);
 	cr_assert(strstr(err, "T2/W/s") && strstr(err, "--best-effort") && strstr(err, "test.heel:3"),
 		  "%s", err);
 	ll_report_free(&rep);
@@ -445,7 +445,7 @@ Test(landlock_plan, deny_in_writable_grant_best_effort_union_of_ancestors)
 	char err[1024];
 
 	table_build(&t, s, 3, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, true, &plan, &rep, err, sizeof(err)), 0, "%s",
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, true, &plan, &rep, err, sizeof(err)), 0, "%s",
 		     err);
 	assert_plan(&plan, want, sizeof(want) / sizeof(want[0]));
 	cr_assert(plan.dg.weakenings & LL_WEAK_MOUNTNS);
@@ -471,7 +471,7 @@ Test(landlock_plan, deny_in_writable_grant_with_namespace_becomes_mount_request)
 	char err[1024];
 
 	table_build(&t, s, 2, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, &rep, err, sizeof(err)), 0, "%s",
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, &rep, err, sizeof(err)), 0, "%s",
 		     err);
 	assert_plan(&plan, want, 1);
 	cr_assert_eq(plan.nmounts, 1);
@@ -506,8 +506,8 @@ Test(landlock_plan, missing_deny_in_writable_grant_still_carved)
 	char err[1024];
 
 	table_build(&t, s, 2, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -EPERM);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, true, &plan, NULL, err, sizeof(err)), 0, "%s",
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err)), -EPERM);
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, true, &plan, NULL, err, sizeof(err)), 0, "%s",
 		     err);
 	assert_plan(&plan, want, sizeof(want) / sizeof(want[0]));
 	ll_plan_free(&plan);
@@ -526,7 +526,7 @@ Test(landlock_plan, deny_through_a_link_is_enforced_at_its_target)
 	char err[1024];
 
 	table_build(&t, s, 2, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), 0, "%s",
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err)), 0, "%s",
 		     err);
 	cr_assert_eq(plan_find(&plan, P("A"))->kind, LL_PK_SPINE);
 	cr_assert_null(plan_find(&plan, P("A/secret")));
@@ -548,7 +548,7 @@ Test(landlock_plan, narrower_grant_inside_wider_one)
 	char err[1024];
 
 	table_build(&t, s, 2, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, &rep, err, sizeof(err)), 0, "%s",
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, &rep, err, sizeof(err)), 0, "%s",
 		     err);
 	/* The longest path decides: A/sub is not executable. */
 	cr_assert_eq(plan_find(&plan, P("A"))->access, RD);
@@ -579,11 +579,12 @@ Test(landlock_plan, templates_relative_paths_and_workdir)
 	char err[1024];
 
 	table_build(&t, s, 5, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, &rep, err, sizeof(err)), 0, "%s",
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, &rep, err, sizeof(err)), 0, "%s",
 		     err);
 	/* A file keeps only file rights. */
 	cr_assert_eq(plan_find(&plan, P("A/a1"))->access,
-		     LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | LL_FS_TRUNCATE);
+		     LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | LL_FS_TRUNCATE |
+			     LL_FS_RESOLVE_UNIX);
 	cr_assert_eq(plan_find(&plan, P("T2"))->access, RF | RD);
 	cr_assert_eq(plan_find(&plan, P("A/sub"))->access, RF | RD);
 	cr_assert_eq(plan_find(&plan, "/dev/null")->access, RW_FILE | LL_FS_IOCTL_DEV);
@@ -610,20 +611,20 @@ Test(landlock_plan, expansion_errors_name_the_rule)
 	char err[1024];
 
 	table_build(&t, unset, 1, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -ENOENT);
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err)), -ENOENT);
 	cr_assert(strstr(err, "grant \"${NOPE}/x\" (test.heel:1): ${NOPE} is not set"), "%s", err);
 	l.getenv_ctx = empty;
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -ENOENT,
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err)), -ENOENT,
 		     "an empty value counts as unset");
 	free(t.bytes);
 
 	table_build(&t, dots, 1, false);
 	l.getenv_ctx = dotty;
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -EINVAL);
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err)), -EINVAL);
 	cr_assert(strstr(err, "grant \"${TROOT}/A\" (test.heel:1): TROOT is \"/tmp/../etc\", "
 			  "which puts a . or .. component in the path; refusing"), "%s", err);
 	l.getenv_ctx = relative;
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -EINVAL);
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err)), -EINVAL);
 	cr_assert(strstr(err, "absolute"), "%s", err);
 	free(t.bytes);
 }
@@ -650,18 +651,18 @@ Test(landlock_plan, a_variable_cannot_grant_a_system_directory)
 	table_build(&t, opt, 1, false);
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		l.getenv_ctx = refused[i];
-		cr_assert_lt(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), 0,
+		cr_assert_lt(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err)), 0,
 			     "HOME=%s", refused[i][0].value);
 		cr_assert(strstr(err, "grant \"${HOME}\" (test.heel:1): HOME is \""), "%s", err);
 		cr_assert(strstr(err, "refusing"), "%s", err);
-		cr_assert_lt(ll_plan_build(&t.view, &l, 7, true, &plan, NULL, err, sizeof(err)), 0,
+		cr_assert_lt(ll_plan_build(&t.view, &l, LL_ABI_MAX, true, &plan, NULL, err, sizeof(err)), 0,
 			     "best effort does not weaken it");
 	}
 	l.getenv_ctx = slash;
-	ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err));
+	ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err));
 	cr_assert(strstr(err, "HOME is \"/\", a system directory; refusing"), "%s", err);
 	l.getenv_ctx = empty;
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, &rep, err, sizeof(err)), 0, "%s",
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, &rep, err, sizeof(err)), 0, "%s",
 		     err);
 	cr_assert(report_has(&rep, LL_LINE_SKIPPED, "${HOME} is empty, skipped"));
 	ll_plan_free(&plan);
@@ -680,7 +681,7 @@ Test(landlock_plan, a_deny_of_the_root_is_kept)
 	char err[1024];
 
 	table_build(&t, s, 2, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), 0, "%s",
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err)), 0, "%s",
 		     err);
 	ll_plan_free(&plan);
 	free(t.bytes);
@@ -701,16 +702,16 @@ Test(landlock_plan, links_and_missing_paths)
 	struct stat st;
 
 	table_build(&t, link_req, 1, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -ELOOP);
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err)), -ELOOP);
 	cr_assert(strstr(err, P("lnk")) && strstr(err, "symbolic link"), "%s", err);
 	free(t.bytes);
 
 	table_build(&t, through_req, 1, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -ELOOP);
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err)), -ELOOP);
 	free(t.bytes);
 
 	table_build(&t, link_opt, 2, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, &rep, err, sizeof(err)), 0, "%s",
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, &rep, err, sizeof(err)), 0, "%s",
 		     err);
 	cr_assert(report_has(&rep, LL_LINE_SKIPPED, "symbolic link, skipped (optional)"));
 	if (lstat("/lib64", &st) == 0 && S_ISLNK(st.st_mode))
@@ -721,12 +722,12 @@ Test(landlock_plan, links_and_missing_paths)
 	free(t.bytes);
 
 	table_build(&t, missing_req, 1, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -ENOENT);
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err)), -ENOENT);
 	cr_assert(strstr(err, "does not exist"), "%s", err);
 	free(t.bytes);
 
 	table_build(&t, missing_opt, 1, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), 0);
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err)), 0);
 	cr_assert_eq(plan.nrules, 0);
 	ll_plan_free(&plan);
 	free(t.bytes);
@@ -743,7 +744,7 @@ Test(landlock_plan, old_kernels_refused_unless_best_effort)
 
 	table_build(&t, s, 2, false);
 	cr_assert_eq(ll_plan_build(&t.view, &l, 5, false, &plan, NULL, err, sizeof(err)), -EPERM);
-	cr_assert(strstr(err, "ABI 5") && strstr(err, "needs 6") && strstr(err, "signalled") &&
+	cr_assert(strstr(err, "ABI 5") && strstr(err, "needs 10") && strstr(err, "signalled") &&
 		  strstr(err, "--best-effort"), "%s", err);
 	cr_assert_eq(ll_plan_build(&t.view, &l, 0, false, &plan, NULL, err, sizeof(err)), -EPERM);
 
@@ -753,18 +754,142 @@ Test(landlock_plan, old_kernels_refused_unless_best_effort)
 	cr_assert(report_has(&rep, LL_LINE_WEAKENING, "truncating"));
 	cr_assert(report_has(&rep, LL_LINE_WEAKENING, "TCP"));
 	cr_assert(report_has(&rep, LL_LINE_NOTE, "EXDEV"));
-	cr_assert_eq(rep.weakenings, LL_WEAK_TRUNCATE | LL_WEAK_NET_TCP | LL_WEAK_IOCTL_DEV |
-		     SCOPES_WEAK);
+	/* Every device grant carries IOCTL_DEV: ABI < 5 loses nothing there. */
+	cr_assert_eq(rep.weakenings,
+		     LL_WEAK_TRUNCATE | LL_WEAK_NET_TCP | LL_WEAK_NET_UDP | SCOPES_WEAK);
+	cr_assert_eq(plan.dg.held, LL_WEAK_IOCTL_DEV | LL_WEAK_RESOLVE_UNIX);
+	cr_assert(report_has(&rep, LL_LINE_NOTE, "ioctl on devices"));
 	ll_plan_free(&plan);
 	ll_report_free(&rep);
 
-	memset(&rep, 0, sizeof(rep));
-	cr_assert_eq(ll_plan_build(&t.view, &l, 0, true, &plan, &rep, err, sizeof(err)), 0);
-	cr_assert_eq(plan.nrules, 0);
-	cr_assert(report_has(&rep, LL_LINE_WEAKENING, "unavailable"));
+	/* ABI 0 without namespaces: refused even with best effort (the
+	 * test below plans it with them). */
+	cr_assert_eq(ll_plan_build(&t.view, &l, 0, true, &plan, NULL, err, sizeof(err)), -EPERM);
+	free(t.bytes);
+}
+
+/* Debian 12's 6.1 has ABI 2, Ubuntu 24.04's 6.8 ABI 4: with the
+ * namespaces and the read-only view every right they lack is held by
+ * another wall, so the launch runs without --best-effort; without them
+ * the same kernel refuses, naming the rights. */
+Test(landlock_plan, rights_an_old_kernel_lacks_held_by_the_namespaces)
+{
+	struct spec s[] = { { P("T2/W"), IR_MODE_RW, false }, { "/dev/null", IR_MODE_RW, false } };
+	struct ll_launch l = { .cwd = root, .mountns = true };
+	struct ll_report rep = { 0 };
+	struct ll_plan plan;
+	struct table t;
+	char err[2048];
+
+	table_build(&t, s, 2, false);
+	for (int abi = 1; abi <= 5; abi++) {
+		memset(&rep, 0, sizeof(rep));
+		cr_assert_eq(ll_plan_build(&t.view, &l, abi, false, &plan, &rep, err, sizeof(err)),
+			     0, "ABI %d: %s", abi, err);
+		cr_assert_eq(plan.dg.weakenings, 0, "ABI %d: 0x%x", abi, plan.dg.weakenings);
+		cr_assert_eq(rep.weakenings, 0);
+		cr_assert(!report_has(&rep, LL_LINE_WEAKENING, ""), "ABI %d", abi);
+		cr_assert(report_has(&rep, LL_LINE_NOTE, "PID namespace"), "ABI %d", abi);
+		cr_assert(report_has(&rep, LL_LINE_NOTE, "abstract"), "ABI %d", abi);
+		cr_assert_eq(report_has(&rep, LL_LINE_NOTE, "read-only view"), abi < 3, "ABI %d",
+			     abi);
+		cr_assert_eq(report_has(&rep, LL_LINE_NOTE, "TCP bind and connect"), abi < 4,
+			     "ABI %d", abi);
+		ll_plan_free(&plan);
+		ll_report_free(&rep);
+	}
+	/* ABI 6 to 8 lack UDP and RESOLVE_UNIX, 9 UDP, 10 and 11 nothing. */
+	for (int abi = 6; abi <= LL_ABI_MAX + 1; abi++) {
+		uint32_t held = (abi < 10 ? LL_WEAK_NET_UDP : 0) | (abi < 9 ? LL_WEAK_RESOLVE_UNIX : 0);
+
+		cr_assert_eq(ll_plan_build(&t.view, &l, abi, false, &plan, NULL, err, sizeof(err)), 0);
+		cr_assert_eq(plan.dg.held, held, "ABI %d: 0x%x", abi, plan.dg.held);
+		cr_assert_eq(plan.dg.weakenings, 0);
+		ll_plan_free(&plan);
+	}
+
+	/* No namespaces: the same kernel refuses, naming what is lost. */
+	l.mountns = false;
+	cr_assert_eq(ll_plan_build(&t.view, &l, 2, false, &plan, NULL, err, sizeof(err)), -EPERM);
+	cr_assert(strstr(err, "ABI 2") && strstr(err, "truncating") && strstr(err, "TCP") &&
+		  strstr(err, "UDP"), "%s", err);
+	cr_assert(!strstr(err, "ioctl"), "device grants carry ioctl: %s", err);
+	/* A seccomp program that refuses inet sockets holds TCP and UDP
+	 * without the namespaces; truncation is still lost. */
+	l.inet_refused = true;
+	cr_assert_eq(ll_plan_build(&t.view, &l, 2, false, &plan, NULL, err, sizeof(err)), -EPERM);
+	cr_assert(strstr(err, "truncating") && !strstr(err, "TCP") && !strstr(err, "UDP"), "%s",
+		  err);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 9, false, &plan, NULL, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(plan.dg.held, LL_WEAK_NET_UDP);
+	ll_plan_free(&plan);
+	l.inet_refused = false;
+	free(t.bytes);
+
+	/* Through heel-proxy the TCP port rule is the wall: ABI < 4 loses it. */
+	l.mountns = true;
+	table_build(&t, s, 2, true);
+	l.proxy_port = 3128;
+	cr_assert_eq(ll_plan_build(&t.view, &l, 3, false, &plan, NULL, err, sizeof(err)), -EPERM);
+	cr_assert(strstr(err, "TCP") && !strstr(err, "truncat"), "%s", err);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 10, false, &plan, NULL, err, sizeof(err)), 0, "%s",
+		     err);
+	ll_plan_free(&plan);
+	free(t.bytes);
+
+	/* A read grant of / reaches every device node without IOCTL_DEV. */
+	struct spec all[] = { { "/", IR_MODE_R, false } };
+
+	table_build(&t, all, 1, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 4, false, &plan, NULL, err, sizeof(err)), -EPERM);
+	cr_assert(strstr(err, "ioctl"), "%s", err);
+	free(t.bytes);
+}
+
+/* No Landlock at all (Debian 11's 5.10): refused; with --best-effort and
+ * the namespaces, the plan still gives the view its writable places and
+ * a cover for every denied path that exists, under a grant or not. */
+Test(landlock_plan, no_landlock_best_effort_keeps_the_view_and_the_covers)
+{
+	struct spec s[] = {
+		{ P("A"), IR_MODE_R, false },
+		{ P("A/secret"), IR_MODE_DENY, false },
+		{ P("T2/W"), IR_MODE_RW, false },
+		{ P("T2/x"), IR_MODE_DENY, false },
+		{ P("missing"), IR_MODE_DENY, false },
+	};
+	struct ll_launch l = { .cwd = root, .mountns = true };
+	struct ll_report rep = { 0 };
+	struct ll_plan plan;
+	struct table t;
+	char err[2048];
+	bool secret = false, x = false;
+
+	table_build(&t, s, 5, false);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 0, false, &plan, NULL, err, sizeof(err)), -EPERM);
+	cr_assert(strstr(err, "unavailable") && strstr(err, "--best-effort"), "%s", err);
+	cr_assert_eq(ll_plan_build(&t.view, &l, 0, true, &plan, &rep, err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(plan.abi, 0);
+	cr_assert_eq(plan.dg.weakenings, LL_WEAK_NO_LANDLOCK);
+	cr_assert(report_has(&rep, LL_LINE_WEAKENING, "not confined to the grants"));
+	cr_assert_not_null(plan_find(&plan, P("T2/W")), "the writable place for the view");
+	for (size_t i = 0; i < plan.nmounts; i++) {
+		secret |= strcmp(plan.mounts[i].deny, P("A/secret")) == 0;
+		x |= strcmp(plan.mounts[i].deny, P("T2/x")) == 0;
+		cr_assert(!strstr(plan.mounts[i].deny, "missing"));
+	}
+	cr_assert(secret && x, "every existing deny covered (beneath a grant: %d, not: %d)", secret,
+		  x);
 	cr_assert_eq(ll_plan_enforce(&plan, err, sizeof(err)), 0, "ABI 0: nothing to enforce");
 	ll_plan_free(&plan);
 	ll_report_free(&rep);
+
+	/* Without namespaces either: nothing would confine writes. */
+	l.mountns = false;
+	cr_assert_eq(ll_plan_build(&t.view, &l, 0, true, &plan, NULL, err, sizeof(err)), -EPERM);
+	cr_assert(strstr(err, "even with --best-effort"), "%s", err);
 	free(t.bytes);
 }
 
@@ -777,14 +902,14 @@ Test(landlock_plan, proxy_port_must_match_the_policy)
 	char err[1024];
 
 	table_build(&t, s, 1, true);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -EINVAL);
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err)), -EINVAL);
 	l.proxy_port = 3128;
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), 0);
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err)), 0);
 	cr_assert_eq(plan.proxy_port, 3128);
 	ll_plan_free(&plan);
 	free(t.bytes);
 	table_build(&t, s, 1, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, false, &plan, NULL, err, sizeof(err)), -EINVAL);
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err, sizeof(err)), -EINVAL);
 	free(t.bytes);
 }
 
@@ -907,7 +1032,7 @@ live_checks(const struct table *t, int abi, uint16_t port)
 	struct sockaddr_in sa;
 	int fd, rc, s;
 
-	rc = apply(&t->view, &l, abi, abi < 6, &rep, err, sizeof(err));
+	rc = apply(&t->view, &l, abi, abi < 10, &rep, err, sizeof(err));
 	ll_report_free(&rep);
 	if (rc) {
 		check(false, "apply: %d %s", rc, err);
@@ -1064,7 +1189,7 @@ link_checks(const struct table *t, int abi, uint16_t optional)
 	struct ll_launch l = { .cwd = root };
 	int rc;
 
-	rc = apply(&t->view, &l, abi, abi < 6, NULL, err, sizeof(err));
+	rc = apply(&t->view, &l, abi, abi < 10, NULL, err, sizeof(err));
 	if (!optional) {
 		check(rc == -ELOOP, "a grant that is a link: rc %d", rc);
 		check(strstr(err, P("lnk")) != NULL, "message does not name the link: %s", err);
@@ -1196,8 +1321,8 @@ Test(landlock_plan, weakenings_only_report_keeps_the_plan)
 	char err[1024];
 
 	table_build(&t, s, 5, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, true, &a, &full, err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 7, true, &b, &quiet, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, true, &a, &full, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, true, &b, &quiet, err, sizeof(err)), 0, "%s", err);
 	cr_assert(report_has(&full, LL_LINE_SKIPPED, "symbolic link, skipped (optional)"));
 	cr_assert(report_has(&full, LL_LINE_SKIPPED, "is not set"));
 	cr_assert(report_has(&quiet, LL_LINE_WEAKENING, "no mount namespace"));
@@ -1474,6 +1599,8 @@ Test(landlock_plan, random_trees_match_the_model, .timeout = 120)
 	unsigned seed = 20261129u;
 	size_t checked = 0, plans = 0, live_rounds = 0;
 	bool live_ok = ll_probe_abi() >= 1 && geteuid() == 0;
+	/* Planned for the running kernel: its rules are also enforced. */
+	int model_abi = ll_probe_abi() >= 1 ? ll_probe_abi() : LL_ABI_MAX;
 
 	for (int round = 0; round < 400; round++) {
 		struct model_node nodes[MODEL_NODES];
@@ -1528,7 +1655,7 @@ Test(landlock_plan, random_trees_match_the_model, .timeout = 120)
 			int rc;
 
 			table_build(&t, s, ns, false);
-			rc = ll_plan_build(&t.view, &l, 7, true, &plan, NULL, err, sizeof(err));
+			rc = ll_plan_build(&t.view, &l, model_abi, true, &plan, NULL, err, sizeof(err));
 			cr_assert_eq(rc, 0, "round %d: %s", round, err);
 			plans++;
 			for (size_t i = 0; i < nn; i++) {

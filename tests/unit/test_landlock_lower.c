@@ -55,9 +55,10 @@ Test(landlock_lower, mode_rights_exact)
 	cr_assert_eq(ll_mode_access(IR_MODE_DENY, false), 0);
 	cr_assert_eq(ll_mode_access(IR_MODE_R, false), 0xCull);
 	cr_assert_eq(ll_mode_access(IR_MODE_RX, false), 0xDull);
-	cr_assert_eq(ll_mode_access(IR_MODE_RW, false), 0x77BEull);
-	cr_assert_eq(ll_mode_access(IR_MODE_RWX, false), 0x77BFull);
-	cr_assert_eq(ll_mode_access(IR_MODE_RW, false), R | W_ABI1 | LL_FS_TRUNCATE | LL_FS_REFER);
+	cr_assert_eq(ll_mode_access(IR_MODE_RW, false), 0x177BEull);
+	cr_assert_eq(ll_mode_access(IR_MODE_RWX, false), 0x177BFull);
+	cr_assert_eq(ll_mode_access(IR_MODE_RW, false),
+		     R | W_ABI1 | LL_FS_TRUNCATE | LL_FS_REFER | LL_FS_RESOLVE_UNIX);
 	cr_assert_eq(ll_mode_access(IR_MODE_R, true), 0x800Cull);
 	cr_assert_eq(ll_mode_access(IR_MODE_DENY, true), 0);
 }
@@ -72,9 +73,12 @@ Test(landlock_lower, read_and_write_never_execute_nor_device_nodes)
 				cr_assert_eq(a & LL_FS_EXECUTE, 0, "mode %s has execute",
 					     ir_mode_name(mode));
 			cr_assert_eq(a & (LL_FS_MAKE_CHAR | LL_FS_MAKE_BLOCK), 0);
-			cr_assert_eq(a & LL_FS_RESOLVE_UNIX, 0);
+			/* A host's unix socket: reachable only through write. */
 			if (!(mode & IR_WRITE))
-				cr_assert_eq(a & (W_ABI1 | LL_FS_TRUNCATE | LL_FS_REFER), 0);
+				cr_assert_eq(a & (W_ABI1 | LL_FS_TRUNCATE | LL_FS_REFER |
+						  LL_FS_RESOLVE_UNIX), 0);
+			else
+				cr_assert(a & LL_FS_RESOLVE_UNIX);
 			if (mode)
 				cr_assert_eq(!!(a & LL_FS_IOCTL_DEV), dev);
 		}
@@ -88,22 +92,22 @@ Test(landlock_lower, mode_rights_on_every_abi)
 	static const struct {
 		unsigned mode;
 		bool dev;
-		uint64_t by_abi[10];
+		uint64_t by_abi[LL_ABI_MAX + 1];
 	} cases[] = {
-		{ IR_MODE_R, false, { 0, 0xC, 0xC, 0xC, 0xC, 0xC, 0xC, 0xC, 0xC, 0xC } },
-		{ IR_MODE_RX, false, { 0, 0xD, 0xD, 0xD, 0xD, 0xD, 0xD, 0xD, 0xD, 0xD } },
+		{ IR_MODE_R, false, { 0, 0xC, 0xC, 0xC, 0xC, 0xC, 0xC, 0xC, 0xC, 0xC, 0xC, 0xC } },
+		{ IR_MODE_RX, false, { 0, 0xD, 0xD, 0xD, 0xD, 0xD, 0xD, 0xD, 0xD, 0xD, 0xD, 0xD } },
 		{ IR_MODE_RW, false, { 0, 0x17BE, 0x37BE, 0x77BE, 0x77BE, 0x77BE, 0x77BE, 0x77BE,
-				       0x77BE, 0x77BE } },
+				       0x77BE, 0x177BE, 0x177BE, 0x177BE } },
 		{ IR_MODE_RWX, false, { 0, 0x17BF, 0x37BF, 0x77BF, 0x77BF, 0x77BF, 0x77BF, 0x77BF,
-					0x77BF, 0x77BF } },
+					0x77BF, 0x177BF, 0x177BF, 0x177BF } },
 		{ IR_MODE_R, true, { 0, 0xC, 0xC, 0xC, 0xC, 0x800C, 0x800C, 0x800C, 0x800C,
-				     0x800C } },
+				     0x800C, 0x800C, 0x800C } },
 		{ IR_MODE_RW, true, { 0, 0x17BE, 0x37BE, 0x77BE, 0x77BE, 0xF7BE, 0xF7BE, 0xF7BE,
-				      0xF7BE, 0xF7BE } },
+				      0xF7BE, 0x1F7BE, 0x1F7BE, 0x1F7BE } },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		for (int abi = 0; abi <= 9; abi++) {
+		for (int abi = 0; abi <= LL_ABI_MAX; abi++) {
 			struct ll_masks req = { LL_HANDLED_FS, LL_HANDLED_NET, LL_HANDLED_SCOPES };
 			struct ll_downgrade dg;
 			uint64_t a = ll_mode_access(cases[i].mode, cases[i].dev);
@@ -126,6 +130,8 @@ Test(landlock_lower, min_abi_of_each_right)
 	}
 	cr_assert_eq(ll_fs_min_abi(0), 1);
 	cr_assert_eq(ll_masks_min_abi(0, LL_NET_CONNECT_TCP, 0), 4);
+	cr_assert_eq(ll_masks_min_abi(0, LL_NET_BIND_UDP, 0), 10);
+	cr_assert_eq(ll_masks_min_abi(0, LL_NET_CONNECT_SEND_UDP, 0), 10);
 	cr_assert_eq(ll_masks_min_abi(0, 0, LL_SCOPE_SIGNAL), 6);
 	cr_assert_eq(ll_masks_min_abi(1ull << 17, 0, 0), -1);
 }
@@ -137,12 +143,13 @@ Test(landlock_lower, header_handles_everything_heel_governs)
 
 	add_rule(p, "/usr", IR_MODE_RX, false, IR_PLAT_ALL, 1);
 	cr_assert_eq(ll_lower(p, &t), 0);
-	cr_assert_eq(t->handled_fs, 0xFFFF);
+	cr_assert_eq(t->handled_fs, 0x1FFFF);
 	cr_assert(t->handled_fs & LL_FS_MAKE_CHAR);
 	cr_assert(t->handled_fs & LL_FS_MAKE_BLOCK);
-	cr_assert_eq(t->handled_net, LL_NET_BIND_TCP | LL_NET_CONNECT_TCP);
+	cr_assert_eq(t->handled_net, LL_NET_BIND_TCP | LL_NET_CONNECT_TCP | LL_NET_BIND_UDP |
+		     LL_NET_CONNECT_SEND_UDP);
 	cr_assert_eq(t->scoped, LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL);
-	cr_assert_eq(t->min_abi, 6);
+	cr_assert_eq(t->min_abi, 10);
 	cr_assert_eq(t->flags, 0, "network deny: no proxy");
 	ll_table_free(t);
 
@@ -176,7 +183,7 @@ Test(landlock_lower, rules_min_abi_devices_platforms_optional)
 	cr_assert_eq(r->min_abi, 5);
 	r = find(t, "/dev/null");
 	cr_assert_eq(r->access, ll_mode_access(IR_MODE_RW, true));
-	cr_assert_eq(r->min_abi, 5);
+	cr_assert_eq(r->min_abi, 9, "write carries RESOLVE_UNIX (ABI 9)");
 	r = find(t, "/devices");
 	cr_assert_eq(r->access, R, "not under /dev: no IOCTL_DEV");
 	cr_assert_eq(r->min_abi, 1);
@@ -187,7 +194,7 @@ Test(landlock_lower, rules_min_abi_devices_platforms_optional)
 	r = find(t, "/lib64");
 	cr_assert_eq(r->flags, LL_RF_OPTIONAL);
 	r = find(t, "/work");
-	cr_assert_eq(r->min_abi, 3, "rw carries TRUNCATE");
+	cr_assert_eq(r->min_abi, 9, "rw carries RESOLVE_UNIX");
 	cr_assert_eq(r->kind, LL_KIND_GRANT);
 	ll_table_free(t);
 	ir_policy_free(p);
@@ -332,9 +339,9 @@ Test(landlock_lower, layout_and_round_trip)
 
 	encode_policy(p, &buf, &len);
 	cr_assert_eq(le_get32(buf + 0), LL_TABLE_VERSION);
-	cr_assert_eq(le_get32(buf + 4), 6);
-	cr_assert_eq(le_get64(buf + 8), 0xFFFF);
-	cr_assert_eq(le_get64(buf + 16), 3);
+	cr_assert_eq(le_get32(buf + 4), 10);
+	cr_assert_eq(le_get64(buf + 8), 0x1FFFF);
+	cr_assert_eq(le_get64(buf + 16), 0xF);
 	cr_assert_eq(le_get64(buf + 24), 3);
 	cr_assert_eq(le_get32(buf + 32), 8);
 	cr_assert_eq(len, 48 + 8 * 32 + ((le_get32(buf + 36) + 7u) & ~7u));
@@ -416,11 +423,11 @@ Test(landlock_lower, decoder_refuses_bad_fields)
 	expect_refused(buf, len, LL_HDR_VERSION, 0, false, "version");
 	expect_refused(buf, len, LL_HDR_FLAGS, 0x2, false, "unknown flags");
 	expect_refused(buf, len, LL_HDR_RESERVED, 1, false, "reserved");
-	expect_refused(buf, len, LL_HDR_MIN_ABI, 5, false, "minimum ABI");
-	expect_refused(buf, len, LL_HDR_MIN_ABI, 10, false, "minimum ABI");
+	expect_refused(buf, len, LL_HDR_MIN_ABI, 9, false, "minimum ABI");
+	expect_refused(buf, len, LL_HDR_MIN_ABI, LL_ABI_MAX + 1, false, "minimum ABI");
 	expect_refused(buf, len, LL_HDR_HANDLED_FS, 0x20000, true, "unknown filesystem");
 	expect_refused(buf, len, LL_HDR_HANDLED_FS, 0, true, "no filesystem");
-	expect_refused(buf, len, LL_HDR_HANDLED_NET, 4, true, "unknown network");
+	expect_refused(buf, len, LL_HDR_HANDLED_NET, 0x10, true, "unknown network");
 	expect_refused(buf, len, LL_HDR_SCOPED, 4, true, "unknown scopes");
 	expect_refused(buf, len, LL_HDR_RULE_COUNT, 9, false, "");
 	expect_refused(buf, len, LL_HDR_RULE_COUNT, 0xffffffffu, false, "do not fit");
@@ -434,7 +441,7 @@ Test(landlock_lower, decoder_refuses_bad_fields)
 	expect_refused(buf, len, r0 + LL_RULE_STR, 0xffffffffu, false, "path string");
 	expect_refused(buf, len, r0 + LL_RULE_ORIGIN_STR, (uint32_t)ssz + 8, false, "origin");
 	expect_refused(buf, len, r0 + LL_RULE_ORIGIN_STR, 2, false, "origin");
-	expect_refused(buf, len, r0 + LL_RULE_ACCESS, 0x10000, true, "outside the handled");
+	expect_refused(buf, len, r0 + LL_RULE_ACCESS, 0x20000, true, "outside the handled");
 	expect_refused(buf, len, r0 + LL_RULE_ACCESS, 0, true, "without rights");
 	expect_refused(buf, len, r0 + LL_RULE_MIN_ABI, 1, false, "minimum ABI");
 	/* Rule 1 is the carve-out of ${HOME}/.ssh. */
@@ -547,10 +554,11 @@ Test(landlock_lower, emit_text)
 
 	cr_assert_eq(landlock_emit_text(p, f), 0);
 	fclose(f);
-	cr_assert(strstr(text, "min-abi      6\n"), "%s", text);
+	cr_assert(strstr(text, "min-abi      10\n"), "%s", text);
 	cr_assert(strstr(text, "handled-fs   execute write-file read-file read-dir remove-dir "
 			       "remove-file make-char make-dir make-reg make-sock make-fifo "
-			       "make-block make-sym refer truncate ioctl-dev\n"), "%s", text);
+			       "make-block make-sym refer truncate ioctl-dev resolve-unix\n"),
+		  "%s", text);
 	cr_assert(strstr(text, "scoped       abstract-unix-socket signal\n"), "%s", text);
 	cr_assert(strstr(text, "network      deny"), "%s", text);
 	cr_assert(strstr(text, "working directory"), "%s", text);
@@ -558,7 +566,7 @@ Test(landlock_lower, emit_text)
 		  text);
 	cr_assert(strstr(text, "carve \"./target/.secret\" abi=1 optional needs-mountns"), "%s",
 		  text);
-	cr_assert(strstr(text, "grant \"/dev/null\" abi=5 device: "), "%s", text);
+	cr_assert(strstr(text, "grant \"/dev/null\" abi=9 device: "), "%s", text);
 	cr_assert(strstr(text, "grant \"/usr\" abi=1: execute read-file read-dir  # test.heel:2\n"),
 		  "%s", text);
 	free(text);

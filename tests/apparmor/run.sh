@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# heel-exec's AppArmor profile (packaging/apparmor/heel-exec) and its
+# installation, checked with the parser of AppArmor 4: Debian 12's 3.0.8
+# knows neither `abi <abi/4.0>` nor the `userns` rule, so trixie's
+# apparmor_parser is fetched (tests/lib/debian-suite.sh, cached) and run
+# with trixie's own loader, libraries, parser.conf, features, abi and
+# tunables. Nothing is loaded into the kernel (-Q), nothing is written
+# outside a temporary directory. A copy broken on purpose must be
+# rejected, so the check can fail.
+# Usage: tests/apparmor/run.sh [-v]   (from the top of the repository,
+# after make all; prints each failure and "apparmor: N passed, N failed,
+# N skipped"; -v each check)
+set -u
+VERBOSE=; [ "${1:-}" = -v ] && VERBOSE=1
+HERE=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$HERE" || exit 2
+PROFILE=packaging/apparmor/heel-exec
+pass=0 failed=0 skipped=0
+T=$(mktemp -d /tmp/heel-apparmor.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+LOG=$T/log
+
+ok() { pass=$((pass + 1)); echo "ok   $*" >>"$LOG"; }
+bad() { failed=$((failed + 1)); echo "FAIL $*"; }
+skip() { skipped=$((skipped + 1)); echo "SKIP $*"; }
+# check DESC COMMAND...: passes when COMMAND succeeds; its output is
+# shown only when it fails.
+check() {
+	local d=$1; shift
+	if "$@" >"$T/why" 2>&1; then ok "$d"; else bad "$d"; sed 's/^/     /' "$T/why" | head -8; fi
+}
+summary() {
+	[ "$VERBOSE" ] && cat "$LOG"
+	echo "apparmor: $pass passed, $failed failed, $skipped skipped"
+	[ "$failed" = 0 ]
+}
+
+# ------------------------------------------------ trixie's apparmor_parser
+. tests/lib/debian-suite.sh
+if ! R=$(ds_root trixie apparmor apparmor libapparmor1 libc6 libgcc-s1 libstdc++6); then
+	bad "fetch trixie's apparmor (tests/lib/debian-suite.sh)"
+	summary
+	exit 1
+fi
+LOADER=$R/lib64/ld-linux-x86-64.so.2
+[ -e "$LOADER" ] || LOADER=$R/usr/lib64/ld-linux-x86-64.so.2
+LIBS=$R/lib/x86_64-linux-gnu:$R/usr/lib/x86_64-linux-gnu
+BIN=$R/usr/sbin/apparmor_parser
+[ -e "$BIN" ] || BIN=$R/sbin/apparmor_parser
+FEATURES=$R/usr/share/apparmor-features/features
+# One command for the parser, so install.sh can be given it too.
+PARSER=$T/apparmor_parser
+cat >"$PARSER" <<EOF
+#!/bin/sh
+exec "$LOADER" --library-path "$LIBS" "$BIN" --config-file "$R/etc/apparmor/parser.conf" \\
+	--base "$R/etc/apparmor.d" -I "$R/etc/apparmor.d" \\
+	--policy-features "$FEATURES" --kernel-features "$FEATURES" "\$@"
+EOF
+chmod 755 "$PARSER"
+# parse FILE [OPTION...]: parse and compile, never load.
+parse() { local f=$1; shift; "$PARSER" -Q -K "$@" "$f"; }
+
+check "trixie's apparmor_parser runs and is AppArmor 4" \
+	bash -c "'$PARSER' --version | grep -E 'AppArmor parser version 4\.'"
+check "every library it loads comes from trixie's tree" \
+	bash -c "out=\$('$LOADER' --library-path '$LIBS' --list '$BIN') || exit 1; echo \"\$out\";
+		! echo \"\$out\" | grep -v 'linux-vdso' | grep -v '=> $R/' | grep -q ."
+
+# ------------------------------------------------------------- the profile
+check "$PROFILE parses (abi 4.0, userns), no warning (--Werror)" parse "$PROFILE" --Werror
+check "$PROFILE holds one profile, heel-exec" bash -c "[ \"\$('$PARSER' -Q -K -N '$PROFILE')\" = heel-exec ]"
+check "$PROFILE is unconfined and allows userns" \
+	bash -c "out=\$('$PARSER' -Q -K -d '$PROFILE' 2>&1); echo \"\$out\";
+		echo \"\$out\" | grep -qx 'Mode: unconfined' && echo \"\$out\" | grep -qx 'userns,'"
+check "$PROFILE attaches to the default PREFIX's heel-exec (/usr/local)" \
+	bash -c "'$PARSER' -Q -K -D expanded-variables '$PROFILE' 2>&1 | grep -x '@HEEL_PREFIX = \"/usr/local\"'"
+# Broken on purpose: each must be rejected.
+sed 's/^  userns,$/  userns/' "$PROFILE" >"$T/broken-comma"
+sed 's/^  userns,$/  usernamespace,/' "$PROFILE" >"$T/broken-rule"
+sed 's/^abi <abi\/4.0>,$/abi <abi\/9.9>,/' "$PROFILE" >"$T/broken-abi"
+for b in comma rule abi; do
+	check "a copy broken on purpose ($b) differs from the profile" bash -c "! cmp -s '$PROFILE' '$T/broken-$b'"
+	check "a copy broken on purpose ($b) is rejected" bash -c "! '$PARSER' -Q -K '$T/broken-$b'"
+done
+if [ -x /sbin/apparmor_parser ] && /sbin/apparmor_parser --version 2>/dev/null | grep -q 'version [23]\.'; then
+	check "this host's older parser rejects it (why trixie's is used): $(/sbin/apparmor_parser --version | head -1)" \
+		bash -c "! /sbin/apparmor_parser -Q -K '$PROFILE'"
+else
+	skip "no AppArmor 2.x/3.x parser on this host to show that an older one rejects the profile"
+fi
+
+# ----------------------------------------------------------- make install
+D=$T/destdir
+if ${MAKE:-make} --no-print-directory -s install DESTDIR="$D" PREFIX=/opt/heel-check >"$T/install.log" 2>&1; then
+	ok "make install DESTDIR=... PREFIX=/opt/heel-check"
+	check "make install: heel-exec at PREFIX/bin" test -x "$D/opt/heel-check/bin/heel-exec"
+	check "make install: the profile at DESTDIR/etc/apparmor.d/heel-exec" test -f "$D/etc/apparmor.d/heel-exec"
+	check "make install: the installed profile parses" parse "$D/etc/apparmor.d/heel-exec" --Werror
+	check "make install: it attaches to the installed heel-exec (@{HEEL_PREFIX} = /opt/heel-check)" \
+		bash -c "'$PARSER' -Q -K -D expanded-variables '$D/etc/apparmor.d/heel-exec' 2>&1 | grep -x '@HEEL_PREFIX = \"/opt/heel-check\"'"
+	check "make install: nothing loaded, nothing said, with DESTDIR" bash -c "! grep -qi apparmor '$T/install.log'"
+else
+	bad "make install DESTDIR=... PREFIX=/opt/heel-check"
+	sed 's/^/     /' "$T/install.log" | tail -8
+fi
+
+# ---------------------------------------- install.sh on a live system
+# Emulated below $T: HEEL_APPARMOR_D for /etc/apparmor.d, HEEL_APPARMOR_FS
+# for AppArmor's securityfs, APPARMOR_PARSER for the parser.
+live() { # live NAME FS PARSER: install.sh without DESTDIR
+	HEEL_APPARMOR_D=$T/$1 HEEL_APPARMOR_FS=$2 APPARMOR_PARSER=$3 \
+		sh packaging/apparmor/install.sh "$PROFILE" /usr/local >"$T/$1.out" 2>&1
+}
+# A parser older than 4.0: this host's, or one that answers as 3.0.8 does.
+OLD=/sbin/apparmor_parser
+if ! { [ -x "$OLD" ] && "$OLD" --version 2>/dev/null | grep -q 'version [23]\.'; }; then
+	OLD=$T/old_parser
+	printf '#!/bin/sh\n[ "$1" = --version ] && { echo "AppArmor parser version 3.0.8"; exit 0; }\necho "AppArmor parser error for $3 in profile $3 at line 16: Could not open '"'"'abi/4.0'"'"'" >&2\nexit 1\n' >"$OLD"
+	chmod 755 "$OLD"
+fi
+live old "$T/no-fs" "$OLD"
+check "live, older parser: exit 0" test $? = 0
+check "live, older parser: the profile is left out" test ! -e "$T/old/heel-exec"
+check "live, older parser: one line says so" bash -c "[ \$(wc -l <'$T/old.out') = 1 ] && grep -q 'not installed: .*needs AppArmor 4.0' '$T/old.out'"
+
+live disabled "$T/no-fs" "$PARSER"
+check "live, AppArmor not enabled: exit 0" test $? = 0
+check "live, AppArmor not enabled: installed, quietly" bash -c "[ -f '$T/disabled/heel-exec' ] && [ ! -s '$T/disabled.out' ]"
+check "live, AppArmor not enabled: the installed file parses" parse "$T/disabled/heel-exec"
+
+# Enabled: the parser is asked to load it (-r); this one records that and
+# parses instead, since the test machines run no AppArmor.
+mkdir -p "$T/fs"
+cat >"$T/recording_parser" <<EOF
+#!/bin/sh
+echo "\$*" >>"$T/parser-calls"
+[ "\$1" = -r ] && exec "$PARSER" -Q -K "\$2"
+exec "$PARSER" "\$@"
+EOF
+chmod 755 "$T/recording_parser"
+if [ "$(id -u)" = 0 ]; then
+	live enabled "$T/fs" "$T/recording_parser"
+	check "live, AppArmor enabled: exit 0" test $? = 0
+	check "live, AppArmor enabled: loaded with apparmor_parser -r" grep -qx -- "-r $T/enabled/heel-exec" "$T/parser-calls"
+	check "live, AppArmor enabled: says so" grep -q "profile loaded: $T/enabled/heel-exec" "$T/enabled.out"
+else
+	skip "live, AppArmor enabled: loading is only tried as root"
+fi
+
+HEEL_APPARMOR_D=$T/space APPARMOR_PARSER=$PARSER sh packaging/apparmor/install.sh "$PROFILE" "/opt/my heel" >"$T/space.out" 2>&1
+check "a PREFIX an AppArmor variable cannot hold is refused" test $? != 0
+check "... and nothing is installed" test ! -e "$T/space/heel-exec"
+
+summary
