@@ -175,7 +175,6 @@ linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, struct ll_repo
 		.cwd = l->launch_dir,
 		.workdir = l->workdir,
 		.mountns = l->mountns,
-		.inet_refused = seccomp_refuses_inet(l),
 	};
 	struct ll_plan *plan = l->landlock_state;
 	int r;
@@ -199,6 +198,9 @@ linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, struct ll_repo
 	plan = calloc(1, sizeof(*plan));
 	if (!plan)
 		return -ENOMEM;
+	/* Only when planning again: a launch that reuses the parent's plan
+	 * runs no simulation in the command. */
+	ll.inet_refused = seccomp_refuses_inet(l);
 	rep->weakenings_only = true;
 	r = ll_plan_build(&t, &ll, l->probe->landlock_abi > 0 ? l->probe->landlock_abi : 0,
 			  l->best_effort, plan, rep, err, errlen);

@@ -4,6 +4,7 @@
  * manuals give them (docker-run(1), podman-run(1)) and the sysctls as
  * the kernel names them. */
 #include "linux_hostenv.h"
+#include "mountinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -89,24 +90,6 @@ read_status(struct hostenv *h, const char *root)
 	}
 }
 
-/* mountinfo escapes space, tab, newline and backslash as \ooo. */
-static void
-unescape(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
-
 /* Mounts on paths beneath /proc, as engines mask it (a bind of /dev/null
  * over /proc/kcore, a read-only bind of /proc/sys...). binfmt_misc is
  * mounted on an empty directory of procfs, which the kernel does not
@@ -133,7 +116,7 @@ read_masked(struct hostenv *h, const char *root)
 		if (!point)
 			continue;
 		point[strcspn(point, " \n")] = '\0';
-		unescape(point);
+		mountinfo_unescape(point);
 		if (strncmp(point, "/proc/", 6) != 0 ||
 		    strcmp(point, "/proc/sys/fs/binfmt_misc") == 0)
 			continue;

@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "write_once.h"
 
 /* The new mount API's numbers and flags are fixed; glibc's and musl's
@@ -48,17 +48,6 @@ struct idmap_mount_attr {
  * (an empty map is refused: EINVAL). */
 static const char one_unused_id[] = "4294967294 4294967294 1\n";
 
-static int __attribute__((format(printf, 4, 5)))
-fail(char *err, size_t errlen, int e, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -e;
-}
-
 /* The holder of the user namespace shares our memory (no copy of the
  * page tables) and waits on the pipe until we have its namespace open.
  * Raw system calls only: errno is our thread's, and ours is running. */
@@ -86,14 +75,14 @@ unowned_userns(char *err, size_t errlen)
 	pid_t pid;
 
 	if (pipe2(holder_pipe, O_CLOEXEC) < 0)
-		return fail(err, errlen, errno, "pipe: %s", strerror(errno));
+		return rt_error(err, errlen, -errno, "pipe: %s", strerror(errno));
 	pid = clone(holder_main, stack + sizeof(stack), CLONE_NEWUSER | CLONE_VM | SIGCHLD,
 		    NULL);
 	if (pid < 0) {
 		e = errno;
 		close(holder_pipe[0]);
 		close(holder_pipe[1]);
-		return fail(err, errlen, e, "a user namespace for the idmapped mount: %s",
+		return rt_error(err, errlen, -e, "a user namespace for the idmapped mount: %s",
 			    strerror(e));
 	}
 	snprintf(path, sizeof(path), "/proc/%d/uid_map", (int)pid);
@@ -112,7 +101,7 @@ unowned_userns(char *err, size_t errlen)
 	while (waitpid(pid, NULL, __WALL) < 0 && errno == EINTR)
 		;
 	if (e)
-		return fail(err, errlen, e, "the idmapped mount's user namespace: %s",
+		return rt_error(err, errlen, -e, "the idmapped mount's user namespace: %s",
 			    strerror(e));
 	return ns;
 }
@@ -130,7 +119,7 @@ idmap_unowned_tree(const char *path, char *err, size_t errlen)
 	if (tree < 0) {
 		e = errno;
 		close(ns);
-		return fail(err, errlen, e, "open_tree %s: %s", path, strerror(e));
+		return rt_error(err, errlen, -e, "open_tree %s: %s", path, strerror(e));
 	}
 	a.userns_fd = (uint64_t)ns;
 	/* EINVAL: a file system in the tree cannot be idmapped. */
@@ -139,7 +128,7 @@ idmap_unowned_tree(const char *path, char *err, size_t errlen)
 		e = errno;
 		close(ns);
 		close(tree);
-		return fail(err, errlen, e, "idmapping %s: %s", path, strerror(e));
+		return rt_error(err, errlen, -e, "idmapping %s: %s", path, strerror(e));
 	}
 	close(ns);
 	return tree;
@@ -150,5 +139,5 @@ idmap_attach(int tree, const char *path, char *err, size_t errlen)
 {
 	if (syscall(__NR_move_mount, tree, "", AT_FDCWD, path, IDMAP_MOVE_MOUNT_F_EMPTY_PATH) == 0)
 		return 0;
-	return fail(err, errlen, errno, "mounting the idmapped %s: %s", path, strerror(errno));
+	return rt_error(err, errlen, -errno, "mounting the idmapped %s: %s", path, strerror(errno));
 }

@@ -2,6 +2,7 @@
  * The sandbox's cgroup, v2 or v1; see cgroup.h. */
 #include "cgroup.h"
 #include "write_once.h"
+#include "mountinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -105,24 +106,6 @@ has_word(const char *list, const char *word, const char *sep)
 	return false;
 }
 
-/* mountinfo escapes space, tab, newline and backslash as \ooo. */
-static void
-unescape(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
-
 struct mnt {
 	char point[CG_PATH_MAX]; /* "" when not mounted */
 	char root[CG_PATH_MAX];  /* the part of the hierarchy the mount shows */
@@ -147,8 +130,8 @@ read_mounts(const char *root, struct mnt *v2, struct mnt v1[CG_CTL_COUNT])
 		if (!sep || sscanf(line, "%*s %*s %*s %511s %511s", mroot, point) != 2 ||
 		    sscanf(sep + 3, "%31s %*s %1023s", type, super) != 2)
 			continue;
-		unescape(mroot);
-		unescape(point);
+		mountinfo_unescape(mroot);
+		mountinfo_unescape(point);
 		if (strcmp(type, "cgroup2") == 0 && !v2->point[0]) {
 			snprintf(v2->point, sizeof(v2->point), "%s", point);
 			snprintf(v2->root, sizeof(v2->root), "%s", mroot);
