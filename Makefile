@@ -319,7 +319,10 @@ ASAN_LIB_SRC := $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) $(GEN_SRC)
 ASAN_OBJ := $(ASAN_LIB_SRC:%.c=$(ASAN)/obj/%.o)
 $(ASAN_OBJ): $(ASAN)/obj/%.o: %.c $(GEN)/parser.h $(GEN)/lexer.h
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_FLAGS) -Wno-unused-parameter -Itests/unit -c -o $@ $<
+	$(CC) $(ASAN_FLAGS) -Wno-unused-parameter -Itests/unit -MMD -MP -c -o $@ $<
+# Header dependencies too: a changed header (a constant of the Landlock
+# ABI, say) must rebuild what includes it, as in the main build.
+-include $(ASAN_OBJ:%.o=%.d)
 $(ASAN)/libheel-asan.a: $(ASAN_OBJ)
 	ar rcs $@ $^
 check-asan: $(ASAN)/libheel-asan.a
