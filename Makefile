@@ -210,9 +210,10 @@ $(TBIN)/test_%: tests/unit/test_%.c $(LIB)/libheeltest.a $(LIB)/libheelc.a $(LIB
 	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(LIB)/libheeltest.a $(LIB)/libheelc.a $(LIB)/libheelrt.a \
 		-lcriterion $(LIBS_HEELC) $(LIBS_SECCOMP)
 
-# The host diagnosis is launcher code: its test links that object alone.
-$(TBIN)/test_hostenv: tests/unit/test_hostenv.c $(OBJ)/launcher/linux_hostenv.o | $(TBIN)
-	$(CC) $(CFLAGS_ALL) -Ilauncher -Itests/unit -o $@ $< $(OBJ)/launcher/linux_hostenv.o -lcriterion
+# The host diagnosis is launcher code: its test links that object and the
+# runtime it uses (mountinfo's unescape).
+$(TBIN)/test_hostenv: tests/unit/test_hostenv.c $(OBJ)/launcher/linux_hostenv.o $(LIB)/libheelrt.a | $(TBIN)
+	$(CC) $(CFLAGS_ALL) -Ilauncher -Itests/unit -o $@ $< $(OBJ)/launcher/linux_hostenv.o $(LIB)/libheelrt.a -lcriterion
 
 check-unit: $(UNIT_BIN) $(BIN)/heelc
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; HEELC=$(BIN)/heelc $$t --jobs 2; done
