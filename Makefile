@@ -38,7 +38,7 @@ GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime 
 # nothing is missing). Build: what heelc needs. Check: what tests need
 # (debian-archive-keyring: tests/lib/debian-suite.sh checks what it
 # fetches from Debian's archive against it).
-DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools
+DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ares-dev
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
 	debian-archive-keyring
 DEPS_BENCH := $(DEPS_CHECK) hyperfine bubblewrap firejail
@@ -194,6 +194,25 @@ $(B)/bench/heel-exec-timing: $(TIMING_OBJ)
 $(TBIN)/heel-exec-noenforce: $(NOENFORCE_OBJ) $(LIB)/libheelrt.a | $(TBIN)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^
 
+# ---------------------------------------------------------------- heel-proxy
+# A program of its own that heel-exec starts, never linked into heel-exec:
+# c-ares resolves names, jansson writes the audit and decider lines. Its
+# modules (runtime/proxy/) go into one archive the unit tests link too.
+PROXY_SRC := $(sort $(filter-out runtime/proxy/main.c,$(wildcard runtime/proxy/*.c)))
+PROXY_OBJ := $(PROXY_SRC:%.c=$(OBJ)/%.o)
+LIBS_PROXY := $(shell pkg-config --libs libcares jansson 2>/dev/null || echo -lcares -ljansson)
+
+$(PROXY_OBJ) $(OBJ)/runtime/proxy/main.o: $(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_TRUSTED) -Iruntime/proxy -MMD -MP -c -o $@ $<
+
+$(LIB)/libheelproxy.a: $(PROXY_OBJ) | $(LIB)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/heel-proxy: $(OBJ)/runtime/proxy/main.o $(LIB)/libheelproxy.a $(LIB)/libheelrt.a | $(BIN)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS_PROXY)
+
 # ---------------------------------------------------------------- tests
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(TBIN)/%)
@@ -206,9 +225,9 @@ $(LIB)/libheeltest.a: $(TEST_SUPPORT_OBJ) | $(LIB)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(TBIN)/test_%: tests/unit/test_%.c $(LIB)/libheeltest.a $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(TBIN)
-	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(LIB)/libheeltest.a $(LIB)/libheelc.a $(LIB)/libheelrt.a \
-		-lcriterion $(LIBS_HEELC) $(LIBS_SECCOMP)
+$(TBIN)/test_%: tests/unit/test_%.c $(LIB)/libheeltest.a $(LIB)/libheelc.a $(LIB)/libheelproxy.a $(LIB)/libheelrt.a | $(TBIN)
+	$(CC) $(CFLAGS_ALL) -Iruntime/proxy -Itests/unit -o $@ $< $(LIB)/libheeltest.a $(LIB)/libheelc.a \
+		$(LIB)/libheelproxy.a $(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC) $(LIBS_SECCOMP) $(LIBS_PROXY)
 
 # The host diagnosis is launcher code: its test links that object and the
 # runtime it uses (mountinfo's unescape).
@@ -310,13 +329,13 @@ check-matrix: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-
 # planner and the process-tree sweep, which run in every launch.
 ASAN := $(B)/asan
 ASAN_FLAGS := $(CSTD) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer -Icompiler -Iruntime -I$(GEN)
+	-fno-omit-frame-pointer -Icompiler -Iruntime -Iruntime/proxy -I$(GEN)
 ASAN_TESTS := $(sort $(wildcard tests/unit/test_artifact*.c tests/unit/test_landlock_lower.c tests/unit/test_bpf_verify.c \
 	tests/unit/test_landlock_apply.c tests/unit/test_proctree.c tests/unit/test_cgroup.c \
 	tests/unit/test_pathexpand.c tests/unit/test_workdir.c tests/unit/test_env.c))
 # The sources under ASan are compiled once into one archive, not once per
 # test binary.
-ASAN_LIB_SRC := $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) $(GEN_SRC)
+ASAN_LIB_SRC := $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) $(PROXY_SRC) $(GEN_SRC)
 ASAN_OBJ := $(ASAN_LIB_SRC:%.c=$(ASAN)/obj/%.o)
 $(ASAN_OBJ): $(ASAN)/obj/%.o: %.c $(GEN)/parser.h $(GEN)/lexer.h
 	@mkdir -p $(dir $@)
@@ -330,7 +349,7 @@ check-asan: $(ASAN)/libheel-asan.a
 	@set -e; for t in $(ASAN_TESTS); do \
 		n=$$(basename $$t .c); \
 		$(CC) $(ASAN_FLAGS) -Wno-unused-parameter -Itests/unit -o $(ASAN)/$$n $$t $(ASAN)/libheel-asan.a \
-			-lcriterion $(LIBS_HEELC) $(LIBS_SECCOMP); \
+			-lcriterion $(LIBS_HEELC) $(LIBS_SECCOMP) $(LIBS_PROXY); \
 		echo "== $(ASAN)/$$n (ASan+UBSan)"; \
 		ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/unit/lsan.supp,print_suppressions=0 \
 			UBSAN_OPTIONS=print_stacktrace=1 $(ASAN)/$$n --jobs 2; \
@@ -342,13 +361,13 @@ FUZZ := $(B)/fuzz
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ)/%)
 FUZZ_FLAGS := $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-Icompiler -Iruntime -I$(GEN)
+	-Icompiler -Iruntime -Iruntime/proxy -I$(GEN)
 FUZZ_SMOKE_SECONDS ?= 7
 FUZZ_LONG_SECONDS ?= 600
 
 # The sources are instrumented once into one archive (fuzzer-no-link), not
 # once per target.
-FUZZ_LIB_SRC := $(COMPILER_SRC) $(RUNTIME_SRC) $(GEN_SRC)
+FUZZ_LIB_SRC := $(COMPILER_SRC) $(RUNTIME_SRC) $(PROXY_SRC) $(GEN_SRC)
 FUZZ_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ)/obj/%.o)
 $(FUZZ_OBJ): $(FUZZ)/obj/%.o: %.c $(GEN)/parser.h $(GEN)/lexer.h
 	@mkdir -p $(dir $@)
@@ -357,7 +376,7 @@ $(FUZZ_OBJ): $(FUZZ)/obj/%.o: %.c $(GEN)/parser.h $(GEN)/lexer.h
 $(FUZZ)/libheel-fuzz.a: $(FUZZ_OBJ)
 	ar rcs $@ $^
 $(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ)/libheel-fuzz.a
-	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(FUZZ)/libheel-fuzz.a $(LIBS_HEELC)
+	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(FUZZ)/libheel-fuzz.a $(LIBS_HEELC) $(LIBS_PROXY)
 
 check-fuzz-smoke: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do \
@@ -413,6 +432,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 0755 $(BIN)/heelc $(DESTDIR)$(PREFIX)/bin/heelc
 	install -m 0755 $(BIN)/heel-exec $(DESTDIR)$(PREFIX)/bin/heel-exec
+	install -m 0755 $(BIN)/heel-proxy $(DESTDIR)$(PREFIX)/bin/heel-proxy
 	install -m 0644 docs/heel-exec.1 $(DESTDIR)$(PREFIX)/share/man/man1/heel-exec.1
 	install -m 0644 docs/heelc.1 $(DESTDIR)$(PREFIX)/share/man/man1/heelc.1
 	install -m 0644 docs/heel.5 $(DESTDIR)$(PREFIX)/share/man/man5/heel.5
