@@ -22,6 +22,7 @@
 #include "linux_hostenv.h"
 #include "linux_idmap.h"
 #include "linux_cgroup.h"
+#include "linux_proxy.h"
 #include "rlimits.h"
 #include "workdir.h"
 
@@ -99,20 +100,12 @@ load_policy(const char *path, uint8_t **buf, struct art_view *view)
 }
 
 /* Fail closed on what this heel-exec cannot enforce at all, before the
- * kernel probe: a network other than deny needs heel-proxy between the
- * sandbox and the world, and running without it would be unfiltered. */
+ * kernel probe: host commands and a venv have no launcher part yet. */
 static void
 refuse_unsupported(const char *path, const struct art_view *view)
 {
-	static const char *const kinds[] = { "deny", "allow-all", "allow-list" };
-	struct art_scalar s;
-
 	struct art_python py;
 
-	if (art_scalar(view, ART_LINUX, ART_SC_NETWORK, &s) == 0 && s.set && s.value != 0)
-		fail("%s: the policy's network is `%s`, which needs heel-proxy; this heel-exec "
-		     "has no proxy yet, so it refuses rather than run without the filter",
-		     path, s.value < 3 ? kinds[s.value] : "?");
 	/* Host commands and the venv are grants of their own; running
 	 * without them would be a different sandbox than the one reviewed. */
 	for (size_t i = 0; i < art_ipc_count(view); i++) {
@@ -365,6 +358,7 @@ main(int argc, char *argv[])
 	struct art_view view;
 	struct lim_plan plan;
 	struct envb env;
+	struct linux_proxy proxy = { .pid = 0, .pidfd = -1, .ctl = -1, .listen_fd = -1 };
 	struct wd wd;
 	uint8_t *buf;
 	bool started = false;
@@ -448,6 +442,15 @@ main(int argc, char *argv[])
 	if (l.verbose)
 		note_capped(&plan);
 	launch_mark("kernel probed, limits planned");
+	/* heel-proxy first, so that its start overlaps the sandbox's: the
+	 * sandbox's init waits for it only at the end. A refusal below ends
+	 * us, and the proxy with us (its control socket hangs up). */
+	if (linux_proxy_wanted(&view)) {
+		if (linux_proxy_start(&proxy, &view, environ, l.namespaces, err, sizeof(err)) < 0)
+			fail("%s: %s", policy, err);
+		l.proxy = &proxy;
+		launch_mark("heel-proxy started");
+	}
 	if (linux_check_landlock(&l, err, sizeof(err)) < 0 ||
 	    linux_check_seccomp(&l, err, sizeof(err)) < 0)
 		fail("%s", err);
@@ -494,6 +497,12 @@ main(int argc, char *argv[])
 		started = false;
 		goto out;
 	}
+	if (l.proxy && (r = linux_proxy_env(l.proxy, &env)) < 0) {
+		snprintf(msg, sizeof(msg), "environment: %s", strerror(-r));
+		status = EXIT_HEEL;
+		started = false;
+		goto out;
+	}
 	l.envp = env.vars;
 
 	/* The tree's cgroup: without one, `limit processes`, `memory` and
@@ -514,6 +523,11 @@ main(int argc, char *argv[])
 out:
 	if (msg[0])
 		note("%s", msg);
+	if (l.proxy_died)
+		note("heel-proxy died while the command ran; from then on the sandbox had no "
+		     "network at all");
+	if (l.proxy)
+		linux_proxy_stop(l.proxy);
 	/* The tree is dead: linux_run swept it before returning. */
 	linux_cgroup_remove(&l, &cgroup);
 	/* A launch that did not run the command leaves nothing behind: not

@@ -27,6 +27,7 @@
 #include "linux_hostenv.h"
 #include "linux_idmap.h"
 #include "linux_net.h"
+#include "linux_proxy.h"
 #include "linux_view.h"
 #include "linux_cgroup.h"
 #include "proctree.h"
@@ -521,6 +522,19 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep,
 	if (read(go, &c, 1) != 1)
 		_exit(125);
 	close(go);
+	/* heel-proxy's socket, made in our network namespace; the command
+	 * starts only once the proxy serves it. */
+	if (l->proxy) {
+		char err[sizeof(((struct report *)0)->msg)] = "";
+
+		if (linux_proxy_hand_over(l->proxy, err, sizeof(err)) < 0) {
+			report(rep, REP_SETUP, 0, 0, "%s", err);
+			_exit(125);
+		}
+		close(l->proxy->ctl);
+		if (l->proxy->pidfd >= 0)
+			close(l->proxy->pidfd);
+	}
 
 	/* Our memory is the launcher's: keep same-uid processes, the
 	 * command included, out of our /proc/<pid>/{mem,environ}. */
@@ -743,6 +757,11 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 	close(rep[1]);
 	if (l->etc_tree >= 0)
 		close(l->etc_tree);
+	/* The init sends it on: only heel-proxy may hold the listener. */
+	if (l->proxy && l->proxy->listen_fd >= 0) {
+		close(l->proxy->listen_fd);
+		l->proxy->listen_fd = -1;
+	}
 	wipe_environ();
 	if (l->verbose && flags)
 		l->note("namespaces: %sPID, mount, IPC, network",
@@ -792,6 +811,8 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 	status = pt_wait_child_watch(child, child, &l->fwd, &first_sig,
 				     linux_cgroup_watch(l->cgroup));
 	launch_mark("command ran and exited, init reaped");
+	/* Before the sweep below, which takes heel-proxy too. */
+	l->proxy_died = l->proxy && linux_proxy_died(l->proxy);
 	/* Whatever is left, in the group or re-parented to us. */
 	pt_kill_tree(child);
 	launch_mark("tree swept");

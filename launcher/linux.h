@@ -71,6 +71,11 @@ struct linux_launch {
 				   * the mode of an entry under /etc keeps
 				   * from other users is covered */
 
+	struct linux_proxy *proxy; /* heel-proxy (linux_proxy.h), started; NULL
+				   * under network deny */
+	bool proxy_died;          /* set by linux_run: heel-proxy died while
+				   * the command ran */
+
 	int etc_tree;             /* hide_root_only: a copy of /etc idmapped so
 				   * that nobody owns it (linux_idmap.h), for
 				   * the command to mount; -1: none (the

@@ -30,6 +30,7 @@
 #include "landlock_table.h"
 #include "launch_timing.h"
 #include "linux.h"
+#include "linux_proxy.h"
 
 #if defined(__x86_64__)
 #define NATIVE_AUDIT_ARCH ART_AUDIT_ARCH_X86_64
@@ -121,6 +122,7 @@ linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
 		.getenv = host_getenv,
 		.getenv_ctx = (void *)l->host_env,
 		.cwd = l->launch_dir,
+		.proxy_port = l->proxy ? l->proxy->port : 0,
 	};
 	struct ll_plan *plan;
 	struct ll_report rep = { .want_applied = l->verbose, .weakenings_only = !l->verbose };
@@ -173,6 +175,7 @@ linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, struct ll_repo
 		.getenv = host_getenv,
 		.getenv_ctx = (void *)l->host_env,
 		.cwd = l->launch_dir,
+		.proxy_port = l->proxy ? l->proxy->port : 0,
 		.workdir = l->workdir,
 		.mountns = l->mountns,
 	};

@@ -1192,9 +1192,12 @@ held_elsewhere(const struct ll_table_view *t, const struct ll_launch *l)
 
 	if (l->mountns)
 		held |= LL_WEAK_TRUNCATE | LL_WEAK_SCOPE_UNIX | LL_WEAK_SCOPE_SIGNAL;
-	/* Through heel-proxy the port rule is what keeps the sandbox to the
-	 * proxy: nothing else stands in for it. */
-	if ((l->mountns || l->inet_refused) && !(t->flags & LL_TF_NET_PROXY))
+	/* The sandbox's own network namespace holds only loopback, where
+	 * heel-proxy's socket is the one listener the sandbox did not make
+	 * itself: nothing outside is reachable, proxy or not. Without it,
+	 * through heel-proxy the port rule is what keeps the sandbox to the
+	 * proxy, and nothing else stands in for it. */
+	if (l->mountns || (l->inet_refused && !(t->flags & LL_TF_NET_PROXY)))
 		held |= LL_WEAK_NET_TCP | LL_WEAK_NET_UDP;
 	/* What an older kernel gives `allow unix-sockets` is that
 	 * statement's documented meaning (heel(5)); without it seccomp

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: MIT
+ * heel-exec's side of heel-proxy (linux_proxy.h). */
+#include "linux_proxy.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "artifact.h"
+#include "linux_net.h"
+#include "pathexpand.h"
+
+/* Long enough for c-ares, the audit sink and a decider to start on a
+ * loaded machine; a proxy that has not answered by then is not coming. */
+#define READY_TIMEOUT_MS 10000
+
+bool
+linux_proxy_wanted(const struct art_view *view)
+{
+	struct art_scalar s;
+
+	return art_scalar(view, ART_LINUX, ART_SC_NETWORK, &s) == 0 && s.set && s.value != 0;
+}
+
+static const char *
+env_lookup(const char *name, void *ctx)
+{
+	return envb_lookup(ctx, name);
+}
+
+/* heel-proxy beside heel-exec: installed together, built together. */
+static int
+proxy_path(char *out, size_t cap, char *err, size_t errlen)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n < 0) {
+		snprintf(err, errlen, "cannot find heel-proxy: /proc/self/exe: %s", strerror(errno));
+		return -errno;
+	}
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash || snprintf(out, cap, "%.*s/heel-proxy", (int)(slash - self), self) >= (int)cap) {
+		snprintf(err, errlen, "cannot find heel-proxy beside %s", self);
+		return -ENAMETOOLONG;
+	}
+	if (access(out, X_OK) < 0) {
+		snprintf(err, errlen,
+			 "the policy's network needs heel-proxy, and %s is missing (%s): it is "
+			 "installed beside heel-exec",
+			 out, strerror(errno));
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int
+send_setting(struct linux_proxy *p, const char *key, const char *value, char *err, size_t errlen)
+{
+	int r = proxyctl_send(p->ctl, key, value, -1);
+
+	if (r < 0)
+		snprintf(err, errlen, "heel-proxy setting %s: %s", key, strerror(-r));
+	return r;
+}
+
+static int
+send_settings(struct linux_proxy *p, const struct art_view *view, char *const *host_env,
+	      char *err, size_t errlen)
+{
+	struct art_scalar kind, priv, audit, audit_path;
+	char buf[PROXYCTL_MSG_MAX], path[PATH_MAX], why[256];
+	struct px_info info;
+	int r;
+
+	if ((r = send_setting(p, "token", p->token, err, errlen)) < 0)
+		return r;
+	art_scalar(view, ART_LINUX, ART_SC_NETWORK, &kind);
+	if ((r = send_setting(p, "mode", kind.value == 1 ? "allow-all" : "allow-list", err,
+			      errlen)) < 0)
+		return r;
+	if (art_scalar(view, ART_LINUX, ART_SC_ALLOW_PRIVATE, &priv) == 0 && priv.set &&
+	    priv.value && (r = send_setting(p, "allow-private", "1", err, errlen)) < 0)
+		return r;
+	for (size_t i = 0; kind.value == 2 && i < art_net_count(view); i++) {
+		struct art_net n;
+
+		if (art_net_at(view, i, &n) < 0 || !(n.platforms & ART_PLAT_BIT(ART_LINUX)))
+			continue;
+		snprintf(buf, sizeof(buf), "%u %s", n.port, n.host);
+		if ((r = send_setting(p, "allow", buf, err, errlen)) < 0)
+			return r;
+	}
+	if (art_scalar(view, ART_LINUX, ART_SC_AUDIT_KIND, &audit) == 0 && audit.set &&
+	    audit.value && art_scalar(view, ART_LINUX, ART_SC_AUDIT_PATH, &audit_path) == 0 &&
+	    audit_path.str) {
+		r = px_expand(audit_path.str, env_lookup, (void *)host_env, path, sizeof(path), &info);
+		if (r < 0) {
+			snprintf(err, errlen, "network audit \"%s\": %s", audit_path.str,
+				 px_describe(&info, why, sizeof(why)));
+			return r;
+		}
+		if ((r = send_setting(p, audit.value == 2 ? "audit-daily" : "audit-file", path, err,
+				      errlen)) < 0)
+			return r;
+	}
+	return send_setting(p, "end", NULL, err, errlen);
+}
+
+/* The socket on the host's loopback, for a sandbox without a network
+ * namespace of its own (--best-effort only). */
+static int
+host_listener(struct linux_proxy *p, char *err, size_t errlen)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t al = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 4096) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&a, &al) < 0) {
+		snprintf(err, errlen, "heel-proxy's socket on 127.0.0.1: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	p->listen_fd = fd;
+	p->port = ntohs(a.sin_port);
+	return 0;
+}
+
+int
+linux_proxy_start(struct linux_proxy *p, const struct art_view *view, char *const *host_env,
+		  bool netns, char *err, size_t errlen)
+{
+	char exe[PATH_MAX], home[PATH_MAX + 8] = "", lang[256] = "";
+	char *const argv[] = { "heel-proxy", NULL };
+	char *envp[4];
+	const char *v;
+	size_t ne = 0;
+	int ctl[2], r;
+	pid_t pid;
+
+	p->on = true;
+	p->pid = 0;
+	p->pidfd = p->ctl = p->listen_fd = -1;
+	p->port = PROXYCTL_PORT;
+	if ((r = proxy_path(exe, sizeof(exe), err, errlen)) < 0)
+		return r;
+	if ((r = proxyctl_token(p->token, sizeof(p->token))) < 0) {
+		snprintf(err, errlen, "proxy credentials: getrandom: %s", strerror(-r));
+		return r;
+	}
+	if (!netns && (r = host_listener(p, err, errlen)) < 0)
+		return r;
+	/* What the decider may need of the user's; the credentials travel
+	 * on the socket, never in the environment. */
+	envp[ne++] = "PATH=/usr/bin:/bin";
+	if ((v = envb_lookup(host_env, "HOME"))) {
+		snprintf(home, sizeof(home), "HOME=%s", v);
+		envp[ne++] = home;
+	}
+	if ((v = envb_lookup(host_env, "LANG"))) {
+		snprintf(lang, sizeof(lang), "LANG=%s", v);
+		envp[ne++] = lang;
+	}
+	envp[ne] = NULL;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ctl) < 0) {
+		snprintf(err, errlen, "socketpair: %s", strerror(errno));
+		return -errno;
+	}
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		close(ctl[0]);
+		close(ctl[1]);
+		return -errno;
+	}
+	if (pid == 0) {
+		/* Away from the terminal's signals: heel-exec stops it. */
+		setpgid(0, 0);
+		if (dup2(ctl[1], PROXYCTL_FD) < 0)
+			_exit(127);
+		for (int fd = PROXYCTL_FD + 1; fd < 1024; fd++)
+			close(fd);
+		execve(exe, argv, envp);
+		_exit(127);
+	}
+	close(ctl[1]);
+	p->pid = pid;
+	p->ctl = ctl[0];
+	p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	return send_settings(p, view, host_env, err, errlen);
+}
+
+int
+linux_proxy_env(const struct linux_proxy *p, struct envb *env)
+{
+	static const char *const http[] = { "HTTP_PROXY", "http_proxy", "HTTPS_PROXY",
+					    "https_proxy" };
+	char url[128], socks[128];
+	int r = 0;
+
+	snprintf(url, sizeof(url), "http://%s:%s@127.0.0.1:%u", PROXYCTL_USER, p->token, p->port);
+	snprintf(socks, sizeof(socks), "socks5h://%s:%s@127.0.0.1:%u", PROXYCTL_USER, p->token,
+		 p->port);
+	for (size_t i = 0; r == 0 && i < sizeof(http) / sizeof(http[0]); i++)
+		r = envb_set(env, http[i], url);
+	/* Anything else that takes a proxy from ALL_PROXY: SOCKS5 with the
+	 * name resolved by the proxy, so no lookup happens in the sandbox. */
+	if (r == 0)
+		r = envb_set(env, "ALL_PROXY", socks);
+	if (r == 0)
+		r = envb_set(env, "all_proxy", socks);
+	/* Nothing goes around the proxy: there is nothing around it. */
+	if (r == 0)
+		r = envb_set(env, "NO_PROXY", "");
+	if (r == 0)
+		r = envb_set(env, "no_proxy", "");
+	/* Node's built-in fetch and http take the variables only when told. */
+	if (r == 0)
+		r = envb_set(env, "NODE_USE_ENV_PROXY", "1");
+	return r;
+}
+
+int
+linux_proxy_hand_over(struct linux_proxy *p, char *err, size_t errlen)
+{
+	struct sockaddr_in a = {
+		.sin_family = AF_INET,
+		.sin_port = htons(p->port),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	char msg[PROXYCTL_MSG_MAX];
+	struct pollfd pfd = { .fd = p->ctl, .events = POLLIN };
+	int fd = p->listen_fd, one = 1, r, extra;
+	long n;
+
+	if (fd < 0) {
+		/* Loopback is down in a new network namespace. */
+		if ((r = net_loopback_up(err, errlen)) < 0)
+			return r;
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
+		    bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 4096) < 0) {
+			r = -errno;
+			snprintf(err, errlen, "heel-proxy's socket on 127.0.0.1:%u: %s", p->port,
+				 strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return r;
+		}
+	}
+	r = proxyctl_send(p->ctl, "listen", NULL, fd);
+	/* From here the proxy holds the only copy: when it dies, the port
+	 * refuses connections. */
+	close(fd);
+	p->listen_fd = -1;
+	if (r < 0) {
+		snprintf(err, errlen, "heel-proxy is gone (%s)", strerror(-r));
+		return r;
+	}
+	r = poll(&pfd, 1, READY_TIMEOUT_MS);
+	if (r == 0) {
+		snprintf(err, errlen, "heel-proxy did not say it was ready within %d s",
+			 READY_TIMEOUT_MS / 1000);
+		return -ETIMEDOUT;
+	}
+	n = proxyctl_recv(p->ctl, msg, sizeof(msg), &extra);
+	if (extra >= 0)
+		close(extra);
+	if (n > 0 && !strcmp(msg, "ready"))
+		return 0;
+	if (n > 0 && proxyctl_value(msg, "error"))
+		snprintf(err, errlen, "heel-proxy: %s", proxyctl_value(msg, "error"));
+	else
+		snprintf(err, errlen, "heel-proxy exited before it was ready");
+	return -EIO;
+}
+
+bool
+linux_proxy_died(const struct linux_proxy *p)
+{
+	struct pollfd pfd = { .fd = p->pidfd, .events = POLLIN };
+
+	if (!p->on || !p->pid)
+		return false;
+	if (p->pidfd >= 0)
+		return poll(&pfd, 1, 0) == 1;
+	/* Without pidfds (Linux < 5.3): alive unless already gone. */
+	return kill(p->pid, 0) < 0 && errno == ESRCH;
+}
+
+void
+linux_proxy_stop(struct linux_proxy *p)
+{
+	if (!p->on)
+		return;
+	if (p->ctl >= 0)
+		close(p->ctl);
+	p->ctl = -1;
+	if (p->listen_fd >= 0)
+		close(p->listen_fd);
+	p->listen_fd = -1;
+	if (p->pid > 0) {
+		kill(p->pid, SIGKILL);
+		waitpid(p->pid, NULL, 0);
+		p->pid = 0;
+	}
+	if (p->pidfd >= 0)
+		close(p->pidfd);
+	p->pidfd = -1;
+}

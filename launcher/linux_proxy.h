@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT
+ * heel-exec's side of heel-proxy. For a policy whose network is not
+ * `deny`, heel-exec starts heel-proxy before the sandbox (so the proxy's
+ * start overlaps the sandbox's), hands it its settings over a socket
+ * pair, and the sandbox's init later makes the listening socket inside
+ * the sandbox's own network namespace and sends it over the same pair;
+ * the command starts only once the proxy says "ready". The sandbox then
+ * reaches heel-proxy, and nothing else, at 127.0.0.1:PROXYCTL_PORT; if
+ * the proxy dies, connections are refused: there is no path around it. */
+#ifndef HEEL_LAUNCHER_LINUX_PROXY_H
+#define HEEL_LAUNCHER_LINUX_PROXY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "artifact_read.h"
+#include "env.h"
+#include "proxyctl.h"
+
+struct linux_proxy {
+	bool on;           /* the policy's network is not deny */
+	pid_t pid;         /* heel-proxy; 0: not started */
+	int pidfd;         /* to see whether it died during the run; -1 */
+	int ctl;           /* heel-exec's end of the control pair; -1 */
+	int listen_fd;     /* without a network namespace: the socket made on
+			    * the host's loopback; -1 (the init makes it) */
+	uint16_t port;
+	char token[2 * PROXYCTL_TOKEN_BYTES + 1];
+};
+
+/* Whether the policy needs heel-proxy on Linux. */
+bool linux_proxy_wanted(const struct art_view *view);
+
+/* Starts heel-proxy (found beside heel-exec) and sends it the policy's
+ * network settings, ${NAME}s in paths expanded from host_env. netns:
+ * the sandbox gets a network namespace (port PROXYCTL_PORT there); else
+ * the listening socket is made now on the host's loopback, on a port the
+ * kernel picks. 0, or -errno with one line in err. */
+int linux_proxy_start(struct linux_proxy *p, const struct art_view *view, char *const *host_env,
+		      bool netns, char *err, size_t errlen);
+
+/* The sandbox's proxy variables (HTTP_PROXY and the rest). 0 or -errno. */
+int linux_proxy_env(const struct linux_proxy *p, struct envb *env);
+
+/* In the sandbox's init, after the launcher's go: makes the listening
+ * socket (unless p->listen_fd holds one), sends it to heel-proxy and
+ * waits for "ready". 0, or -errno with heel-proxy's own line in err. */
+int linux_proxy_hand_over(struct linux_proxy *p, char *err, size_t errlen);
+
+/* After the command: whether heel-proxy died while it ran. */
+bool linux_proxy_died(const struct linux_proxy *p);
+
+/* Stops heel-proxy (closing the control socket stops it; a kill after a
+ * moment) and reaps it. */
+void linux_proxy_stop(struct linux_proxy *p);
+
+#endif

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: MIT
+ * heel-proxy's verdicts (policy.h). */
+#include "policy.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+proxy_policy_init(struct proxy_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void
+proxy_policy_free(struct proxy_policy *p)
+{
+	for (size_t i = 0; i < p->npats; i++)
+		free(p->pat_text[i]);
+	free(p->pats);
+	free(p->pat_text);
+	free(p->own);
+	memset(p, 0, sizeof(*p));
+}
+
+int
+proxy_policy_add(struct proxy_policy *p, const char *spec, char *err, size_t errlen)
+{
+	struct nethost_pattern pat;
+	const char *why = "malformed entry", *host;
+	char *end, text[NETHOST_NAME_MAX + 16];
+	unsigned long port;
+	void *np, *nt;
+
+	port = strtoul(spec, &end, 10);
+	if (end == spec || *end != ' ' || port > 65535) {
+		snprintf(err, errlen, "allow-list entry `%s`: malformed", spec);
+		return -EINVAL;
+	}
+	host = end + 1;
+	if (nethost_pattern_parse(host, (uint16_t)port, &pat, &why) < 0) {
+		snprintf(err, errlen, "allow-list entry `%s`: %s", host, why);
+		return -EINVAL;
+	}
+	if (port)
+		snprintf(text, sizeof(text), strchr(host, ':') ? "[%s]:%lu" : "%s:%lu", host, port);
+	else
+		snprintf(text, sizeof(text), "%s", host);
+	np = realloc(p->pats, (p->npats + 1) * sizeof(*p->pats));
+	if (!np)
+		return -ENOMEM;
+	p->pats = np;
+	nt = realloc(p->pat_text, (p->npats + 1) * sizeof(*p->pat_text));
+	if (!nt)
+		return -ENOMEM;
+	p->pat_text = nt;
+	if (!(p->pat_text[p->npats] = strdup(text)))
+		return -ENOMEM;
+	p->pats[p->npats++] = pat;
+	return 0;
+}
+
+int
+proxy_policy_load_own(struct proxy_policy *p)
+{
+	struct ifaddrs *ifs, *i;
+	size_t n = 0;
+
+	if (getifaddrs(&ifs) < 0)
+		return -errno;
+	for (i = ifs; i; i = i->ifa_next)
+		n++;
+	free(p->own);
+	p->nown = 0;
+	p->own = calloc(n ? n : 1, sizeof(*p->own));
+	if (!p->own) {
+		freeifaddrs(ifs);
+		return -ENOMEM;
+	}
+	for (i = ifs; i; i = i->ifa_next) {
+		struct proxy_own_addr *o = &p->own[p->nown];
+
+		if (!i->ifa_addr)
+			continue;
+		if (i->ifa_addr->sa_family == AF_INET) {
+			o->family = 4;
+			memcpy(o->addr, &((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr, 4);
+		} else if (i->ifa_addr->sa_family == AF_INET6) {
+			o->family = 6;
+			memcpy(o->addr, &((struct sockaddr_in6 *)(void *)i->ifa_addr)->sin6_addr, 16);
+		} else {
+			continue;
+		}
+		p->nown++;
+	}
+	freeifaddrs(ifs);
+	return 0;
+}
+
+static const char *
+port_text(uint16_t port, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%u", port);
+	return buf;
+}
+
+bool
+proxy_policy_listed(const struct proxy_policy *p, const struct nethost *h, uint16_t port,
+		    char *reason, size_t cap)
+{
+	bool name_listed = false;
+	char pt[8];
+
+	if (p->allow_all) {
+		snprintf(reason, cap, "network allow-all");
+		return true;
+	}
+	for (size_t i = 0; i < p->npats; i++) {
+		if (nethost_pattern_match(&p->pats[i], h, port)) {
+			snprintf(reason, cap, "allow-list entry \"%s\"", p->pat_text[i]);
+			return true;
+		}
+		if (nethost_pattern_match(&p->pats[i], h, 0))
+			name_listed = true;
+	}
+	/* What the reader of a refusal needs: the exact entry to add. */
+	if (name_listed)
+		snprintf(reason, cap,
+			 "heel: port %s of %s is not in this sandbox's network allow-list; "
+			 "to allow it, add \"%s%s%s:%s\" to `network allow { }` in the policy",
+			 port_text(port, pt, sizeof(pt)), h->text, h->kind == NETHOST_IPV6 ? "[" : "",
+			 h->text, h->kind == NETHOST_IPV6 ? "]" : "", pt);
+	else if (!p->npats)
+		snprintf(reason, cap,
+			 "heel: %s is not in this sandbox's network allow-list, which is empty; "
+			 "to allow it, add \"%s\" to `network allow { }` in the policy",
+			 h->text, h->text);
+	else
+		snprintf(reason, cap,
+			 "heel: %s is not in this sandbox's network allow-list; "
+			 "to allow it, add \"%s\" to `network allow { }` in the policy",
+			 h->text, h->text);
+	return false;
+}
+
+static bool
+is_own(const struct proxy_policy *p, int family, const uint8_t *addr)
+{
+	for (size_t i = 0; i < p->nown; i++)
+		if (p->own[i].family == family &&
+		    !memcmp(p->own[i].addr, addr, family == 4 ? 4 : 16))
+			return true;
+	return false;
+}
+
+static bool
+refuse_class(const struct proxy_policy *p, const char *what, enum nethost_class c, char *reason,
+	     size_t cap)
+{
+	(void)p;
+	if (c == NETHOST_PRIVATE)
+		snprintf(reason, cap,
+			 "heel: %s is a %s address; only `network allow-private` in the policy "
+			 "lets the sandbox reach private ranges",
+			 what, nethost_class_name(c));
+	else
+		snprintf(reason, cap, "heel: %s is a %s address, which no sandbox may reach", what,
+			 nethost_class_name(c));
+	return false;
+}
+
+bool
+proxy_policy_address_ok(const struct proxy_policy *p, const char *host, const struct sockaddr *sa,
+			char *reason, size_t cap)
+{
+	char text[INET6_ADDRSTRLEN];
+	const uint8_t *addr;
+	enum nethost_class c;
+	int family;
+
+	if (sa->sa_family == AF_INET) {
+		family = 4;
+		addr = (const uint8_t *)&((const struct sockaddr_in *)(const void *)sa)->sin_addr;
+		inet_ntop(AF_INET, addr, text, sizeof(text));
+	} else if (sa->sa_family == AF_INET6) {
+		family = 6;
+		addr = (const uint8_t *)&((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+		inet_ntop(AF_INET6, addr, text, sizeof(text));
+	} else {
+		snprintf(reason, cap, "heel: %s resolved to an address that is neither IPv4 nor IPv6",
+			 host);
+		return false;
+	}
+	/* The mapped and compatible forms of an address of this host are
+	 * the host too. */
+	if (is_own(p, family, addr) ||
+	    (family == 6 && !memcmp(addr, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12) &&
+	     is_own(p, 4, addr + 12))) {
+		snprintf(reason, cap,
+			 "heel: %s is %s, an address of this host itself, which no sandbox may reach "
+			 "through the proxy",
+			 host, text);
+		return false;
+	}
+	c = nethost_classify(family, addr);
+	if (c == NETHOST_PUBLIC || (c == NETHOST_PRIVATE && p->allow_private))
+		return true;
+	/* "heel: db.internal (10.0.0.5) is ...", or the literal alone. */
+	if (strcmp(host, text) != 0) {
+		char both[NETHOST_NAME_MAX + INET6_ADDRSTRLEN + 4];
+
+		snprintf(both, sizeof(both), "%s (%s)", host, text);
+		return refuse_class(p, both, c, reason, cap);
+	}
+	return refuse_class(p, host, c, reason, cap);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT
+ * heel-proxy's event loop: one thread, one epoll set, every connection a
+ * small state machine. A client speaks HTTP (CONNECT, or an absolute-form
+ * http:// request) or SOCKS5 on the listening socket heel-exec made inside
+ * the sandbox's network namespace; the proxy checks its credentials,
+ * judges the destination (policy.h), asks the decider if the policy has
+ * one, records the verdict (audit.h) before anything proceeds, resolves
+ * the name once and connects to an address it judged, then moves bytes
+ * both ways with splice(2) through a pipe per direction: a direction
+ * reads only while its pipe is empty, so a slow reader holds back its
+ * writer (backpressure) and no connection buffers more than a pipe. */
+#ifndef HEEL_PROXY_SERVER_H
+#define HEEL_PROXY_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "policy.h"
+
+struct proxy_audit;
+struct proxy_decider;
+
+struct proxy_limits {
+	unsigned max_conns;   /* beyond: accepted and closed at once */
+	unsigned head_ms;     /* a request head (or SOCKS5 handshake) must arrive within */
+	unsigned connect_ms;  /* per address tried */
+	unsigned idle_ms;     /* a tunnel with no byte either way is closed */
+	unsigned half_ms;     /* a tunnel closed one way, with no byte the other way */
+};
+
+void proxy_limits_default(struct proxy_limits *l);
+
+struct proxy_server_config {
+	int listen_fd;               /* listening, any blocking mode */
+	const char *token;           /* the password of user PROXYCTL_USER */
+	const struct proxy_policy *policy;
+	struct proxy_audit *audit;   /* NULL: no sink */
+	struct proxy_decider *decider; /* NULL: the list decides */
+	struct proxy_limits limits;
+	int stop_fd;                 /* readable or hung up: stop (-1: none) */
+};
+
+struct proxy_server;
+
+/* Makes the epoll set and the resolver (which reads resolv.conf now: call
+ * before the proxy confines itself). cfg must outlive the server. 0, or
+ * -errno with a message in err. */
+int proxy_server_open(struct proxy_server **out, const struct proxy_server_config *cfg,
+		      char *err, size_t errlen);
+
+/* Serves until stop_fd says so. 0, or -errno with a message in err. */
+int proxy_server_run(struct proxy_server *s, char *err, size_t errlen);
+
+void proxy_server_close(struct proxy_server *s);
+
+#endif
