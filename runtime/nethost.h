@@ -33,7 +33,12 @@ struct nethost {
  * is no address is refused (a browser would read it as an address).
  * Names: letters, digits, '-', '_' and '.', labels 1..63 bytes, no empty
  * label but the trailing ones. 0, or -EINVAL with a short reason in *why
- * (static text). */
+ * (static text). *out is cleared first; why may be NULL.
+ * Trailing dots go before the numeric check: `127.0.0.1.` is 127.0.0.1.
+ * An IPv4-mapped address stays IPV6, written ::ffff:a.b.c.d: an IPv4
+ * pattern does not match it, and nethost_classify classes it by the IPv4
+ * address inside. Compatible and NAT64 forms are written in hex
+ * (::7f00:1), whatever the libc's inet_ntop(3) would do. */
 int nethost_canon(const char *text, size_t len, struct nethost *out, const char **why);
 
 /* An allow-list entry: `*.example.com` (subdomains only, never the apex),
@@ -57,8 +62,9 @@ bool nethost_pattern_match(const struct nethost_pattern *p, const struct nethost
 			   uint16_t port);
 
 /* What an address is, for the refusal of destinations no sandbox should
- * reach. IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and
- * NAT64 (64:ff9b::/96) forms are classed by the IPv4 address inside. */
+ * reach. IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d),
+ * SIIT-translated (::ffff:0:a.b.c.d), NAT64 (64:ff9b::/96) and 6to4
+ * (2002:AABB:CCDD::/48) forms are classed by the IPv4 address inside. */
 enum nethost_class {
 	NETHOST_PUBLIC = 0,
 	NETHOST_LOOPBACK,    /* 127/8, ::1 */
@@ -66,12 +72,15 @@ enum nethost_class {
 	NETHOST_LINK_LOCAL,  /* 169.254/16 (cloud metadata), fe80::/10 */
 	NETHOST_BROADCAST,   /* 255.255.255.255 */
 	NETHOST_MULTICAST,   /* 224/4, ff00::/8 */
-	NETHOST_RESERVED,    /* 240/4, and other ranges never routed publicly */
+	NETHOST_RESERVED,    /* 240/4, and other ranges never routed publicly:
+			      * 192.0.0/24, 198.18/15, 100::/64, Teredo
+			      * 2001::/32, the rest of ::/8 */
 	NETHOST_PRIVATE,     /* 10/8, 172.16/12, 192.168/16, 100.64/10 (CGNAT),
 			      * fc00::/7 (ULA), fec0::/10 (site-local) */
 };
 
-/* family: 4 or 6; addr: 4 or 16 bytes. */
+/* family: 4 or 6; addr: 4 or 16 bytes. Any other family, or no addr:
+ * NETHOST_RESERVED (refused, never guessed public). */
 enum nethost_class nethost_classify(int family, const uint8_t *addr);
 
 /* "loopback", "private (RFC 1918)"... for refusal messages. */
