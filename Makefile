@@ -86,7 +86,7 @@ LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lsecco
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
 	check-launcher check-conformance check-matrix check-container check-apparmor
 
-all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl
+all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(BIN)/heel-proxy
 
 deps:
 	$(call install_missing,$(DEPS_BUILD))

@@ -449,6 +449,12 @@ main(int argc, char *argv[])
 		if (linux_proxy_start(&proxy, &view, environ, l.namespaces, err, sizeof(err)) < 0)
 			fail("%s: %s", policy, err);
 		l.proxy = &proxy;
+		/* Never silent: the weaker of the two ways to the proxy. */
+		if (!l.namespaces)
+			note("weakened: without a network namespace the sandbox reaches heel-proxy "
+			     "on the host's loopback, port %u, and Landlock can hold it to that port "
+			     "only (of any address), not to the proxy itself",
+			     proxy.port);
 		launch_mark("heel-proxy started");
 	}
 	if (linux_check_landlock(&l, err, sizeof(err)) < 0 ||

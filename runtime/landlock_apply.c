@@ -1199,6 +1199,8 @@ held_elsewhere(const struct ll_table_view *t, const struct ll_launch *l)
 	 * proxy, and nothing else stands in for it. */
 	if (l->mountns || (l->inet_refused && !(t->flags & LL_TF_NET_PROXY)))
 		held |= LL_WEAK_NET_TCP | LL_WEAK_NET_UDP;
+	if (l->udp_refused)
+		held |= LL_WEAK_NET_UDP;
 	/* What an older kernel gives `allow unix-sockets` is that
 	 * statement's documented meaning (heel(5)); without it seccomp
 	 * refuses unix sockets. Either way nothing the policy was reviewed

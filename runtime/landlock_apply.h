@@ -146,6 +146,9 @@ struct ll_launch {
 	/* The launch's seccomp program refuses inet sockets (heel-exec asks
 	 * the program itself): TCP and UDP need no Landlock rule then. */
 	bool inet_refused;
+	/* It refuses UDP sockets (through heel-proxy only TCP is let
+	 * through): UDP needs no Landlock rule. */
+	bool udp_refused;
 };
 
 enum ll_plan_kind {
