@@ -124,8 +124,14 @@ proxy_policy_listed(const struct proxy_policy *p, const struct nethost *h, uint1
 			snprintf(reason, cap, "allow-list entry \"%s\"", p->pat_text[i]);
 			return true;
 		}
-		if (nethost_pattern_match(&p->pats[i], h, 0))
-			name_listed = true;
+		{
+			/* The same entry on any port: then the port is what is missing. */
+			struct nethost_pattern any = p->pats[i];
+
+			any.port = 0;
+			if (nethost_pattern_match(&any, h, port))
+				name_listed = true;
+		}
 	}
 	/* What the reader of a refusal needs: the exact entry to add. */
 	if (name_listed)
