@@ -210,10 +210,25 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 		.namespaces = true,
 		.limits = plan,
 	};
-	char cwd[PATH_MAX], dir[PATH_MAX], err[2048] = "", cgerr[512] = "";
-	int r, cg;
+	char cwd[PATH_MAX], dir[PATH_MAX], err[2048] = "", cgerr[512] = "", pxerr[512] = "";
+	struct linux_proxy proxy = { .on = true, .port = PROXYCTL_PORT, .pidfd = -1, .ctl = -1,
+				     .listen_fd = -1 };
+	int r, cg, px = 0;
 
 	l.launch_dir = getcwd(cwd, sizeof(cwd)) ? cwd : "/";
+	/* The port a launch gives the Landlock rule; the proxy itself is
+	 * only looked for. */
+	if (linux_proxy_wanted(view)) {
+		l.proxy = &proxy;
+		px = linux_proxy_find(dir, sizeof(dir), pxerr, sizeof(pxerr));
+		if (px == 0)
+			printf("network: through %s, at 127.0.0.1:%u inside the sandbox's own network "
+			       "namespace (nothing else is reachable)\n",
+			       dir, PROXYCTL_PORT);
+	} else {
+		printf("network: deny (no proxy; the sandbox's network namespace has loopback "
+		       "only)\n");
+	}
 	/* The policy's working directory is refused before anything else a
 	 * launch does (nothing is weakened for it, --best-effort or not). */
 	if (policy_workdir(view, l.launch_dir, dir, err, sizeof(err)) < 0 ||
@@ -235,6 +250,10 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 	if (r == 0 && cg < 0) {
 		snprintf(err, sizeof(err), "%s", cgerr);
 		r = cg;
+	}
+	if (r == 0 && px < 0) {
+		snprintf(err, sizeof(err), "%s", pxerr);
+		r = px;
 	}
 	if (r == 0) {
 		l.verbose = true;

@@ -40,9 +40,8 @@ env_lookup(const char *name, void *ctx)
 	return envb_lookup(ctx, name);
 }
 
-/* heel-proxy beside heel-exec: installed together, built together. */
-static int
-proxy_path(char *out, size_t cap, char *err, size_t errlen)
+int
+linux_proxy_find(char *out, size_t cap, char *err, size_t errlen)
 {
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -158,7 +157,7 @@ linux_proxy_start(struct linux_proxy *p, const struct art_view *view, char *cons
 	p->pid = 0;
 	p->pidfd = p->ctl = p->listen_fd = -1;
 	p->port = PROXYCTL_PORT;
-	if ((r = proxy_path(exe, sizeof(exe), err, errlen)) < 0)
+	if ((r = linux_proxy_find(exe, sizeof(exe), err, errlen)) < 0)
 		return r;
 	if ((r = proxyctl_token(p->token, sizeof(p->token))) < 0) {
 		snprintf(err, errlen, "proxy credentials: getrandom: %s", strerror(-r));

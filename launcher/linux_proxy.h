@@ -30,6 +30,10 @@ struct linux_proxy {
 	char token[2 * PROXYCTL_TOKEN_BYTES + 1];
 };
 
+/* heel-proxy beside heel-exec (installed together, built together):
+ * 0 with its path in out, or -errno with one line in err. */
+int linux_proxy_find(char *out, size_t cap, char *err, size_t errlen);
+
 /* Whether the policy needs heel-proxy on Linux. */
 bool linux_proxy_wanted(const struct art_view *view);
 

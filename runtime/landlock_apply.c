@@ -141,8 +141,9 @@ ll_held_text(uint32_t bit)
 		       "Landlock governs";
 	case LL_WEAK_NET_TCP:
 		return "TCP bind and connect (ABI 4, Linux 6.7) are held by the network "
-		       "namespace (loopback only: the sandbox may use TCP with itself there) "
-		       "and by seccomp, which refuses inet sockets under network deny";
+		       "namespace (loopback only: the sandbox may use TCP with itself and "
+		       "heel-proxy there) and, under network deny, by seccomp, which refuses "
+		       "inet sockets";
 	case LL_WEAK_IOCTL_DEV:
 		return "ioctl on devices (ABI 5, Linux 6.10) is held by the grants: every device "
 		       "node the sandbox can open is granted ioctl anyway, and seccomp refuses "
@@ -153,7 +154,7 @@ ll_held_text(uint32_t bit)
 	case LL_WEAK_NET_UDP:
 		return "UDP bind and send (ABI 10, Linux 7.2) are held by the network namespace "
 		       "(loopback only: the sandbox may use UDP with itself there) and by "
-		       "seccomp, which refuses inet sockets under network deny";
+		       "seccomp, which refuses UDP sockets (only TCP passes, to heel-proxy)";
 	case LL_WEAK_RESOLVE_UNIX:
 		return "connecting to pathname unix sockets (ABI 9, Linux 7.1) is held by seccomp "
 		       "unless the policy says `allow unix-sockets`, which here, as heel(5) says, "

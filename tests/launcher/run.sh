@@ -238,13 +238,14 @@ for u in root nobody; do
 done
 chmod 755 "$TB"
 
-# No heel-proxy yet: a network other than deny must be refused, never run
+# heel-proxy is installed beside heel-exec; the copy here has none beside
+# it. A network other than deny must then be refused, never run
 # unfiltered, --best-effort included.
 for flags in "" "--best-effort"; do
 	rm -f "$T/marker"
 	env -u XDG_RUNTIME_DIR TMPDIR="$TB" "$T/bin/heel-exec" $flags "$T/pol/netall.hpol" -- touch "$T/marker" >"$T/out" 2>"$T/err"
 	rc=$?
-	check "heel-exec $flags: network allow-all refused without heel-proxy (125)" rc_is 125
+	check "heel-exec $flags: network allow-all refused without heel-proxy beside it (125)" rc_is 125
 	check "heel-exec $flags: the refused command never ran" test ! -e "$T/marker"
 	check "heel-exec $flags: says it needs heel-proxy" grep -q 'needs heel-proxy' "$T/err"
 done
