@@ -325,15 +325,16 @@ check-matrix: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-
 	done
 
 # The artifact reader (and everything in runtime/) again under ASan+UBSan,
-# since it is what parses untrusted bytes in heel-exec; and the Landlock
-# planner and the process-tree sweep, which run in every launch.
+# since it is what parses untrusted bytes in heel-exec; the Landlock
+# planner and the process-tree sweep, which run in every launch; and the
+# proxy's protocol parsers, which read what any sandboxed process sends.
 ASAN := $(B)/asan
 ASAN_FLAGS := $(CSTD) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -Icompiler -Iruntime -Iruntime/proxy -I$(GEN)
 ASAN_TESTS := $(sort $(wildcard tests/unit/test_artifact*.c tests/unit/test_landlock_lower.c tests/unit/test_bpf_verify.c \
 	tests/unit/test_landlock_apply.c tests/unit/test_proctree.c tests/unit/test_cgroup.c \
 	tests/unit/test_pathexpand.c tests/unit/test_workdir.c tests/unit/test_env.c tests/unit/test_nethost.c \
-	tests/unit/test_proxy_policy.c))
+	tests/unit/test_proxy_policy.c tests/unit/test_proxy_http.c tests/unit/test_proxy_socks5.c))
 # The sources under ASan are compiled once into one archive, not once per
 # test binary.
 ASAN_LIB_SRC := $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) $(PROXY_SRC) $(GEN_SRC)
