@@ -106,6 +106,7 @@ struct proxy_server {
 	struct proxy_dns *dns;
 	struct proxy_watch listen_w, stop_w, decider_r, decider_w;
 	struct conn *conns;
+	struct conn *dead; /* ended, freed by bury() */
 	unsigned nconns;
 	uint64_t next_id;
 	bool stop;
@@ -150,19 +151,40 @@ conn_free(struct conn *c)
 	if (c->ai)
 		ares_freeaddrinfo(c->ai);
 	c->ai = NULL;
-	if (!c->dead) {
-		c->dead = true;
-		if (c->prev)
-			c->prev->next = c->next;
-		else
-			s->conns = c->next;
-		if (c->next)
-			c->next->prev = c->prev;
-		s->nconns--;
-	}
-	/* c-ares still holds us: it frees us when it answers. */
-	if (!c->dns_pending)
+	if (c->dead)
+		return;
+	c->dead = true;
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		s->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	s->nconns--;
+	/* Freed after this turn of the loop: the same epoll batch may hold
+	 * an event for our other endpoint, and c-ares may still hold us. */
+	c->prev = NULL;
+	c->next = s->dead;
+	s->dead = c;
+}
+
+/* Frees the connections that ended this turn, but those c-ares still
+ * holds: their lookup's answer comes first. */
+static void
+bury(struct proxy_server *s)
+{
+	struct conn **pp = &s->dead;
+
+	while (*pp) {
+		struct conn *c = *pp;
+
+		if (c->dns_pending) {
+			pp = &c->next;
+			continue;
+		}
+		*pp = c->next;
 		free(c);
+	}
 }
 
 /* ---------------------------------------------------------------- output */
@@ -360,9 +382,6 @@ try_connect(struct conn *c)
 			((struct sockaddr_in6 *)(void *)a->ai_addr)->sin6_port = htons(c->port);
 		else
 			continue;
-		/* Judged once, in resolved(): the flag marks what passed. */
-		if (!(a->ai_flags & 0x40000000))
-			continue;
 		fd = socket(a->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
 		if (fd < 0) {
 			last_err = errno;
@@ -395,17 +414,23 @@ proceed(struct conn *c)
 	char reason[PROXY_REASON_MAX] = "", first_refusal[PROXY_REASON_MAX] = "";
 	size_t ok = 0;
 
-	for (struct ares_addrinfo_node *a = c->ai ? c->ai->nodes : NULL; a; a = a->ai_next) {
-		a->ai_flags &= ~0x40000000;
-		if (a->ai_family != AF_INET && a->ai_family != AF_INET6)
-			continue;
-		if (proxy_policy_address_ok(c->s->cfg->policy, c->host.text, a->ai_addr, reason,
+	/* What is refused leaves the list: try_connect() walks the rest. */
+	for (struct ares_addrinfo_node **pp = c->ai ? &c->ai->nodes : NULL; pp && *pp;) {
+		struct ares_addrinfo_node *a = *pp;
+
+		if ((a->ai_family == AF_INET || a->ai_family == AF_INET6) &&
+		    proxy_policy_address_ok(c->s->cfg->policy, c->host.text, a->ai_addr, reason,
 					    sizeof(reason))) {
-			a->ai_flags |= 0x40000000;
 			ok++;
-		} else if (!first_refusal[0]) {
-			snprintf(first_refusal, sizeof(first_refusal), "%s", reason);
+			pp = &a->ai_next;
+			continue;
 		}
+		if (!first_refusal[0])
+			snprintf(first_refusal, sizeof(first_refusal), "%s", reason);
+		/* As ares_freeaddrinfo() frees a node. */
+		*pp = a->ai_next;
+		free(a->ai_addr);
+		free(a);
 	}
 	if (!ok) {
 		refuse_recorded(c, 403, PROXY_SOCKS5_NOT_ALLOWED,
@@ -432,7 +457,6 @@ resolved(void *ctx, int status, struct ares_addrinfo *res)
 	if (c->dead) {
 		if (res)
 			ares_freeaddrinfo(res);
-		free(c);
 		return;
 	}
 	if (status != ARES_SUCCESS) {
@@ -791,6 +815,9 @@ on_conn_event(struct proxy_watch *w, uint32_t events)
 	struct conn *c = e->c;
 	int side = e == &c->ep[0] ? 0 : 1;
 
+	if (c->dead)
+		return;
+
 	switch (c->st) {
 	case CS_HEAD:
 	case CS_SOCKS:
@@ -1034,6 +1061,7 @@ proxy_server_run(struct proxy_server *s, char *err, size_t errlen)
 			expire(s, now);
 			next_scan = now + 250;
 		}
+		bury(s);
 	}
 	return 0;
 }
@@ -1045,7 +1073,9 @@ proxy_server_close(struct proxy_server *s)
 		return;
 	while (s->conns)
 		conn_free(s->conns);
+	/* Answers every pending lookup (ARES_EDESTRUCTION) first. */
 	proxy_dns_close(s->dns);
+	bury(s);
 	close(s->epfd);
 	free(s);
 }
