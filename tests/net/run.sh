@@ -60,9 +60,11 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # ------------------------------------------------------------ the files
-# heel-exec, the decider and the clients where uid 65534 reaches them.
+# heel-exec, the decider and the clients where uid 65534 reaches them;
+# heel-proxy, where built, beside heel-exec as in the build directory.
 mkdir -p "$T/bin" "$T/lib"
 cp "$B/bin/heel-exec" "$T/bin/heel-exec"
+[ -x "$B/bin/heel-proxy" ] && cp "$B/bin/heel-proxy" "$T/bin/heel-proxy"
 cp "$HERE/decider.py" "$T/bin/decider.py"
 cp "$HERE/clients.sh" "$T/lib/clients.sh"
 chmod 755 "$T/bin" "$T/lib" "$T/bin"/*
