@@ -443,3 +443,9 @@ install: all
 
 clean:
 	rm -rf $(B)
+
+# The live network suite (tests/net): heel-exec and heel-proxy against
+# namespaces that stand in for the internet, with curl, git, urllib, pip.
+.PHONY: check-net
+check-net: $(BIN)/heelc $(BIN)/heel-exec
+	bash tests/net/run.sh $(B)

@@ -1,0 +1,578 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The live network suite: heel-exec and heel-proxy against a little
+# internet made of namespaces (tests/net/testhost.sh), with the real
+# clients a sandboxed program uses (curl over HTTP, CONNECT and SOCKS5,
+# git, python3's urllib, pip), as root and as uid 65534. What must get
+# through gets through (and the test host logs it, from the client side's
+# address); what the policy refuses gets its refusal (403, 407, a SOCKS
+# failure) and never arrives; what tries to go around the proxy (no proxy,
+# /dev/tcp, UDP, DNS straight out) reaches nothing and the test host's DNS
+# server counts no query. After every run nothing may be left in the
+# namespaces: no proxy, no decider, no sandbox.
+#
+# Usage: tests/net/run.sh BUILD_DIR [CASE-GLOB]
+#   BUILD_DIR holds bin/heelc and bin/heel-exec (make check-net builds
+#   them). Prints PASS/FAIL/SKIP per case and user, then "N passed, N
+#   failed, N skipped"; exit 1 on a failure. Root only (it makes the
+#   namespaces). tests/net/selftest.sh checks the harness without heel.
+set -u
+
+B=${1:-build}
+B=$(cd "$B" && pwd) || exit 2
+ONLY=${2:-*}
+HERE=$(cd "$(dirname "$0")" && pwd)
+NOBODY=65534
+RUN_TIMEOUT=180 # one heel-exec run, at most (the hanging decider's case is the longest)
+
+. "$HERE/testhost.sh"
+. "$HERE/lib.sh"
+
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP everything: the network suite runs as root (it makes network and mount namespaces; each case also runs as uid $NOBODY)"
+	echo "0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+for f in heelc heel-exec; do
+	[ -x "$B/bin/$f" ] || { echo "FAIL setup: missing $B/bin/$f (make check-net builds it)"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+done
+missing=""
+for t in curl git getent setpriv nsenter unshare ip timeout /usr/bin/python3; do
+	command -v "$t" >/dev/null || missing="$missing $t"
+done
+/usr/bin/python3 -m pip --version >/dev/null 2>&1 || missing="$missing python3-pip"
+if [ -n "$missing" ]; then
+	echo "FAIL setup: missing tools:$missing (make deps-check installs them)"
+	echo "0 passed, 1 failed, 0 skipped"
+	exit 1
+fi
+
+T=$(mktemp -d /tmp/heel-net-run.XXXXXX) || exit 1
+chmod 755 "$T"
+BG=""
+cleanup() {
+	[ -n "$BG" ] && kill -KILL "$BG" 2>/dev/null
+	th_down 2>/dev/null
+	chmod -R u+rwx "$T" 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ------------------------------------------------------------ the files
+# heel-exec, the decider and the clients where uid 65534 reaches them;
+# heel-proxy, where built, beside heel-exec as in the build directory.
+mkdir -p "$T/bin" "$T/lib"
+cp "$B/bin/heel-exec" "$T/bin/heel-exec"
+[ -x "$B/bin/heel-proxy" ] && cp "$B/bin/heel-proxy" "$T/bin/heel-proxy"
+cp "$HERE/decider.py" "$T/bin/decider.py"
+cp "$HERE/clients.sh" "$T/lib/clients.sh"
+chmod 755 "$T/bin" "$T/lib" "$T/bin"/*
+chmod 644 "$T/lib/clients.sh"
+HX=$T/bin/heel-exec
+
+# Each user's tree: a home, the working directories (one a run, kept for
+# inspection until the end), the audit file and the decider's log.
+# Policies: @T@ and @U@ filled in, compiled once per user; a policy that
+# does not compile fails the cases that use it, with heelc's message.
+declare -A CERR
+for u in root nobody; do
+	mkdir -p "$T/u-$u/home" "$T/u-$u/w" "$T/pol/$u"
+	[ "$u" = nobody ] && chown -R $NOBODY:$NOBODY "$T/u-$u"
+	chmod 755 "$T/u-$u" "$T/u-$u/home" "$T/u-$u/w"
+	for p in "$HERE"/policies/*.heel; do
+		n=$(basename "$p" .heel)
+		sed -e "s|@T@|$T|g" -e "s|@U@|$u|g" "$p" >"$T/pol/$u/$n.heel"
+		if ! "$B/bin/heelc" "$T/pol/$u/$n.heel" -o "$T/pol/$u/$n.hpol" >"$T/pol/$u/$n.log" 2>&1; then
+			CERR[$u/$n]=$(grep -m1 'error' "$T/pol/$u/$n.log" | sed "s|$T/pol/$u/||")
+			[ -n "${CERR[$u/$n]}" ] || CERR[$u/$n]="heelc failed"
+		fi
+		chmod 644 "$T/pol/$u/$n.hpol" 2>/dev/null
+	done
+done
+chmod -R a+rX "$T/pol"
+
+# ------------------------------------------------------------ the network
+export TH_PDEATHSIG=1
+th_up "$T/th" || { echo "FAIL setup: the test network did not come up"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+cd "$T" || exit 1
+
+# ------------------------------------------------------------ running
+set_user() {
+	U=$1
+	if [ "$U" = root ]; then PRE=(); else PRE=(setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups); fi
+}
+
+# sbx_start POLICY SCRIPT: heel-exec POLICY -- sh -c SCRIPT in the client
+# namespaces, as $U, in the background (BG); clients.sh is sourced first.
+# The working directory W is fresh; the launcher's stdout and stderr go
+# to $W.out and $W.err.
+run_n=0
+sbx_start() {
+	local pol=$1 script=$2
+	run_n=$((run_n + 1))
+	W=$T/u-$U/w/$run_n
+	mkdir -p "$W"
+	[ "$U" = nobody ] && chown $NOBODY:$NOBODY "$W"
+	chmod 700 "$W"
+	OUT="" RC="" RUNINFO="" BG=""
+	if [ -n "${CERR[$U/$pol]:-}" ]; then
+		RC=126
+		return 1
+	fi
+	th_client "${PRE[@]}" env -i PATH=/usr/bin:/bin HOME="$T/u-$U/home" LANG=C.UTF-8 \
+		timeout -k 5 "$RUN_TIMEOUT" "$HX" --workdir "$W" "$T/pol/$U/$pol.hpol" -- \
+		sh -c ". '$T/lib/clients.sh'; $script" >"$W.out" 2>"$W.err" </dev/null &
+	BG=$!
+}
+
+# sbx_wait: waits for the run; RC, OUT. Then nothing of the
+# run may be left in the namespaces (what is, is reported and ended).
+sbx_wait() {
+	[ -n "$BG" ] || return 0
+	wait "$BG"
+	RC=$?
+	BG=""
+	OUT=$(cat "$W.out")
+	local left p
+	for _ in $(seq 60); do
+		left=$(th_strays)
+		[ -z "$left" ] && break
+		sleep 0.05
+	done
+	if [ -n "$left" ]; then
+		prob "left running after heel-exec exited: $(while read -r p _; do tr '\0' ' ' </proc/"$p"/cmdline 2>/dev/null | cut -c1-80; echo -n ';'; done <<<"$left")"
+		for p in $(cut -d' ' -f1 <<<"$left"); do kill -KILL "$p" 2>/dev/null; done
+	fi
+}
+
+# sbx POLICY SCRIPT: sbx_start, sbx_wait; false when the sandbox did not
+# run the script (the case records why and stops).
+sbx() {
+	sbx_start "$@"
+	sbx_wait
+	ran "$1"
+}
+
+# ran POLICY: the policy compiled and heel-exec ran the script.
+declare -A SAID
+ran() {
+	local e
+	if [ "$RC" = 126 ] && [ -n "${CERR[$U/$1]:-}" ]; then
+		prob "policy $1 does not compile: ${CERR[$U/$1]}"
+		return 1
+	fi
+	e=$(grep -v '^heel-exec: note' "$W.err" | head -1 | cut -c1-200)
+	case $RC in
+	125)
+		# The first refusal in full, the same one again in short.
+		if [ -n "${SAID[$e]:-}" ]; then
+			prob "heel-exec refused to start (125), as above"
+		else
+			SAID[$e]=1
+			prob "heel-exec refused to start (125): ${e:-no message}"
+		fi
+		return 1
+		;;
+	124 | 137) prob "the run timed out after ${RUN_TIMEOUT}s" ;;
+	esac
+	RUNINFO="heel-exec exit $RC${e:+: $e}"
+	return 0
+}
+
+# ================================================================ cases
+# Each case runs as $U and names its requests with $MK (case, user,
+# pid), so the logs tell this run's requests from any other's.
+
+# The addresses the test host sees the proxy connect from.
+C4=203.0.113.1
+C6=2001:db8::1
+
+case_harness() { # The network itself, without a sandbox.
+	begin harness-preflight || return
+	local o
+	o=$(th_client curl -sS --max-time 5 "http://allowed.test/hello?$MK-1" 2>&1)
+	[ "$o" = "hello from the heel test host" ] || prob "allowed.test from the client namespace: $o"
+	o=$(th_client curl -sS --max-time 5 "http://v6.test/hello?$MK-2" 2>&1)
+	[ "$o" = "hello from the heel test host" ] || prob "v6.test from the client namespace: $o"
+	o=$(th_client curl -sS --max-time 5 "http://loop.test/hello?$MK-3" 2>&1)
+	[ "$o" = "hello from the heel test host" ] || prob "the canary on loop.test: $o"
+	o=$(th_client getent hosts dns.test 2>&1)
+	[[ $o == 2001:db8::10* || $o == 203.0.113.10* ]] || prob "dns.test through the test DNS server: $o"
+	arrived host "$MK-1"
+	arrived canary "$MK-3"
+	finish
+}
+
+case_control_deny() { # network deny: no proxy variables, no way out.
+	begin control-deny || return
+	sbx deny "M=$MK"'
+		net_env
+		net_curl d1 --noproxy "*" "http://203.0.113.10/hello?$M-d1"
+		net_curl d2 "http://allowed.test/hello?$M-d2"
+		net_devtcp d3 203.0.113.10 80 "$M-d3"
+		net_udp d4 203.0.113.10 53
+		net_getent d5 dns.test' || { finish; return; }
+	[ "$RC" = 0 ] || prob "heel-exec exited $RC, expected the script's 0 ($(head -c 200 "$W.err"))"
+	grep -qi '_proxy=' <<<"$OUT" && prob "proxy variables under network deny: $(grep -i '_proxy=' <<<"$OUT" | tr '\n' ' ')"
+	want_not d1 rc=0
+	want_not d2 rc=0
+	want_not d3 rc=0
+	want d4 reply=no
+	want_not d5 rc=0
+	not_arrived host "$MK"
+	not_arrived canary "$MK"
+	[ "$(dns_new)" = 0 ] || prob "the DNS server got $(dns_new) packets"
+	finish
+}
+
+case_proxy_env() { # The proxy variables: set, the same upper and lower, local.
+	begin proxy-env || return
+	sbx allow 'net_env' || { finish; return; }
+	local v val url='^[a-z0-9]+://[^:@/]+:[^@/]+@127\.0\.0\.1:[0-9]+/?$'
+	for v in HTTP_PROXY HTTPS_PROXY ALL_PROXY; do
+		val=$(sed -n "s/^$v=//p" <<<"$OUT")
+		[[ $val =~ $url ]] || prob "$v='$val' is not scheme://user:secret@127.0.0.1:PORT"
+		[ "$(sed -n "s/^${v,,}=//p" <<<"$OUT")" = "$val" ] || prob "${v,,} differs from $v"
+	done
+	for v in HTTP_PROXY HTTPS_PROXY; do
+		[[ $(sed -n "s/^$v=//p" <<<"$OUT") == http://* ]] || prob "$v is not an http:// URL"
+	done
+	val=$(sed -n "s/^ALL_PROXY=//p" <<<"$OUT")
+	[[ $val == http://* || $val == socks5h://* || $val == socks5://* ]] || prob "ALL_PROXY has scheme ${val%%://*}"
+	for v in NO_PROXY no_proxy; do
+		[ -z "$(sed -n "s/^$v=//p" <<<"$OUT")" ] || prob "$v is not empty"
+	done
+	NOTE="ALL_PROXY ${val%%://*}://"
+	finish
+}
+
+case_curl_plain() { # curl, absolute-form HTTP through HTTP_PROXY.
+	begin curl-http || return
+	sbx allow "M=$MK"'
+		net_curl p1 "http://allowed.test/hello?$M-p1"
+		net_curl p2 "http://also.test/hello?$M-p2"
+		net_curl p3 "http://v6.test/hello?$M-p3"
+		net_curl p4 "http://allowed.test:8080/hello?$M-p4"' || { finish; return; }
+	want p1 rc=0 http=200 && body_has p1 "hello from the heel test host"
+	arrived host "$MK-p1" && from "$MK-p1" $C4
+	want p2 rc=0 http=403 && body_has p2 also.test
+	not_arrived host "$MK-p2"
+	want p3 rc=0 http=200
+	arrived host "$MK-p3" && from "$MK-p3" $C6
+	want p4 rc=0 http=200
+	finish
+}
+
+case_curl_connect() { # curl --proxytunnel, and a raw CONNECT to the echo port.
+	begin curl-connect || return
+	sbx allow "M=$MK"'
+		net_curl c1 -p "http://allowed.test:8080/hello?$M-c1"
+		net_curl c2 -p "http://also.test:8080/hello?$M-c2"
+		net_tunnel c3 "$(net_http_proxy)" allowed.test 8443 "$M-c3"
+		net_tunnel c4 "$(net_http_proxy)" also.test 8443 "$M-c4"
+		net_curl c5 -p "http://v6.test/hello?$M-c5"' || { finish; return; }
+	want c1 rc=0 http=200 connect=200
+	arrived host "$MK-c1"
+	want c2 rc=56 connect=403
+	not_arrived host "$MK-c2"
+	want c3 rc=0 connect=200 echo=ok
+	arrived host "$MK-c3" && from "$MK-c3" $C4
+	want c4 connect=403 echo=no
+	not_arrived host "$MK-c4"
+	want c5 rc=0 http=200 connect=200
+	finish
+}
+
+case_curl_socks() { # curl through SOCKS5 with names resolved by the proxy.
+	begin curl-socks5h || return
+	sbx allow "M=$MK"'
+		S=$(net_socks_proxy)
+		net_curl s1 -x "$S" "http://allowed.test/hello?$M-s1"
+		net_curl s2 -x "$S" "http://also.test/hello?$M-s2"
+		net_curl s3 -x "$S" "http://v6.test:8080/hello?$M-s3"' || { finish; return; }
+	want s1 rc=0 http=200
+	arrived host "$MK-s1"
+	# 97: CURLE_PROXY; the reply code (2: not allowed by ruleset) is in
+	# curl's message.
+	want s2 rc=97 && err_has s2 'SOCKS5'
+	not_arrived host "$MK-s2"
+	want s3 rc=0 http=200
+	arrived host "$MK-s3" && from "$MK-s3" $C6
+	finish
+}
+
+case_ip_literal() { # The address of an allowed name, written as an address, is not allowed.
+	begin ip-literal-not-listed || return
+	sbx allow "M=$MK"'
+		net_curl i1 "http://203.0.113.10/hello?$M-i1"
+		net_curl i2 -p "http://203.0.113.10:8080/hello?$M-i2"
+		net_curl i3 -x "$(net_socks_proxy)" "http://203.0.113.10/hello?$M-i3"
+		net_curl i4 "http://[2001:db8::10]/hello?$M-i4"
+		net_curl i5 "http://3405803786/hello?$M-i5"' || { finish; return; }
+	want i1 rc=0 http=403
+	want i2 rc=56 connect=403
+	want i3 rc=97
+	want i4 rc=0 http=403
+	want_not i5 http=200
+	not_arrived host "$MK"
+	finish
+}
+
+case_git() { # git clone over HTTP (dumb protocol) through the proxy.
+	begin git-clone || return
+	sbx allow "M=$MK"'
+		net_git g1 http://allowed.test/repo.git
+		net_git g2 http://also.test/repo.git' || { finish; return; }
+	want g1 rc=0 readme=ok
+	want_not g2 rc=0 && err_has g2 403
+	not_arrived host "GET /repo.git/info/refs?service=git-upload-pack also.test"
+	finish
+}
+
+case_urllib() { # python3's urllib, proxies from the environment.
+	begin python-urllib || return
+	sbx allow "M=$MK"'
+		net_urllib u1 "http://allowed.test/hello?$M-u1"
+		net_urllib u2 "http://also.test/hello?$M-u2"' || { finish; return; }
+	want u1 rc=0 http=200 && body_has u1 "hello from the heel test host"
+	arrived host "$MK-u1"
+	want u2 rc=0 http=403
+	not_arrived host "$MK-u2"
+	finish
+}
+
+case_pip() { # pip download from the test host's index.
+	begin pip-download || return
+	sbx allow 'HOME=$PWD
+		net_pip pip1 allowed.test
+		net_pip pip2 also.test' || { finish; return; }
+	want pip1 rc=0 wheel=ok
+	want_not pip2 rc=0 && want pip2 wheel=no
+	not_arrived host "/simple/heeltestpkg/ also.test"
+	finish
+}
+
+# Allowed by the list, refused by the address the name resolves to (or
+# the literal is): private, ULA, link-local metadata, loopback, the client
+# side's own address.
+BYADDR=(private.test ula.test meta.test loop.test self.test 10.77.0.10 169.254.169.254 127.0.0.1 "[::1]")
+case_by_address() {
+	begin refused-by-address || return
+	sbx addr "M=$MK; HOSTS='${BYADDR[*]}'"'
+		set -f
+		S=$(net_socks_proxy)
+		net_curl ok "http://allowed.test/hello?$M-ok"
+		k=0
+		for h in $HOSTS; do
+			k=$((k + 1))
+			net_curl a$k "http://$h/hello?$M-a$k"
+			net_curl b$k -p "http://$h:8080/hello?$M-b$k"
+			net_curl c$k -x "$S" "http://$h/hello?$M-c$k"
+		done' || { finish; return; }
+	want ok rc=0 http=200
+	# One line a destination: what each of the three ways got.
+	local k=0 h a b c
+	for h in "${BYADDR[@]}"; do
+		k=$((k + 1))
+		a=$(res a$k) b=$(res b$k) c=$(res c$k)
+		if ! [[ " $a " == *" rc=0 http=403 "* && " $b " == *" rc=56 "*" connect=403 "* && " $c " == *" rc=97 "* ]]; then
+			prob "$h: HTTP '${a:-no result}', CONNECT '${b:-no result}', SOCKS5 '${c:-no result}' (want 403, 403, rc=97)"
+		fi
+	done
+	not_arrived host "$MK-a"
+	not_arrived host "$MK-b"
+	not_arrived host "$MK-c"
+	not_arrived canary "$MK"
+	finish
+}
+
+case_bypass() { # Around the proxy: nothing gets out, DNS included.
+	begin bypass-straight-out || return
+	sbx allow "M=$MK"'
+		net_curl n1 --noproxy "*" "http://allowed.test/hello?$M-n1"
+		net_curl n2 --noproxy "*" "http://203.0.113.10/hello?$M-n2"
+		net_curl n3 --noproxy "*" "http://[2001:db8::10]/hello?$M-n3"
+		net_devtcp n4 203.0.113.10 80 "$M-n4"
+		net_devtcp n5 203.0.113.10 53 "$M-n5"
+		net_udp n6 203.0.113.10 53
+		net_udp n7 2001:db8::10 53
+		net_getent n8 dns.test
+		net_pyresolve n9 dns.test' || { finish; return; }
+	local l
+	for l in n1 n2 n3 n4 n5 n8 n9; do want_not $l rc=0; done
+	want n6 reply=no
+	want n7 reply=no
+	not_arrived host "$MK"
+	not_arrived canary "$MK"
+	[ "$(dns_new)" = 0 ] || prob "the DNS server got $(dns_new) packets: $(since host | grep '^dns ' | head -2 | tr '\n' ';')"
+	finish
+}
+
+case_proxy_dns() { # The proxy resolves a name /etc/hosts lacks through DNS.
+	begin proxy-resolves-by-dns || return
+	sbx allow "M=$MK"'
+		net_curl r1 "http://dns.test/hello?$M-r1"' || { finish; return; }
+	want r1 rc=0 http=200
+	arrived host "$MK-r1"
+	since host | grep -q "^dns udp $C4 dns.test \|^dns tcp $C4 dns.test " || prob "no DNS query for dns.test from the client side"
+	finish
+}
+
+case_auth() { # Without the secret, or with a wrong one: 407 / SOCKS auth failure.
+	begin proxy-auth || return
+	sbx allow "M=$MK"'
+		P=$(net_http_proxy)
+		S=$(net_socks_proxy)
+		net_curl a0 "http://allowed.test/hello?$M-a0"
+		net_curl a1 -x "$(net_nocreds "$P")" "http://allowed.test/hello?$M-a1"
+		net_curl a2 -x "$(net_wrongpass "$P")" "http://allowed.test/hello?$M-a2"
+		net_curl a3 -p -x "$(net_nocreds "$P")" "http://allowed.test/hello?$M-a3"
+		net_curl a4 -p -x "$(net_wrongpass "$P")" "http://allowed.test/hello?$M-a4"
+		net_curl a5 -x "$(net_nocreds "$S")" "http://allowed.test/hello?$M-a5"
+		net_curl a6 -x "$(net_wrongpass "$S")" "http://allowed.test/hello?$M-a6"
+		net_tunnel a7 "$(net_nocreds "$P")" allowed.test 8443 "$M-a7"' || { finish; return; }
+	want a0 rc=0 http=200
+	want a1 rc=0 http=407
+	want a2 rc=0 http=407
+	want a3 rc=56 connect=407
+	want a4 rc=56 connect=407
+	want a5 rc=97
+	want a6 rc=97
+	want a7 connect=407 echo=no
+	local l
+	for l in a1 a2 a3 a4 a5 a6 a7; do not_arrived host "$MK-$l"; done
+	finish
+}
+
+# proxy_pids: heel-proxy processes in the client network namespace (the
+# harness's own; nothing else runs there).
+proxy_pids() {
+	local p
+	for p in $(th_strays | cut -d' ' -f1); do
+		[ "$(cat /proc/"$p"/comm 2>/dev/null)" = heel-proxy ] && echo "$p"
+	done
+}
+
+case_proxy_killed() { # The proxy dies mid-run: later requests fail, heel-exec says so.
+	begin proxy-killed || return
+	local go=$T/u-$U/go.$((run_n + 1)) pids
+	sbx_start allow "M=$MK; GO=$go"'
+		net_curl k1 "http://allowed.test/hello?$M-k1"
+		: >ready
+		net_wait_file "$GO"
+		net_curl k2 "http://allowed.test/hello?$M-k2"
+		net_curl k3 -p "http://allowed.test:8080/hello?$M-k3"'
+	if [ -z "$BG" ]; then ran allow; finish; return; fi
+	for _ in $(seq 600); do
+		[ -e "$W/ready" ] && break
+		kill -0 "$BG" 2>/dev/null || break
+		sleep 0.1
+	done
+	if [ -e "$W/ready" ]; then
+		pids=$(proxy_pids)
+		if [ -n "$pids" ]; then
+			kill -KILL $pids
+		else
+			prob "no heel-proxy process in the client namespace while the sandbox ran"
+		fi
+	fi
+	touch "$go"
+	sbx_wait
+	ran allow || { finish; return; }
+	want k1 rc=0 http=200
+	want_not k2 http=200
+	want_not k3 connect=200
+	not_arrived host "$MK-k2"
+	not_arrived host "$MK-k3"
+	grep -qi 'proxy' "$W.err" || prob "heel-exec said nothing about the proxy (stderr: $(head -c 200 "$W.err" | tr '\n' ' '))"
+	NOTE="heel-exec exit $RC: $(grep -i -m1 proxy "$W.err" | cut -c1-120)"
+	finish
+}
+
+case_audit() { # One audit line per decision, in order, with the documented keys.
+	begin audit-log || return
+	local f=$T/u-$U/audit.jsonl o
+	rm -f "$f"
+	sbx audit "M=$MK"'
+		net_curl l1 "http://allowed.test/hello?$M-l1"
+		net_curl l2 "http://also.test/hello?$M-l2"
+		net_curl l3 -p "http://allowed.test:8080/hello?$M-l3"
+		net_curl l4 -x "$(net_socks_proxy)" "http://allowed.test/hello?$M-l4"
+		net_curl l5 "http://203.0.113.10/hello?$M-l5"' || { finish; return; }
+	want l1 rc=0 http=200
+	want l2 rc=0 http=403
+	want l3 rc=0 connect=200
+	want l4 rc=0 http=200
+	want l5 rc=0 http=403
+	if [ ! -f "$f" ]; then
+		prob "no audit file $f"
+	else
+		o=$(/usr/bin/python3 "$HERE/auditcheck.py" "$f" allowed.test:80:allowed also.test:80:refused \
+			allowed.test:8080:allowed allowed.test:80:allowed 203.0.113.10:80:refused)
+		case $o in
+		OK*) NOTE=${o#OK } ;;
+		*) prob "audit: $o" ;;
+		esac
+	fi
+	finish
+}
+
+# case_decide MODE: a decider that allows, refuses, hangs, crashes or
+# answers garbage; all but the first are refusals.
+case_decide() {
+	local mode=$1 log=$T/u-$U/decider.log
+	begin "decider-$mode" || return
+	rm -f "$log"
+	if [ "$mode" = hang ]; then
+		# One request: the proxy's timeout is waited out once.
+		sbx "decide-$mode" "M=$MK"'
+			NET_MAXTIME=120 net_curl e1 "http://allowed.test/hello?$M-e1"' || { finish; return; }
+	else
+		sbx "decide-$mode" "M=$MK"'
+			net_curl e1 "http://allowed.test/hello?$M-e1"
+			net_curl e2 -p "http://allowed.test:8080/hello?$M-e2"' || { finish; return; }
+	fi
+	if [ "$mode" = allow ]; then
+		want e1 rc=0 http=200
+		want e2 rc=0 connect=200
+		arrived host "$MK-e1"
+	else
+		want e1 rc=0 http=403
+		[ "$mode" = hang ] || want e2 rc=56 connect=403
+		not_arrived host "$MK-e"
+	fi
+	# The decider was asked, with a JSON line naming the host.
+	if ! grep -v '^start \|^eof' "$log" 2>/dev/null | grep -q '"allowed.test"'; then
+		prob "the decider was not asked about allowed.test (its log: $(head -c 200 "$log" 2>/dev/null | tr '\n' ' '))"
+	fi
+	finish
+}
+
+# ================================================================ main
+ALL_CASES="case_control_deny case_proxy_env case_curl_plain case_curl_connect case_curl_socks
+	case_ip_literal case_git case_urllib case_pip case_by_address case_bypass case_proxy_dns
+	case_auth case_proxy_killed case_audit"
+DECIDERS="allow refuse hang crash garbage"
+
+U=root
+case_harness
+for u in root nobody; do
+	set_user $u
+	for c in $ALL_CASES; do $c; done
+	for m in $DECIDERS; do case_decide "$m"; done
+done
+
+# ------------------------------------------------------------ teardown
+# Nothing of any case left in the namespaces, then the namespaces gone
+# and the machine's own network as it was.
+PROB=""
+left=$(th_strays)
+[ -n "$left" ] && prob "left in the test namespaces after the cases: $(tr '\n' ';' <<<"$left")"
+th_down || prob "the test network did not come down cleanly (see above)"
+echo "# network up in ${TH_UP_SECONDS}s, down in ${TH_DOWN_SECONDS:-?}s"
+if [ -n "$PROB" ]; then
+	echo "FAIL teardown: $PROB"
+	nfail=$((nfail + 1))
+fi
+totals
