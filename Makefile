@@ -37,10 +37,11 @@ GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime 
 # Packages from Debian, installed by `make deps` (idempotent, quiet when
 # nothing is missing). Build: what heelc needs. Check: what tests need
 # (debian-archive-keyring: tests/lib/debian-suite.sh checks what it
-# fetches from Debian's archive against it).
+# fetches from Debian's archive against it; curl, git, python3, pip and
+# iproute2: the clients and the stand-in internet of tests/net).
 DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ares-dev
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
-	debian-archive-keyring
+	debian-archive-keyring curl git python3 python3-pip iproute2
 DEPS_BENCH := $(DEPS_CHECK) hyperfine bubblewrap firejail
 # Kernel guests (tests/kernels): QEMU, a static busybox for the
 # initramfs, cpio and xz to build it and unpack modules, the archive key
@@ -447,5 +448,5 @@ clean:
 # The live network suite (tests/net): heel-exec and heel-proxy against
 # namespaces that stand in for the internet, with curl, git, urllib, pip.
 .PHONY: check-net
-check-net: $(BIN)/heelc $(BIN)/heel-exec
+check-net: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-proxy
 	bash tests/net/run.sh $(B)
