@@ -42,6 +42,9 @@ GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime 
 DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ares-dev
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
 	debian-archive-keyring curl git python3 python3-pip iproute2
+# The demo's network part: a stand-in internet (tests/net/testhost.sh)
+# and a client.
+DEPS_DEMO := $(DEPS_BUILD) curl python3 iproute2
 DEPS_BENCH := $(DEPS_CHECK) hyperfine bubblewrap firejail
 # Kernel guests (tests/kernels): QEMU, a static busybox for the
 # initramfs, cpio and xz to build it and unpack modules, the archive key
@@ -83,7 +86,7 @@ LIBS_HEELC := $(shell pkg-config --libs jansson nettle 2>/dev/null || echo -ljan
 # builds its BPF itself and does not link it.
 LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lseccomp)
 
-.PHONY: all deps deps-check deps-bench deps-kernels check-kernels check-kernel-no-landlock demo check fuzz bench fmt install clean \
+.PHONY: all deps deps-check deps-bench deps-demo deps-kernels check-kernels check-kernel-no-landlock demo check fuzz bench fmt install clean \
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
 	check-launcher check-conformance check-matrix check-container check-apparmor
 
@@ -95,6 +98,8 @@ deps-check:
 	$(call install_missing,$(DEPS_CHECK))
 deps-bench:
 	$(call install_missing,$(DEPS_BENCH))
+deps-demo:
+	$(call install_missing,$(DEPS_DEMO))
 deps-kernels:
 	$(call install_missing,$(DEPS_KERNELS))
 
@@ -418,7 +423,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-kernel-no-landlock
 	@echo "make check: all suites passed"
 
-demo: deps
+demo: deps-demo
 	@$(MAKE) --no-print-directory all
 	@bash tests/demo.sh $(BIN)
 

@@ -41,3 +41,27 @@ echo "  processes visible in /proc: $(ls /proc | grep -c "^[0-9]") (a PID namesp
 '
 echo "   exit status $?"
 test ! -e "$home/planted" && echo "   afterwards: \$HOME/planted does not exist"
+
+# The network: heel-proxy lets the sandbox reach what the policy lists and
+# refuses the rest, over a stand-in internet made of namespaces of our own
+# (tests/net/testhost.sh; root only: it makes network namespaces).
+netpolicy=policies/examples/demo-network.heel
+say "heel-exec demo-network.hpol: one allowed and one refused request"
+if [ "$(id -u)" != 0 ] || ! command -v curl >/dev/null || ! command -v ip >/dev/null; then
+	echo "   skipped: needs root, curl and iproute2 (make demo installs them as root)"
+	exit 0
+fi
+"$bin/heelc" "$netpolicy" -o "$tmp/net.hpol" || exit 1
+TH_QUIET=1
+. tests/net/testhost.sh
+th_up "$tmp/net" >/dev/null || { echo "   skipped: could not make the stand-in internet"; exit 0; }
+trap 'th_down >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+grep -A2 '^network allow' "$netpolicy" | sed 's/^/   /'
+th_client "$bin/heel-exec" "$tmp/net.hpol" -- /bin/sh -c '
+echo "  \$ curl http://allowed.test/hello"
+curl -sS -m 10 http://allowed.test/hello | sed "s/^/    /"
+echo "  \$ curl http://also.test/hello      (same server, not in the list)"
+curl -sS -m 10 http://also.test/hello | sed "s/^/    /"
+echo "  \$ curl --noproxy \"*\" http://203.0.113.10/hello   (around the proxy)"
+curl -sS -m 10 --noproxy "*" http://203.0.113.10/hello 2>&1 | sed "s/^/    /"
+'
