@@ -409,6 +409,36 @@ case_bypass() { # Around the proxy: nothing gets out, DNS included.
 	finish
 }
 
+case_empty_list() { # An empty allow-list: every destination refused, nothing arrives.
+	begin empty-allow-list || return
+	sbx empty "M=$MK"'
+		net_curl e1 "http://allowed.test/hello?$M-e1"
+		net_curl e2 -p "http://allowed.test/hello?$M-e2"
+		net_curl e3 "http://203.0.113.10/hello?$M-e3"' || { finish; return; }
+	want e1 http=403
+	want e2 connect=403
+	want e3 http=403
+	not_arrived host "$MK"
+	finish
+}
+
+case_env_removed() { # The proxy variables unset or edited: no way out, not an open one.
+	begin proxy-env-removed || return
+	sbx allow "M=$MK"'
+		(unset HTTP_PROXY http_proxy HTTPS_PROXY https_proxy ALL_PROXY all_proxy
+		 net_curl v1 "http://allowed.test/hello?$M-v1")
+		(export NO_PROXY=allowed.test no_proxy=allowed.test
+		 net_curl v2 "http://allowed.test/hello?$M-v2")
+		(export http_proxy=http://203.0.113.10:80 HTTP_PROXY=http://203.0.113.10:80
+		 net_curl v3 "http://allowed.test/hello?$M-v3")' || { finish; return; }
+	want_not v1 rc=0
+	want_not v2 rc=0
+	want_not v3 rc=0
+	not_arrived host "$MK"
+	not_arrived canary "$MK"
+	finish
+}
+
 case_proxy_dns() { # The proxy resolves a name /etc/hosts lacks through DNS.
 	begin proxy-resolves-by-dns || return
 	sbx allow "M=$MK"'
@@ -551,8 +581,8 @@ case_decide() {
 
 # ================================================================ main
 ALL_CASES="case_control_deny case_proxy_env case_curl_plain case_curl_connect case_curl_socks
-	case_ip_literal case_git case_urllib case_pip case_by_address case_bypass case_proxy_dns
-	case_auth case_proxy_killed case_audit"
+	case_ip_literal case_git case_urllib case_pip case_by_address case_bypass case_empty_list
+	case_env_removed case_proxy_dns case_auth case_proxy_killed case_audit"
 DECIDERS="allow refuse hang crash garbage"
 
 U=root
