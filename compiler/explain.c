@@ -10,7 +10,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -393,6 +395,109 @@ yes_no(uint64_t v)
 	return v ? "yes" : "no";
 }
 
+/* A growing string for the sentences below; on out-of-memory it stays
+ * whatever it had, and the text is only shorter. */
+struct words {
+	char *s;
+	size_t len, cap;
+};
+
+static void words_add(struct words *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+words_add(struct words *w, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (w->len + (size_t)n + 1 > w->cap) {
+		size_t cap = (w->len + (size_t)n + 1) * 2;
+		char *grown = realloc(w->s, cap);
+
+		if (!grown)
+			return;
+		w->s = grown;
+		w->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(w->s + w->len, w->cap - w->len, fmt, ap);
+	va_end(ap);
+	w->len += (size_t)n;
+}
+
+/* An argument as a reader would type it: quoted when it is empty or
+ * holds a blank or a quote. */
+static void
+words_arg(struct words *w, const char *a)
+{
+	if (*a && !strpbrk(a, " \t\"'\\"))
+		words_add(w, " %s", a);
+	else
+		words_add(w, " \"%s\"", a);
+}
+
+static void
+host_text(const struct ir_net_pattern *n, char *buf, size_t len)
+{
+	if (n->port)
+		snprintf(buf, len, strchr(n->host, ':') ? "[%s]:%u" : "%s:%u", n->host, n->port);
+	else
+		snprintf(buf, len, strchr(n->host, ':') ? "[%s]" : "%s", n->host);
+}
+
+/* The decider line: program, arguments and origin, once where platforms
+ * agree. */
+static void
+print_decider(struct text_out *t)
+{
+	const struct ir_policy *p = t->p;
+	char *text[IR_PLATFORM_COUNT] = {NULL};
+	bool done[IR_PLATFORM_COUNT] = {false};
+	unsigned all = 0;
+
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+		const struct ir_decider *d = &p->decider[i];
+		struct words w = {0};
+		char orig[512];
+
+		if (!(p->platforms & IR_PLAT_BIT(i)))
+			continue;
+		all |= IR_PLAT_BIT(i);
+		if (!d->program) {
+			words_add(&w, "none");
+		} else {
+			words_add(&w, "%s", d->program);
+			for (size_t j = 0; j < d->nargs; j++)
+				words_arg(&w, d->args[j]);
+			origin_text(&d->origin, orig, sizeof(orig));
+			words_add(&w, "  %s", orig);
+		}
+		text[i] = w.s;
+	}
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+		unsigned mask = 0;
+		char plat[64];
+
+		if (!text[i] || done[i])
+			continue;
+		for (int j = i; j < IR_PLATFORM_COUNT; j++)
+			if (text[j] && !done[j] && strcmp(text[i], text[j]) == 0) {
+				mask |= IR_PLAT_BIT(j);
+				done[j] = true;
+			}
+		platforms_text(mask, all, plat, sizeof(plat));
+		fprintf(t->f, "  %-14s %s%s%s%s\n", "decider", text[i], plat[0] ? "  [" : "", plat,
+			plat[0] ? "]" : "");
+	}
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++)
+		free(text[i]);
+}
+
 static void
 print_network(struct text_out *t)
 {
@@ -414,11 +519,7 @@ print_network(struct text_out *t)
 			const struct ir_net_pattern *n = &p->patterns[i];
 			char host[300], extra[64] = "";
 
-			if (n->port)
-				snprintf(host, sizeof(host), strchr(n->host, ':') ? "[%s]:%u" : "%s:%u",
-					 n->host, n->port);
-			else
-				snprintf(host, sizeof(host), strchr(n->host, ':') ? "[%s]" : "%s", n->host);
+			host_text(n, host, sizeof(host));
 			if (strncmp(n->host, "*.", 2) == 0)
 				snprintf(extra, sizeof(extra), "(subdomains of %s only)", n->host + 2);
 			fputs("  ", t->f);
@@ -445,6 +546,7 @@ print_network(struct text_out *t)
 	} else {
 		fprintf(t->f, "  %-14s none\n", "audit");
 	}
+	print_decider(t);
 }
 
 static void
@@ -782,8 +884,13 @@ json_u64(const struct ir_u64 *v, json_t *value)
 }
 
 static json_t *
-json_scalars(const struct ir_policy *p, const struct ir_scalars *s)
+json_strv(char **v, size_t n);
+
+static json_t *
+json_scalars(const struct ir_policy *p, int pl)
 {
+	const struct ir_scalars *s = &p->scalar[pl];
+	const struct ir_decider *d = &p->decider[pl];
 	json_t *o = json_object(), *limits = json_object(), *net = json_object();
 	json_t *prot = json_array();
 
@@ -800,6 +907,13 @@ json_scalars(const struct ir_policy *p, const struct ir_scalars *s)
 	} else {
 		json_object_set_new(net, "audit", json_null());
 	}
+	if (d->program)
+		json_object_set_new(net, "decide",
+				    json_pack("{s:s, s:o, s:o}", "program", d->program, "args",
+					      json_strv(d->args, d->nargs), "origin",
+					      json_origin(&d->origin)));
+	else
+		json_object_set_new(net, "decide", json_null());
 	json_object_set_new(o, "network", net);
 	for (int l = 0; l < IR_LIMIT_COUNT; l++)
 		json_object_set_new(limits, ir_limit_name(l),
@@ -822,7 +936,6 @@ json_scalars(const struct ir_policy *p, const struct ir_scalars *s)
 			json_array_append_new(prot, json_string(ir_set_name(set)));
 	json_object_set_new(o, "protections", prot);
 	json_object_set_new(o, "unix_sockets", json_u64(&s->unix_sockets, json_boolean(s->unix_sockets.value)));
-	(void)p;
 	return o;
 }
 
@@ -894,7 +1007,7 @@ json_policy(const struct ir_policy *p, const char *name)
 		json_object_set_new(root, groups[i], paths[i]);
 	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
 		if (p->platforms & IR_PLAT_BIT(i))
-			json_object_set_new(per, ir_platform_name(i), json_scalars(p, &p->scalar[i]));
+			json_object_set_new(per, ir_platform_name(i), json_scalars(p, i));
 		else if (p->excluded_reason[i])
 			json_object_set_new(per, ir_platform_name(i),
 					    json_pack("{s:s}", "excluded", p->excluded_reason[i]));

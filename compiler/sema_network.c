@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT
  * Network allow-list patterns: checked and normalised (lower case, no
  * trailing dot, IPv6 without brackets) exactly once here, so the proxy
- * only ever compares normalised strings. */
+ * only ever compares normalised strings. And the `network decide`
+ * program, which must be out of the sandbox's reach. */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sema_int.h"
 
@@ -314,4 +317,209 @@ sema_build_patterns(struct sema *s)
 	}
 	ir->npatterns = w;
 	return 0;
+}
+
+/* ------------------------------------------------------------ the decider */
+
+/* Absolute as written: `/...`, or `C:...` inside `on windows`. */
+static bool
+is_rooted(const char *path)
+{
+	return path[0] == '/' || (isalpha((unsigned char)path[0]) && path[1] == ':');
+}
+
+/* `path` as the comparison below reads it: on Windows `\` separates
+ * like `/`. NULL on out-of-memory (s->oom). Caller frees. */
+static char *
+compare_form(struct sema *s, const char *path, bool win)
+{
+	char *out = sema_strdup(s, path);
+
+	for (char *c = out; out && win && *c; c++)
+		if (*c == '\\')
+			*c = '/';
+	return out;
+}
+
+/* Whether `child` is `parent` or lies beneath it, both in compare_form.
+ * Windows names are case-insensitive. */
+static bool
+at_or_beneath(const char *parent, const char *child, bool win)
+{
+	size_t n = strlen(parent);
+
+	if (win ? strncasecmp(parent, child, n) != 0 : strncmp(parent, child, n) != 0)
+		return false;
+	return child[n] == '\0' || child[n] == '/' || (n && parent[n - 1] == '/');
+}
+
+/* The rule that decides for `program` (a literal absolute path) on
+ * platform `p`: the one with the longest path at or above it (the
+ * language's precedence). Only rules written as absolute paths can be
+ * compared: where `${HOME}` or the launch directory leads is known only
+ * at launch, when heel-exec checks the program again. Between two spellings
+ * of one place (`C:/x`, `c:\x`) the writable one is taken, so a doubt is
+ * a refusal. NULL when no rule covers it. */
+static const struct sema_path *
+deciding_rule(struct sema *s, const char *program, int p)
+{
+	bool win = p == IR_WINDOWS;
+	char *prog = compare_form(s, program, win);
+	const struct sema_path *best = NULL;
+	size_t best_len = 0;
+
+	if (!prog)
+		return NULL;
+	for (size_t i = 0; i < s->npaths; i++) {
+		const struct sema_path *e = &s->paths[i];
+		const struct sema_cell *c = &e->cell[p];
+		char *parent;
+		size_t n;
+
+		if (!c->present || !is_rooted(e->path) ||
+		    !(parent = compare_form(s, e->path, win)))
+			continue;
+		n = strlen(parent);
+		if (at_or_beneath(parent, prog, win) &&
+		    (!best || n > best_len ||
+		     (n == best_len && (c->mode & IR_WRITE) && !(best->cell[p].mode & IR_WRITE)))) {
+			best = e;
+			best_len = n;
+		}
+		free(parent);
+	}
+	free(prog);
+	return best;
+}
+
+/* Why the sandbox could write `program` on platform `p`: the writable
+ * rule deciding for it (*rule), or the policy's working directory
+ * (*workdir). False when neither. */
+static bool
+decider_writable(struct sema *s, const char *program, int p, const struct sema_path **rule,
+		 bool *workdir)
+{
+	const char *wd = s->ir->scalar[p].workdir.value;
+	const struct sema_path *r = deciding_rule(s, program, p);
+
+	*rule = NULL;
+	*workdir = false;
+	if (r && (r->cell[p].mode & IR_WRITE)) {
+		*rule = r;
+		return true;
+	}
+	if (wd) {
+		bool win = p == IR_WINDOWS;
+		char *a = compare_form(s, wd, win), *b = compare_form(s, program, win);
+
+		*workdir = a && b && at_or_beneath(a, b, win);
+		free(a);
+		free(b);
+	}
+	return *workdir;
+}
+
+static bool
+same_loc(const struct diag_loc *a, const struct diag_loc *b)
+{
+	return a->src == b->src && a->line == b->line && a->col == b->col;
+}
+
+/* One reason a decider is writable, and the platforms it holds on. */
+struct decider_why {
+	const struct sema_path *rule; /* NULL: the working directory */
+	uint8_t mode;
+	struct diag_loc locs[IR_PLATFORM_COUNT]; /* the grants or workdir statements */
+	size_t nlocs;
+	unsigned mask;
+};
+
+void
+sema_check_decider(struct sema *s)
+{
+	unsigned done = 0;
+
+	/* The decider runs on the host with the launcher's user and judges
+	 * every destination: a sandbox that can rewrite it grants itself any
+	 * network access. heelc sees the policy's paths, not the files, so
+	 * this catches what the policy itself says; heel-exec checks the
+	 * real file again at launch. */
+	for (int p = 0; p < IR_PLATFORM_COUNT; p++) {
+		const struct ir_decider *d = &s->ir->decider[p];
+		struct decider_why why[IR_PLATFORM_COUNT];
+		size_t nwhy = 0;
+		unsigned group = 0;
+
+		if (!d->program || (done & IR_PLAT_BIT(p)))
+			continue;
+		/* Platforms where the same statement is in force are one
+		 * report: a grant outside any block is one mistake. */
+		for (int q = p; q < IR_PLATFORM_COUNT; q++)
+			if (s->ir->decider[q].program &&
+			    same_loc(&s->decider_loc[q], &s->decider_loc[p]))
+				group |= IR_PLAT_BIT(q);
+		done |= group;
+		for (int q = p; q < IR_PLATFORM_COUNT; q++) {
+			const struct sema_path *rule;
+			struct diag_loc loc;
+			bool wd;
+			size_t k;
+
+			if (!(group & IR_PLAT_BIT(q)) ||
+			    !decider_writable(s, s->ir->decider[q].program, q, &rule, &wd))
+				continue;
+			loc = rule ? rule->cell[q].loc : s->slots[SEMA_SLOT_WORKDIR][q].loc;
+			/* One path granted alike on two platforms (by a base
+			 * that says it once per platform) is one mistake. */
+			for (k = 0; k < nwhy; k++)
+				if (why[k].rule == rule &&
+				    (!rule || why[k].mode == rule->cell[q].mode))
+					break;
+			if (k == nwhy)
+				why[nwhy++] = (struct decider_why){
+				    .rule = rule, .mode = rule ? rule->cell[q].mode : 0};
+			why[k].mask |= IR_PLAT_BIT(q);
+			for (size_t j = 0; j <= why[k].nlocs; j++) {
+				if (j == why[k].nlocs) {
+					why[k].locs[why[k].nlocs++] = loc;
+					break;
+				}
+				if (same_loc(&why[k].locs[j], &loc))
+					break;
+			}
+		}
+		for (size_t k = 0; k < nwhy; k++) {
+			int q = 0;
+			char on[80] = "";
+
+			while (!(why[k].mask & IR_PLAT_BIT(q)))
+				q++;
+			if (why[k].mask != group)
+				snprintf(on, sizeof(on), " on %s", sema_platform_list(why[k].mask));
+			if (why[k].rule) {
+				const char *path = why[k].rule->path;
+
+				diag_push(s->ctx, DIAG_ERROR, &s->decider_loc[p],
+					  "the sandbox could replace the program that decides its "
+					  "network access; install the decider where the policy "
+					  "grants no write",
+					  "`network decide` runs `%s`, which the sandbox can "
+					  "write%s: it is beneath `grant \"%s\" %s`",
+					  d->program, on, path, ir_mode_name(why[k].mode));
+				for (size_t j = 0; j < why[k].nlocs; j++)
+					diag_push(s->ctx, DIAG_NOTE, &why[k].locs[j], NULL,
+						  "granted writable here");
+			} else {
+				diag_push(s->ctx, DIAG_ERROR, &s->decider_loc[p],
+					  "the sandbox writes its working directory; install the "
+					  "decider outside it",
+					  "`network decide` runs `%s`, which is inside the working "
+					  "directory `%s`%s",
+					  d->program, s->ir->scalar[q].workdir.value, on);
+				for (size_t j = 0; j < why[k].nlocs; j++)
+					diag_push(s->ctx, DIAG_NOTE, &why[k].locs[j], NULL,
+						  "working directory set here");
+			}
+		}
+	}
 }
