@@ -2181,6 +2181,7 @@ sema_compile(struct diag_ctx *ctx, const struct sema_options *opts, struct ir_po
 	}
 	if (!s.oom) {
 		check_network(&s);
+		sema_warn_patterns(&s);
 		sema_check_decider(&s);
 		check_targets(&s);
 		build(&s);

@@ -108,6 +108,7 @@ struct sema_pattern {
 	uint8_t platforms;
 	size_t seq; /* evaluation order: the first origin wins */
 	struct ir_origin origin;
+	struct diag_loc loc; /* the pattern's string, for warnings */
 };
 
 struct sema_env_cell {
@@ -263,6 +264,11 @@ int sema_build_paths(struct sema *s);
 /* Checks and normalises one allow-list pattern; adds it for `mask`. */
 void sema_add_pattern(struct sema *s, const struct ast_arg *a, const struct sema_ectx *e,
 		      unsigned mask);
+
+/* Warns about allow-list entries that can never be reached (loopback
+ * names and addresses, private ranges without allow-private, ...), once
+ * the final network settings are known. */
+void sema_warn_patterns(struct sema *s);
 
 /* Refuses a `network decide` program the same policy lets the sandbox
  * write: beneath a writable grant, or inside its working directory. */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT
  * Network allow-list patterns: checked and normalised (lower case, no
  * trailing dot, IPv6 without brackets) exactly once here, so the proxy
- * only ever compares normalised strings. And the `network decide`
- * program, which must be out of the sandbox's reach. */
+ * only ever compares normalised strings; entries the proxy would never
+ * let through are warned about. And the `network decide` program, which
+ * must be out of the sandbox's reach. */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
@@ -96,6 +97,37 @@ parse_port(struct sema *s, const struct ast_arg *a, const char *t, size_t i, siz
 	return 1;
 }
 
+/* A URL or a host with a path (`https://x.com/`, `x.com/api`): the list
+ * names hosts, and the proxy never sees a path inside an encrypted
+ * tunnel. Said as such, with the host to write, rather than as the
+ * port or character error the parser below would give. */
+static bool
+url_like(struct sema *s, const struct ast_arg *a)
+{
+	const char *t = a->text, *scheme = strstr(t, "://");
+	const char *host = scheme ? scheme + 3 : t, *end, *at;
+	const char *slash = strchr(t, '/');
+	char hint[320];
+
+	if (!scheme && !slash)
+		return false;
+	end = host + strcspn(host, "/?#");
+	/* user:password@host: the host is after the last `@`. */
+	for (at = host; (at = memchr(at, '@', (size_t)(end - at))); host = ++at)
+		;
+	if (end > host && (int)(end - host) < 256)
+		snprintf(hint, sizeof(hint), "write the host alone: `%.*s`", (int)(end - host),
+			 host);
+	else
+		snprintf(hint, sizeof(hint), "write the host alone, e.g. `example.com`");
+	if (scheme)
+		pat_error(s, a, (size_t)(scheme - t), hint,
+			  "a host pattern names a host, not a URL");
+	else
+		pat_error(s, a, (size_t)(slash - t), hint, "a host pattern cannot hold a path");
+	return true;
+}
+
 void
 sema_add_pattern(struct sema *s, const struct ast_arg *a, const struct sema_ectx *e, unsigned mask)
 {
@@ -122,6 +154,8 @@ sema_add_pattern(struct sema *s, const struct ast_arg *a, const struct sema_ectx
 			return;
 		}
 	}
+	if (url_like(s, a))
+		return;
 	/* Host names are case-insensitive: normalise once, here. */
 	t = sema_strndup(s, raw, len);
 	if (!t)
@@ -255,6 +289,7 @@ sema_add_pattern(struct sema *s, const struct ast_arg *a, const struct sema_ectx
 	p->platforms = (uint8_t)mask;
 	p->seq = s->npatterns;
 	p->origin = sema_origin(e, &a->loc);
+	p->loc = a->loc;
 	s->npatterns++;
 	host = NULL;
 out:
@@ -317,6 +352,67 @@ sema_build_patterns(struct sema *s)
 	}
 	ir->npatterns = w;
 	return 0;
+}
+
+/* ------------------------------------------------------------ unreachable entries */
+
+static bool
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Names that mean the host itself (RFC 6761 keeps `localhost` and every
+ * name under it for loopback): the proxy refuses loopback, so such an
+ * entry only misleads a reviewer. */
+static bool
+loopback_name(const char *host)
+{
+	return strcmp(host, "localhost") == 0 || strcmp(host, "localhost.localdomain") == 0 ||
+	       ends_with(host, ".localhost") || ends_with(host, ".localhost.localdomain");
+}
+
+/* One entry, on the platforms `m` where the allow-list is in force. */
+static void
+warn_pattern(struct sema *s, const struct sema_pattern *p, unsigned m, unsigned private_ok)
+{
+	(void)m;
+	(void)private_ok;
+	if (loopback_name(p->host)) {
+		diag_push(s->ctx, DIAG_WARNING, &p->loc,
+			  "the proxy never connects to the host itself; remove this entry",
+			  "`%s` can never be reached: it names the host's loopback, which is "
+			  "always refused",
+			  p->host);
+		return;
+	}
+}
+
+void
+sema_warn_patterns(struct sema *s)
+{
+	unsigned list = 0, private_ok = 0;
+
+	for (int p = 0; p < IR_PLATFORM_COUNT; p++) {
+		const struct ir_scalars *sc = &s->ir->scalar[p];
+
+		if (sc->network.value == IR_NET_ALLOW_LIST)
+			list |= IR_PLAT_BIT(p);
+		if (sc->allow_private.set && sc->allow_private.value)
+			private_ok |= IR_PLAT_BIT(p);
+	}
+	/* Still in statement order here (sema_build_patterns sorts them),
+	 * so the warnings come in the order of the source. Entries of a list
+	 * that a later `network allow-all` or `deny` replaced are not
+	 * warned about: the "set again" warning already covers them. */
+	for (size_t i = 0; i < s->npatterns; i++) {
+		unsigned m = s->patterns[i].platforms & list;
+
+		if (m)
+			warn_pattern(s, &s->patterns[i], m, private_ok);
+	}
 }
 
 /* ------------------------------------------------------------ the decider */

@@ -895,6 +895,58 @@ Test(sema, decide_under_a_base_grant_is_an_error)
 	cr_expect_eq(diag_error_count(r.ctx), 1);
 }
 
+/* ------------------------------------------------------------ unreachable entries */
+
+Test(sema, loopback_names_warn)
+{
+	compile_ok("heel 1\nnetwork allow {\n"
+		   "  \"localhost\"\n"		/* 3 */
+		   "  \"LOCALHOST.:8080\"\n"	/* 4 */
+		   "  \"*.localhost\"\n"		/* 5 */
+		   "  \"app.localhost\"\n"	/* 6 */
+		   "  \"localhost.localdomain\"\n" /* 7 */
+		   "  \"localhost.example.com\"\n" /* 8: a real name */
+		   "  \"mylocalhost\"\n"		/* 9: a real name */
+		   "}\n");
+	expect_diag(DIAG_WARNING, "`localhost` can never be reached", 3, 3);
+	expect_diag(DIAG_WARNING, "`*.localhost` can never be reached", 5, 3);
+	expect_diag(DIAG_WARNING, "`app.localhost` can never be reached", 6, 3);
+	expect_diag(DIAG_WARNING, "`localhost.localdomain` can never be reached", 7, 3);
+	cr_expect_eq(diag_warning_count(r.ctx), 5);
+	cr_expect_str_eq(find_diag(DIAG_WARNING, "`localhost`")->hint,
+			 "the proxy never connects to the host itself; remove this entry");
+}
+
+Test(sema, ordinary_hosts_do_not_warn)
+{
+	compile_ok("heel 1\nnetwork allow {\n \"api.example.com\"\n \"*.github.com:443\"\n"
+		   " \"8.8.8.8:53\"\n \"[2606:4700:4700::1111]\"\n}\n");
+	cr_expect_eq(diag_count(r.ctx), 0);
+}
+
+Test(sema, replaced_lists_do_not_warn)
+{
+	compile_ok("heel 1\nnetwork allow {\n \"localhost\"\n}\nnetwork allow-all\n");
+	cr_expect_null(find_diag(DIAG_WARNING, "can never be reached"));
+	expect_diag(DIAG_WARNING, "`network` set again", 5, 1);
+}
+
+Test(sema, urls_are_errors_with_the_host_to_write)
+{
+	cr_expect_eq(compile("heel 1\nnetwork allow {\n"
+			     "  \"https://api.example.com/v1\"\n"
+			     "  \"http://u:p@example.org:8080\"\n"
+			     "  \"example.net/path\"\n"
+			     "}\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "a host pattern names a host, not a URL", 3, 9);
+	cr_expect_str_eq(find_diag(DIAG_ERROR, "not a URL")->hint,
+			 "write the host alone: `api.example.com`");
+	expect_diag(DIAG_ERROR, "a host pattern cannot hold a path", 5, 15);
+	cr_expect_eq(diag_error_count(r.ctx), 3);
+	cr_expect_eq(diag_warning_count(r.ctx), 0);
+}
+
 /* ------------------------------------------------------------ env, ipc, python */
 
 Test(sema, env_pass_and_set)
