@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "nethost.h"
 #include "sema_int.h"
 
 static void pat_error(struct sema *s, const struct ast_arg *a, size_t byte, const char *hint,
@@ -374,12 +375,51 @@ loopback_name(const char *host)
 	       ends_with(host, ".localhost") || ends_with(host, ".localhost.localdomain");
 }
 
+/* An address entry the proxy refuses by what it is, judged with the
+ * proxy's own classification (nethost), so heelc and heel-proxy cannot
+ * disagree about `::ffff:127.0.0.1` or a NAT64 form. */
+static void
+warn_address(struct sema *s, const struct sema_pattern *p, unsigned m, unsigned private_ok)
+{
+	struct nethost h;
+	enum nethost_class c;
+	unsigned refused;
+
+	if (nethost_canon(p->host, strlen(p->host), &h, NULL) != 0 || h.kind == NETHOST_NAME)
+		return;
+	c = nethost_classify(h.kind == NETHOST_IPV4 ? 4 : 6, h.addr);
+	if (c == NETHOST_PUBLIC)
+		return;
+	if (c != NETHOST_PRIVATE) {
+		diag_push(s->ctx, DIAG_WARNING, &p->loc, "no statement can open it; remove this entry",
+			  "`%s` can never be reached: the proxy always refuses %s addresses",
+			  h.text, nethost_class_name(c));
+		return;
+	}
+	/* allow-private is a flag of each platform: say where it is missing
+	 * when the entry holds on more platforms than that. */
+	refused = m & ~private_ok;
+	if (!refused)
+		return;
+	if (refused == m)
+		diag_push(s->ctx, DIAG_WARNING, &p->loc,
+			  "add `network allow-private` if the sandbox must reach it",
+			  "`%s` is refused unless `network allow-private`: the proxy refuses %s "
+			  "addresses by default",
+			  h.text, nethost_class_name(c));
+	else
+		diag_push(s->ctx, DIAG_WARNING, &p->loc,
+			  "add `network allow-private` for those platforms if the sandbox must "
+			  "reach it",
+			  "`%s` is refused on %s: the proxy refuses %s addresses unless "
+			  "`network allow-private`",
+			  h.text, sema_platform_list(refused), nethost_class_name(c));
+}
+
 /* One entry, on the platforms `m` where the allow-list is in force. */
 static void
 warn_pattern(struct sema *s, const struct sema_pattern *p, unsigned m, unsigned private_ok)
 {
-	(void)m;
-	(void)private_ok;
 	if (loopback_name(p->host)) {
 		diag_push(s->ctx, DIAG_WARNING, &p->loc,
 			  "the proxy never connects to the host itself; remove this entry",
@@ -388,6 +428,7 @@ warn_pattern(struct sema *s, const struct sema_pattern *p, unsigned m, unsigned 
 			  p->host);
 		return;
 	}
+	warn_address(s, p, m, private_ok);
 }
 
 void

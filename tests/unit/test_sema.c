@@ -917,6 +917,54 @@ Test(sema, loopback_names_warn)
 			 "the proxy never connects to the host itself; remove this entry");
 }
 
+Test(sema, host_local_addresses_warn)
+{
+	compile_ok("heel 1\nnetwork allow {\n"
+		   "  \"127.0.0.1\"\n"	   /* 3: loopback */
+		   "  \"[::1]:8080\"\n"	   /* 4 */
+		   "  \"0.0.0.0\"\n"	   /* 5: unspecified */
+		   "  \"169.254.169.254\"\n" /* 6: link-local, cloud metadata */
+		   "  \"[fe80::1]\"\n"	   /* 7 */
+		   "  \"224.0.0.251:5353\"\n" /* 8: multicast */
+		   "  \"255.255.255.255\"\n" /* 9: broadcast */
+		   "  \"[::ffff:127.0.0.1]\"\n" /* 10: mapped loopback */
+		   "}\n");
+	expect_diag(DIAG_WARNING, "`127.0.0.1` can never be reached: the proxy always refuses loopback",
+		    3, 3);
+	expect_diag(DIAG_WARNING, "`::1` can never be reached", 4, 3);
+	expect_diag(DIAG_WARNING, "`0.0.0.0` can never be reached", 5, 3);
+	expect_diag(DIAG_WARNING, "`169.254.169.254` can never be reached", 6, 3);
+	expect_diag(DIAG_WARNING, "`fe80::1` can never be reached", 7, 3);
+	expect_diag(DIAG_WARNING, "`224.0.0.251` can never be reached", 8, 3);
+	expect_diag(DIAG_WARNING, "`255.255.255.255` can never be reached", 9, 3);
+	expect_diag(DIAG_WARNING, "`::ffff:127.0.0.1` can never be reached", 10, 3);
+	cr_expect_eq(diag_warning_count(r.ctx), 8);
+	cr_expect_str_eq(find_diag(DIAG_WARNING, "`0.0.0.0`")->hint,
+			 "no statement can open it; remove this entry");
+}
+
+Test(sema, private_addresses_warn_without_allow_private)
+{
+	compile_ok("heel 1\nnetwork allow {\n  \"10.1.2.3\"\n  \"[fd00::5]:443\"\n"
+		   "  \"100.64.0.1\"\n}\n");
+	expect_diag(DIAG_WARNING,
+		    "`10.1.2.3` is refused unless `network allow-private`: the proxy refuses private",
+		    3, 3);
+	expect_diag(DIAG_WARNING, "`fd00::5` is refused unless `network allow-private`", 4, 3);
+	expect_diag(DIAG_WARNING, "`100.64.0.1` is refused unless `network allow-private`", 5, 3);
+	cr_expect_eq(diag_warning_count(r.ctx), 3);
+	/* allow-private, even written after the list, opens them. */
+	compile_ok("heel 1\nnetwork allow {\n  \"10.1.2.3\"\n}\nnetwork allow-private\n");
+	cr_expect_eq(diag_count(r.ctx), 0);
+	/* Only some platforms: those are named. */
+	compile_ok("heel 1\nnetwork allow {\n  \"192.168.1.10\"\n}\non linux {\n"
+		   " network allow-private\n}\n");
+	expect_diag(DIAG_WARNING, "`192.168.1.10` is refused on macos and windows", 3, 3);
+	/* allow-private never opens what is always refused. */
+	compile_ok("heel 1\nnetwork allow {\n  \"127.0.0.1\"\n}\nnetwork allow-private\n");
+	expect_diag(DIAG_WARNING, "`127.0.0.1` can never be reached", 3, 3);
+}
+
 Test(sema, ordinary_hosts_do_not_warn)
 {
 	compile_ok("heel 1\nnetwork allow {\n \"api.example.com\"\n \"*.github.com:443\"\n"
