@@ -251,6 +251,27 @@ load_python(struct loader *l)
 }
 
 static void
+load_decider(struct loader *l)
+{
+	for (unsigned i = 0; i < IR_PLATFORM_COUNT && !l->rc; i++) {
+		struct ir_decider *d = &l->p->decider[i];
+		struct art_decider a;
+
+		art_network_decider(l->view, i, &a);
+		if (!a.program)
+			continue;
+		d->program = copy_str(l, a.program);
+		d->origin = origin(l, &a.origin);
+		d->args = array(l, a.nargs, sizeof(*d->args));
+		if (!d->args)
+			continue;
+		d->nargs = a.nargs;
+		for (size_t j = 0; j < a.nargs; j++)
+			d->args[j] = copy_str(l, art_decider_arg(l->view, &a, j));
+	}
+}
+
+static void
 load_named(struct loader *l, uint32_t kind, struct ir_named **out, size_t *nout)
 {
 	size_t n = art_extra_count(l->view), k = 0;
@@ -407,6 +428,7 @@ artifact_load(const uint8_t *buf, size_t len, struct ir_policy **out, char *err,
 	load_ipc(&l);
 	load_python(&l);
 	load_extras(&l);
+	load_decider(&l);
 	if (art_meta(&view, &meta))
 		memcpy(l.p->source_digest, meta.source_digest, sizeof(l.p->source_digest));
 	if (l.rc)

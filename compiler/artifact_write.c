@@ -40,12 +40,13 @@ static_assert(SAME(IR_NET_ALLOW_LIST, 2) && SAME(IR_AUDIT_DAILY, 2) && SAME(IR_I
 		  SAME(IR_IO_BACKGROUND, 2),
 	      "scalar ranges checked by the reader");
 
-/* The order the common sections appear in the file and the table; the
- * Linux sections follow: LINUX_LANDLOCK, then SECCOMP_BPF for each arch
- * in enum scp_arch order. */
+/* The order the common sections appear in the file and the table
+ * (DECIDER only when a platform has a decider); the Linux sections
+ * follow: LINUX_LANDLOCK, then SECCOMP_BPF for each arch in enum
+ * scp_arch order. */
 static const uint32_t section_order[] = {
-    ART_SEC_STRTAB, ART_SEC_SCALARS, ART_SEC_PATHS,  ART_SEC_ENV,  ART_SEC_NETWORK,
-    ART_SEC_IPC,    ART_SEC_PYTHON,  ART_SEC_EXTRAS, ART_SEC_META,
+    ART_SEC_STRTAB, ART_SEC_SCALARS, ART_SEC_PATHS, ART_SEC_ENV,  ART_SEC_NETWORK,
+    ART_SEC_IPC,    ART_SEC_PYTHON,  ART_SEC_EXTRAS, ART_SEC_META, ART_SEC_DECIDER,
 };
 #define NCOMMON (sizeof(section_order) / sizeof(section_order[0]))
 #define MAX_SECTIONS (NCOMMON + 1 + SCP_ARCH_COUNT)
@@ -60,6 +61,7 @@ struct writer {
 	struct buf sec[ART_SEC_COMMON_MAX + 1];
 	struct buf landlock;		  /* LINUX_LANDLOCK payload */
 	struct buf bpf[SCP_ARCH_COUNT];	  /* SECCOMP_BPF payloads */
+	bool decider_on;		  /* the DECIDER section is written */
 	bool linux_on;			  /* the Linux sections are written */
 	uint32_t min_landlock_abi;	  /* header field */
 	uint32_t *slots; /* string hash: offset + 1, 0 = empty */
@@ -427,6 +429,43 @@ write_meta(struct writer *w, const struct ir_policy *p)
 	       sizeof(p->source_digest));
 }
 
+/* DECIDER: only when a platform has one, so that an artifact without a
+ * decider stays readable by a 1.0 launcher. */
+static void
+write_decider(struct writer *w, const struct ir_policy *p)
+{
+	static const struct ir_origin none;
+	size_t nargs = 0;
+
+	for (unsigned i = 0; i < IR_PLATFORM_COUNT; i++) {
+		w->decider_on |= p->decider[i].program != NULL;
+		nargs += p->decider[i].nargs;
+	}
+	if (!w->decider_on)
+		return;
+	put_table(w, ART_SEC_DECIDER, IR_PLATFORM_COUNT, sizeof(struct art_rec_decider), nargs);
+	nargs = 0;
+	for (unsigned i = 0; i < IR_PLATFORM_COUNT; i++) {
+		const struct ir_decider *d = &p->decider[i];
+		uint8_t *r = grow(w, &w->sec[ART_SEC_DECIDER], sizeof(struct art_rec_decider));
+		size_t n = d->program ? d->nargs : 0;
+
+		if (!r)
+			return;
+		le_put32(r + offsetof(struct art_rec_decider, platform), i);
+		le_put32(r + offsetof(struct art_rec_decider, program), str(w, d->program));
+		le_put32(r + offsetof(struct art_rec_decider, first_arg), count32(w, nargs));
+		le_put32(r + offsetof(struct art_rec_decider, nargs), count32(w, n));
+		/* No program, no origin: {NONE, 0, 0}, the one encoding. */
+		put_origin(w, r + offsetof(struct art_rec_decider, origin),
+			   d->program ? &d->origin : &none);
+		nargs += n;
+	}
+	for (unsigned i = 0; i < IR_PLATFORM_COUNT; i++)
+		for (size_t j = 0; p->decider[i].program && j < p->decider[i].nargs; j++)
+			put_item(w, ART_SEC_DECIDER, p->decider[i].args[j]);
+}
+
 /* LINUX_LANDLOCK: the payload format is the Landlock backend's own
  * (runtime/landlock_table.h); the artifact only carries it. */
 static void
@@ -517,6 +556,8 @@ list_sections(const struct writer *w, struct placed *out)
 	for (size_t i = 0; i < NCOMMON; i++) {
 		uint32_t type = section_order[i];
 
+		if (type == ART_SEC_DECIDER && !w->decider_on)
+			continue;
 		out[n++] = (struct placed){type, type == ART_SEC_META ? 0 : ART_SECF_CRITICAL,
 					   &w->sec[type]};
 	}
@@ -599,6 +640,7 @@ artifact_write(const struct ir_policy *policy, uint8_t **out, size_t *len)
 	write_python(&w, policy);
 	write_extras(&w, policy);
 	write_meta(&w, policy);
+	write_decider(&w, policy);
 	write_linux(&w, policy);
 	rc = w.rc ? w.rc : assemble(&w, out, len);
 	if (!rc && art_validate(*out, *len, &view, NULL, 0) != 0) {

@@ -110,6 +110,7 @@ static const char *const kind_names[AST_KIND_COUNT] = {
 	[AST_PATTERN] = "pattern",
 	[AST_NETWORK_ALLOW_PRIVATE] = "network allow-private",
 	[AST_NETWORK_AUDIT] = "network audit",
+	[AST_NETWORK_DECIDE] = "network decide",
 	[AST_LIMIT] = "limit",
 	[AST_NICE] = "nice",
 	[AST_IO_PRIORITY] = "io-priority",

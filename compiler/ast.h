@@ -47,6 +47,7 @@ enum ast_kind {
 	AST_PATTERN,              /* STRING inside network allow { } */
 	AST_NETWORK_ALLOW_PRIVATE,/* network allow-private */
 	AST_NETWORK_AUDIT,        /* network audit [daily] STRING  (flag AST_F_DAILY) */
+	AST_NETWORK_DECIDE,       /* network decide STRING STRING... (program, arguments) */
 	AST_LIMIT,                /* limit WORD NUMBER */
 	AST_NICE,                 /* nice NUMBER */
 	AST_IO_PRIORITY,          /* io-priority WORD */

@@ -10,7 +10,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -393,6 +395,252 @@ yes_no(uint64_t v)
 	return v ? "yes" : "no";
 }
 
+/* A growing string for the sentences below; on out-of-memory it stays
+ * whatever it had, and the text is only shorter. */
+struct words {
+	char *s;
+	size_t len, cap;
+};
+
+static void words_add(struct words *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+words_add(struct words *w, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (w->len + (size_t)n + 1 > w->cap) {
+		size_t cap = (w->len + (size_t)n + 1) * 2;
+		char *grown = realloc(w->s, cap);
+
+		if (!grown)
+			return;
+		w->s = grown;
+		w->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(w->s + w->len, w->cap - w->len, fmt, ap);
+	va_end(ap);
+	w->len += (size_t)n;
+}
+
+/* An argument as a reader would type it: quoted when it is empty or
+ * holds a blank or a quote. */
+static void
+words_arg(struct words *w, const char *a)
+{
+	if (*a && !strpbrk(a, " \t\"'\\"))
+		words_add(w, " %s", a);
+	else
+		words_add(w, " \"%s\"", a);
+}
+
+static void
+host_text(const struct ir_net_pattern *n, char *buf, size_t len)
+{
+	if (n->port)
+		snprintf(buf, len, strchr(n->host, ':') ? "[%s]:%u" : "%s:%u", n->host, n->port);
+	else
+		snprintf(buf, len, strchr(n->host, ':') ? "[%s]" : "%s", n->host);
+}
+
+/* What platform `pl` lets the sandbox reach, in one paragraph: the way
+ * out, the destinations, what is refused whatever the list says, where
+ * the decisions go and who takes them. Caller frees. */
+static char *
+network_words(const struct ir_policy *p, int pl)
+{
+	const struct ir_scalars *s = &p->scalar[pl];
+	const struct ir_decider *d = &p->decider[pl];
+	struct words w = {0};
+	size_t n = 0, k = 0;
+
+	if (s->network.value == IR_NET_DENY) {
+		words_add(&w, "nothing can be reached: no proxy runs and the kernel refuses every "
+			      "outbound connection");
+		return w.s;
+	}
+	words_add(&w, "only through heel-proxy, ");
+	if (s->network.value == IR_NET_ALLOW_ALL) {
+		words_add(&w, "to any host on any port");
+	} else {
+		for (size_t i = 0; i < p->npatterns; i++)
+			n += (p->patterns[i].platforms & IR_PLAT_BIT(pl)) != 0;
+		if (!n)
+			words_add(&w, "to nothing (the allow-list is empty)");
+		for (size_t i = 0; i < p->npatterns; i++) {
+			const struct ir_net_pattern *e = &p->patterns[i];
+			const char *host = e->host;
+			bool sub = strncmp(host, "*.", 2) == 0;
+			char port[24] = "any port";
+
+			if (!(e->platforms & IR_PLAT_BIT(pl)))
+				continue;
+			if (e->port)
+				snprintf(port, sizeof(port), "port %u", e->port);
+			words_add(&w, "%s%s%s%s%s (%s)",
+				  k == 0	 ? "to "
+				  : k + 1 == n ? " and "
+					       : ", ",
+				  sub ? "subdomains of " : "", strchr(host, ':') ? "[" : "",
+				  sub ? host + 2 : host, strchr(host, ':') ? "]" : "", port);
+			k++;
+		}
+	}
+	if (s->allow_private.set && s->allow_private.value)
+		words_add(&w, "; loopback, unspecified, link-local (cloud metadata), broadcast and "
+			      "multicast addresses and the host's own addresses are refused, "
+			      "private ranges allowed");
+	else
+		words_add(&w, "; loopback, unspecified, link-local (cloud metadata), broadcast and "
+			      "multicast addresses, the host's own addresses and private ranges "
+			      "are refused");
+	if (!s->audit_path.value)
+		words_add(&w, "; decisions are not recorded");
+	else if (s->audit_kind.value == IR_AUDIT_DAILY)
+		words_add(&w, "; every decision is appended to one file a day in %s",
+			  s->audit_path.value);
+	else
+		words_add(&w, "; every decision is appended to %s", s->audit_path.value);
+	/* heel-proxy asks the decider after the list, tells it the list's
+	 * verdict and follows its answer. */
+	if (d->program) {
+		words_add(&w, "; %s", d->program);
+		for (size_t i = 0; i < d->nargs; i++)
+			words_arg(&w, d->args[i]);
+		if (s->network.value == IR_NET_ALLOW_LIST)
+			words_add(&w, ", on the host, decides each new destination after the list, "
+				      "told what the list says: its answer is final");
+		else
+			words_add(&w, ", on the host, decides each new destination");
+		words_add(&w, "; no answer within 5 s, a bad answer or a dead decider refuses that "
+			      "and every later destination");
+	}
+	return w.s;
+}
+
+/* Prints `text` from column `indent`, wrapped at spaces before column 79,
+ * continuation lines 2 further in. */
+static void
+print_wrapped(FILE *f, const char *prefix, const char *text, int indent)
+{
+	const int width = 78;
+	int col = indent + (int)strlen(prefix);
+	bool line_start = true;
+
+	fprintf(f, "%*s%s", indent, "", prefix);
+	while (*text) {
+		size_t n = strcspn(text, " ");
+
+		if (!line_start && col + 1 + (int)n > width) {
+			fprintf(f, "\n%*s", indent + 2, "");
+			col = indent + 2;
+		} else if (!line_start) {
+			fputc(' ', f);
+			col++;
+		}
+		line_start = false;
+		fwrite(text, 1, n, f);
+		col += (int)n;
+		text += n;
+		while (*text == ' ')
+			text++;
+	}
+	fputc('\n', f);
+}
+
+/* The paragraph of each platform the policy is built for, once where
+ * platforms agree. */
+static void
+print_network_words(struct text_out *t)
+{
+	const struct ir_policy *p = t->p;
+	char *text[IR_PLATFORM_COUNT] = {NULL};
+	bool done[IR_PLATFORM_COUNT] = {false};
+	unsigned all = 0;
+
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++)
+		if (p->platforms & IR_PLAT_BIT(i))
+			text[i] = network_words(p, i);
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++)
+		if (text[i])
+			all |= IR_PLAT_BIT(i);
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+		unsigned mask = 0;
+		char plat[64], prefix[80] = "";
+
+		if (!text[i] || done[i])
+			continue;
+		for (int j = i; j < IR_PLATFORM_COUNT; j++)
+			if (text[j] && !done[j] && strcmp(text[i], text[j]) == 0) {
+				mask |= IR_PLAT_BIT(j);
+				done[j] = true;
+			}
+		if (mask != all) {
+			platforms_text(mask, 0, plat, sizeof(plat));
+			snprintf(prefix, sizeof(prefix), "[%s] ", plat);
+		}
+		print_wrapped(t->f, prefix, text[i], 2);
+	}
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++)
+		free(text[i]);
+}
+
+/* The decider line: program, arguments and origin, once where platforms
+ * agree. */
+static void
+print_decider(struct text_out *t)
+{
+	const struct ir_policy *p = t->p;
+	char *text[IR_PLATFORM_COUNT] = {NULL};
+	bool done[IR_PLATFORM_COUNT] = {false};
+	unsigned all = 0;
+
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+		const struct ir_decider *d = &p->decider[i];
+		struct words w = {0};
+		char orig[512];
+
+		if (!(p->platforms & IR_PLAT_BIT(i)))
+			continue;
+		all |= IR_PLAT_BIT(i);
+		if (!d->program) {
+			words_add(&w, "none");
+		} else {
+			words_add(&w, "%s", d->program);
+			for (size_t j = 0; j < d->nargs; j++)
+				words_arg(&w, d->args[j]);
+			origin_text(&d->origin, orig, sizeof(orig));
+			words_add(&w, "  %s", orig);
+		}
+		text[i] = w.s;
+	}
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+		unsigned mask = 0;
+		char plat[64];
+
+		if (!text[i] || done[i])
+			continue;
+		for (int j = i; j < IR_PLATFORM_COUNT; j++)
+			if (text[j] && !done[j] && strcmp(text[i], text[j]) == 0) {
+				mask |= IR_PLAT_BIT(j);
+				done[j] = true;
+			}
+		platforms_text(mask, all, plat, sizeof(plat));
+		fprintf(t->f, "  %-14s %s%s%s%s\n", "decider", text[i], plat[0] ? "  [" : "", plat,
+			plat[0] ? "]" : "");
+	}
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++)
+		free(text[i]);
+}
+
 static void
 print_network(struct text_out *t)
 {
@@ -402,6 +650,7 @@ print_network(struct text_out *t)
 	bool any_list = false;
 
 	fputs("\nNetwork\n", t->f);
+	print_network_words(t);
 	print_scalar_u64(t, "kind", off_kind, network_name, NULL);
 	for (int i = 0; i < IR_PLATFORM_COUNT; i++)
 		if ((p->platforms & IR_PLAT_BIT(i)) && p->scalar[i].network.value == IR_NET_ALLOW_LIST)
@@ -414,11 +663,7 @@ print_network(struct text_out *t)
 			const struct ir_net_pattern *n = &p->patterns[i];
 			char host[300], extra[64] = "";
 
-			if (n->port)
-				snprintf(host, sizeof(host), strchr(n->host, ':') ? "[%s]:%u" : "%s:%u",
-					 n->host, n->port);
-			else
-				snprintf(host, sizeof(host), strchr(n->host, ':') ? "[%s]" : "%s", n->host);
+			host_text(n, host, sizeof(host));
 			if (strncmp(n->host, "*.", 2) == 0)
 				snprintf(extra, sizeof(extra), "(subdomains of %s only)", n->host + 2);
 			fputs("  ", t->f);
@@ -445,6 +690,7 @@ print_network(struct text_out *t)
 	} else {
 		fprintf(t->f, "  %-14s none\n", "audit");
 	}
+	print_decider(t);
 }
 
 static void
@@ -782,8 +1028,13 @@ json_u64(const struct ir_u64 *v, json_t *value)
 }
 
 static json_t *
-json_scalars(const struct ir_policy *p, const struct ir_scalars *s)
+json_strv(char **v, size_t n);
+
+static json_t *
+json_scalars(const struct ir_policy *p, int pl)
 {
+	const struct ir_scalars *s = &p->scalar[pl];
+	const struct ir_decider *d = &p->decider[pl];
 	json_t *o = json_object(), *limits = json_object(), *net = json_object();
 	json_t *prot = json_array();
 
@@ -800,6 +1051,13 @@ json_scalars(const struct ir_policy *p, const struct ir_scalars *s)
 	} else {
 		json_object_set_new(net, "audit", json_null());
 	}
+	if (d->program)
+		json_object_set_new(net, "decide",
+				    json_pack("{s:s, s:o, s:o}", "program", d->program, "args",
+					      json_strv(d->args, d->nargs), "origin",
+					      json_origin(&d->origin)));
+	else
+		json_object_set_new(net, "decide", json_null());
 	json_object_set_new(o, "network", net);
 	for (int l = 0; l < IR_LIMIT_COUNT; l++)
 		json_object_set_new(limits, ir_limit_name(l),
@@ -822,7 +1080,6 @@ json_scalars(const struct ir_policy *p, const struct ir_scalars *s)
 			json_array_append_new(prot, json_string(ir_set_name(set)));
 	json_object_set_new(o, "protections", prot);
 	json_object_set_new(o, "unix_sockets", json_u64(&s->unix_sockets, json_boolean(s->unix_sockets.value)));
-	(void)p;
 	return o;
 }
 
@@ -894,7 +1151,7 @@ json_policy(const struct ir_policy *p, const char *name)
 		json_object_set_new(root, groups[i], paths[i]);
 	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
 		if (p->platforms & IR_PLAT_BIT(i))
-			json_object_set_new(per, ir_platform_name(i), json_scalars(p, &p->scalar[i]));
+			json_object_set_new(per, ir_platform_name(i), json_scalars(p, i));
 		else if (p->excluded_reason[i])
 			json_object_set_new(per, ir_platform_name(i),
 					    json_pack("{s:s}", "excluded", p->excluded_reason[i]));

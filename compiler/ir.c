@@ -98,6 +98,8 @@ ir_policy_free(struct ir_policy *p)
 	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
 		free(p->python[i].venv);
 		free_strv(p->python[i].packages, p->python[i].npackages);
+		free(p->decider[i].program);
+		free_strv(p->decider[i].args, p->decider[i].nargs);
 		free(p->scalar[i].audit_path.value);
 		free(p->scalar[i].workdir.value);
 		free(p->excluded_reason[i]);

@@ -143,6 +143,15 @@ struct ir_python {
 	struct ir_origin origin;
 };
 
+/* network decide: the host program heel-proxy asks about each new
+ * destination; one per platform, like a scalar. */
+struct ir_decider {
+	char *program;               /* path template; NULL = no decider */
+	char **args;                 /* passed as written, never expanded */
+	size_t nargs;
+	struct ir_origin origin;
+};
+
 enum ir_seccomp_action { IR_SECCOMP_DENY, IR_SECCOMP_ALLOW };
 struct ir_seccomp_rule {         /* linux only */
 	char *syscall;
@@ -170,6 +179,7 @@ struct ir_policy {
 	struct ir_ipc *ipc;
 	size_t nipc;
 	struct ir_python python[IR_PLATFORM_COUNT];
+	struct ir_decider decider[IR_PLATFORM_COUNT];
 
 	struct ir_seccomp_rule *seccomp;  /* linux */
 	size_t nseccomp;

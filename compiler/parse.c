@@ -27,6 +27,7 @@ static const struct {
 	{ "audit", K_AUDIT },
 	{ "capability", K_CAPABILITY },
 	{ "daily", K_DAILY },
+	{ "decide", K_DECIDE },
 	{ "deny", K_DENY },
 	{ "env", K_ENV },
 	{ "errno", K_ERRNO },
@@ -125,7 +126,7 @@ static const char *const plat_words[] = { "linux", "macos", "windows", NULL };
 static const char *const yesno_words[] = { "yes", "no", NULL };
 static const char *const allow_words[] = { "gpu", "unix-sockets", "mach-lookup", NULL };
 static const char *const net_words[] = {
-	"deny", "allow-all", "allow", "allow-private", "audit", NULL
+	"deny", "allow-all", "allow", "allow-private", "audit", "decide", NULL
 };
 static const char *const env_words[] = { "pass", "set", NULL };
 static const char *const sec_words[] = { "deny", "allow", NULL };
@@ -201,8 +202,11 @@ usage_of(const struct parse_st *st, enum parse_block_kind blk)
 	case K_ALLOW:
 		return "usage: allow gpu, allow unix-sockets or allow mach-lookup \"NAME\"";
 	case K_NETWORK:
+		if (st->n >= 2 && st->tok[1] == K_DECIDE)
+			return "usage: network decide \"PROGRAM\" [\"ARG\"...]";
 		return "usage: network deny|allow-all|allow-private, "
-		       "network allow { \"HOST\" ... } or network audit [daily] \"PATH\"";
+		       "network allow { \"HOST\" ... }, network audit [daily] \"PATH\" "
+		       "or network decide \"PROGRAM\" [\"ARG\"...]";
 	case K_LIMIT:
 		return "usage: limit memory|cpu|processes|open-files|file-size|stack|core VALUE";
 	case K_NICE:
@@ -288,8 +292,14 @@ expect_of(const struct parse_st *st, enum parse_block_kind blk, struct expect *e
 		       EXPECT("a quoted service name after `allow mach-lookup`", NULL, SH_STRING);
 	case K_NETWORK:
 		if (n == 1)
-			return EXPECT("deny, allow-all, allow, allow-private or audit after `network`",
+			return EXPECT("deny, allow-all, allow, allow-private, audit or decide "
+				      "after `network`",
 				      net_words, SH_KEYWORD);
+		if (t1 == K_DECIDE)
+			return EXPECT(n == 2 ? "a quoted program path after `network decide`"
+					     : "another quoted argument or the end of the "
+					       "statement",
+				      NULL, SH_STRING);
 		if (t1 == K_ALLOW)
 			return n == 2 && EXPECT("`{` after `network allow`", NULL, SH_BRACE);
 		if (t1 == K_AUDIT && n == 2)
@@ -557,6 +567,7 @@ start_error(struct parse_ctx *ctx)
 	case K_ALLOW_ALL:
 	case K_ALLOW_PRIVATE:
 	case K_AUDIT:
+	case K_DECIDE:
 		snprintf(hint, sizeof(hint), "write `network %s ...`", la);
 		s = hint;
 		break;

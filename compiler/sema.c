@@ -222,6 +222,8 @@ kind_name(enum ast_kind kind)
 		return "network allow-private";
 	case AST_NETWORK_AUDIT:
 		return "network audit";
+	case AST_NETWORK_DECIDE:
+		return "network decide";
 	case AST_LIMIT:
 		return "limit";
 	case AST_NICE:
@@ -572,6 +574,58 @@ eval_audit(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 		set_u64(&s->ir->scalar[p].audit_kind, daily ? IR_AUDIT_DAILY : IR_AUDIT_FILE, e,
 			&st->loc);
 		set_str(s, &s->ir->scalar[p].audit_path, norm, e, &st->loc);
+	}
+	free(norm);
+}
+
+static void
+eval_decide(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
+{
+	const struct ast_arg *a = arg(s, st, 0, AST_ARG_STRING);
+	unsigned mask = 0;
+	char *norm = NULL;
+	bool bad = !a || sema_check_path(s, a, e, SEMA_PATH_DECIDER, &mask, &norm) != 0;
+
+	for (size_t i = 1; i < st->nargs; i++) {
+		const struct ast_arg *x = arg(s, st, i, AST_ARG_STRING);
+
+		if (!x) {
+			bad = true;
+		} else if (has_nul(x)) {
+			/* An argv string ends at its first NUL: the decider
+			 * would be run with another argument than the one
+			 * reviewed. */
+			struct diag_loc at = ast_string_loc(x, strlen(x->text));
+
+			diag_push(s->ctx, DIAG_ERROR, &at, NULL,
+				  "an argument of `network decide` cannot hold a NUL byte");
+			bad = true;
+		}
+	}
+	if (bad) {
+		free(norm);
+		return;
+	}
+	touch_slot(s, SEMA_SLOT_DECIDE, "network decide", mask, IR_PLAT_ALL, e, &st->loc);
+	FOR_PLATFORMS(p, mask)
+	{
+		struct ir_decider *d = &s->ir->decider[p];
+
+		free(d->program);
+		for (size_t i = 0; i < d->nargs; i++)
+			free(d->args[i]);
+		free(d->args);
+		memset(d, 0, sizeof(*d));
+		d->program = sema_strdup(s, norm);
+		d->origin = sema_origin(e, &st->loc);
+		s->decider_loc[p] = a->loc;
+		if (st->nargs > 1 && !(d->args = calloc(st->nargs - 1, sizeof(*d->args)))) {
+			s->oom = true;
+			continue;
+		}
+		for (size_t i = 1; i < st->nargs; i++)
+			if ((d->args[d->nargs] = sema_strdup(s, st->args[i].text)))
+				d->nargs++;
 	}
 	free(norm);
 }
@@ -1487,6 +1541,9 @@ eval_stmt(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 	case AST_NETWORK_AUDIT:
 		eval_audit(s, st, e);
 		break;
+	case AST_NETWORK_DECIDE:
+		eval_decide(s, st, e);
+		break;
 	case AST_LIMIT:
 		eval_limit(s, st, e);
 		break;
@@ -1660,6 +1717,42 @@ slot_mask_at(struct sema *s, enum sema_slot slot, const struct diag_loc *loc)
 	return m;
 }
 
+/* A statement that only means something to the proxy (`slot`, written
+ * `what`, `noun` in a hint), left in force where the network is denied:
+ * an error where it stands, naming the platforms when only some are
+ * denied. */
+static void
+check_needs_proxy(struct sema *s, enum sema_slot slot, const char *what, const char *noun,
+		  const char *why)
+{
+	unsigned done = 0;
+	char hint[256];
+
+	FOR_PLATFORMS(p, IR_PLAT_ALL)
+	{
+		const struct sema_slot_state *a = &s->slots[slot][p];
+		unsigned inforce, bad = 0;
+
+		if (!a->set || (done & IR_PLAT_BIT(p)) ||
+		    s->ir->scalar[p].network.value != IR_NET_DENY)
+			continue;
+		inforce = slot_mask_at(s, slot, &a->loc);
+		FOR_PLATFORMS(q, inforce)
+		if (s->ir->scalar[q].network.value == IR_NET_DENY)
+			bad |= IR_PLAT_BIT(q);
+		done |= inforce;
+		if (bad == inforce) {
+			diag_push(s->ctx, DIAG_ERROR, &a->loc, why, "`%s` with `network deny`",
+				  what);
+		} else {
+			snprintf(hint, sizeof(hint),
+				 "%s; move %s into the `on` block that allows network", why, noun);
+			diag_push(s->ctx, DIAG_ERROR, &a->loc, hint,
+				  "`%s` with `network deny` on %s", what, sema_platform_list(bad));
+		}
+	}
+}
+
 static void
 check_network(struct sema *s)
 {
@@ -1668,31 +1761,12 @@ check_network(struct sema *s)
 	/* An audit sink records the proxy's decisions; under `network deny`
 	 * no proxy runs, so the file would stay empty while a reviewer
 	 * believes traffic is recorded. */
-	FOR_PLATFORMS(p, IR_PLAT_ALL)
-	{
-		const struct sema_slot_state *a = &s->slots[SEMA_SLOT_AUDIT][p];
-		unsigned inforce, bad = 0;
-
-		if (!a->set || (done & IR_PLAT_BIT(p)) ||
-		    s->ir->scalar[p].network.value != IR_NET_DENY)
-			continue;
-		inforce = slot_mask_at(s, SEMA_SLOT_AUDIT, &a->loc);
-		FOR_PLATFORMS(q, inforce)
-		if (s->ir->scalar[q].network.value == IR_NET_DENY)
-			bad |= IR_PLAT_BIT(q);
-		done |= inforce;
-		if (bad == inforce)
-			diag_push(
-			    s->ctx, DIAG_ERROR, &a->loc,
-			    "no proxy runs under `network deny`, so there is nothing to record",
-			    "`network audit` with `network deny`");
-		else
-			diag_push(
-			    s->ctx, DIAG_ERROR, &a->loc,
-			    "no proxy runs under `network deny`, so there is nothing to record; "
-			    "move the audit into the `on` block that allows network",
-			    "`network audit` with `network deny` on %s", sema_platform_list(bad));
-	}
+	check_needs_proxy(s, SEMA_SLOT_AUDIT, "network audit", "the audit",
+			  "no proxy runs under `network deny`, so there is nothing to record");
+	/* Likewise a decider would never be asked: the reviewer would
+	 * believe a program judges traffic that the kernel refuses anyway. */
+	check_needs_proxy(s, SEMA_SLOT_DECIDE, "network decide", "the decider",
+			  "no proxy runs under `network deny`, so there is nothing to decide");
 
 	/* A network capability lets the AppContainer connect directly,
 	 * around the proxy and around `network deny`. */
@@ -2107,6 +2181,8 @@ sema_compile(struct diag_ctx *ctx, const struct sema_options *opts, struct ir_po
 	}
 	if (!s.oom) {
 		check_network(&s);
+		sema_warn_patterns(&s);
+		sema_check_decider(&s);
 		check_targets(&s);
 		build(&s);
 	}

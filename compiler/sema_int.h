@@ -61,6 +61,7 @@ enum sema_slot {
 	SEMA_SLOT_ISOLATION,
 	SEMA_SLOT_NETWORK,
 	SEMA_SLOT_AUDIT,
+	SEMA_SLOT_DECIDE,
 	SEMA_SLOT_NICE,
 	SEMA_SLOT_IO_PRIORITY,
 	SEMA_SLOT_WORKDIR,
@@ -107,6 +108,7 @@ struct sema_pattern {
 	uint8_t platforms;
 	size_t seq; /* evaluation order: the first origin wins */
 	struct ir_origin origin;
+	struct diag_loc loc; /* the pattern's string, for warnings */
 };
 
 struct sema_env_cell {
@@ -171,6 +173,7 @@ struct sema {
 	struct sema_pattern *patterns;
 	size_t npatterns, cap_patterns;
 	unsigned bad_patterns; /* platforms where a pattern was refused */
+	struct diag_loc decider_loc[IR_PLATFORM_COUNT]; /* the program string in force */
 
 	struct sema_env *env;
 	size_t nenv, cap_env;
@@ -235,6 +238,7 @@ enum sema_path_use {
 	SEMA_PATH_AUDIT,
 	SEMA_PATH_VENV,
 	SEMA_PATH_EXEC,
+	SEMA_PATH_DECIDER,
 };
 
 /* Checks a path string against the spelling rules (no `.`/`..` other
@@ -260,6 +264,15 @@ int sema_build_paths(struct sema *s);
 /* Checks and normalises one allow-list pattern; adds it for `mask`. */
 void sema_add_pattern(struct sema *s, const struct ast_arg *a, const struct sema_ectx *e,
 		      unsigned mask);
+
+/* Warns about allow-list entries that can never be reached (loopback
+ * names and addresses, private ranges without allow-private, ...), once
+ * the final network settings are known. */
+void sema_warn_patterns(struct sema *s);
+
+/* Refuses a `network decide` program the same policy lets the sandbox
+ * write: beneath a writable grant, or inside its working directory. */
+void sema_check_decider(struct sema *s);
 
 /* Sorts and merges the patterns, keeps those of platforms whose final
  * network kind is the allow-list, and moves them into the IR. */

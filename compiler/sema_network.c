@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: MIT
  * Network allow-list patterns: checked and normalised (lower case, no
  * trailing dot, IPv6 without brackets) exactly once here, so the proxy
- * only ever compares normalised strings. */
+ * only ever compares normalised strings; entries the proxy would never
+ * let through are warned about. And the `network decide` program, which
+ * must be out of the sandbox's reach. */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "nethost.h"
 #include "sema_int.h"
 
 static void pat_error(struct sema *s, const struct ast_arg *a, size_t byte, const char *hint,
@@ -93,6 +98,37 @@ parse_port(struct sema *s, const struct ast_arg *a, const char *t, size_t i, siz
 	return 1;
 }
 
+/* A URL or a host with a path (`https://x.com/`, `x.com/api`): the list
+ * names hosts, and the proxy never sees a path inside an encrypted
+ * tunnel. Said as such, with the host to write, rather than as the
+ * port or character error the parser below would give. */
+static bool
+url_like(struct sema *s, const struct ast_arg *a)
+{
+	const char *t = a->text, *scheme = strstr(t, "://");
+	const char *host = scheme ? scheme + 3 : t, *end, *at;
+	const char *slash = strchr(t, '/');
+	char hint[320];
+
+	if (!scheme && !slash)
+		return false;
+	end = host + strcspn(host, "/?#");
+	/* user:password@host: the host is after the last `@`. */
+	for (at = host; (at = memchr(at, '@', (size_t)(end - at))); host = ++at)
+		;
+	if (end > host && (int)(end - host) < 256)
+		snprintf(hint, sizeof(hint), "write the host alone: `%.*s`", (int)(end - host),
+			 host);
+	else
+		snprintf(hint, sizeof(hint), "write the host alone, e.g. `example.com`");
+	if (scheme)
+		pat_error(s, a, (size_t)(scheme - t), hint,
+			  "a host pattern names a host, not a URL");
+	else
+		pat_error(s, a, (size_t)(slash - t), hint, "a host pattern cannot hold a path");
+	return true;
+}
+
 void
 sema_add_pattern(struct sema *s, const struct ast_arg *a, const struct sema_ectx *e, unsigned mask)
 {
@@ -119,6 +155,8 @@ sema_add_pattern(struct sema *s, const struct ast_arg *a, const struct sema_ectx
 			return;
 		}
 	}
+	if (url_like(s, a))
+		return;
 	/* Host names are case-insensitive: normalise once, here. */
 	t = sema_strndup(s, raw, len);
 	if (!t)
@@ -252,6 +290,7 @@ sema_add_pattern(struct sema *s, const struct ast_arg *a, const struct sema_ectx
 	p->platforms = (uint8_t)mask;
 	p->seq = s->npatterns;
 	p->origin = sema_origin(e, &a->loc);
+	p->loc = a->loc;
 	s->npatterns++;
 	host = NULL;
 out:
@@ -314,4 +353,310 @@ sema_build_patterns(struct sema *s)
 	}
 	ir->npatterns = w;
 	return 0;
+}
+
+/* ------------------------------------------------------------ unreachable entries */
+
+static bool
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Names that mean the host itself (RFC 6761 keeps `localhost` and every
+ * name under it for loopback): the proxy refuses loopback, so such an
+ * entry only misleads a reviewer. */
+static bool
+loopback_name(const char *host)
+{
+	return strcmp(host, "localhost") == 0 || strcmp(host, "localhost.localdomain") == 0 ||
+	       ends_with(host, ".localhost") || ends_with(host, ".localhost.localdomain");
+}
+
+/* An address entry the proxy refuses by what it is, judged with the
+ * proxy's own classification (nethost), so heelc and heel-proxy cannot
+ * disagree about `::ffff:127.0.0.1` or a NAT64 form. */
+static void
+warn_address(struct sema *s, const struct sema_pattern *p, unsigned m, unsigned private_ok)
+{
+	struct nethost h;
+	enum nethost_class c;
+	unsigned refused;
+
+	if (nethost_canon(p->host, strlen(p->host), &h, NULL) != 0 || h.kind == NETHOST_NAME)
+		return;
+	c = nethost_classify(h.kind == NETHOST_IPV4 ? 4 : 6, h.addr);
+	if (c == NETHOST_PUBLIC)
+		return;
+	if (c != NETHOST_PRIVATE) {
+		diag_push(s->ctx, DIAG_WARNING, &p->loc, "no statement can open it; remove this entry",
+			  "`%s` can never be reached: the proxy always refuses %s addresses",
+			  h.text, nethost_class_name(c));
+		return;
+	}
+	/* allow-private is a flag of each platform: say where it is missing
+	 * when the entry holds on more platforms than that. */
+	refused = m & ~private_ok;
+	if (!refused)
+		return;
+	if (refused == m)
+		diag_push(s->ctx, DIAG_WARNING, &p->loc,
+			  "add `network allow-private` if the sandbox must reach it",
+			  "`%s` is refused unless `network allow-private`: the proxy refuses %s "
+			  "addresses by default",
+			  h.text, nethost_class_name(c));
+	else
+		diag_push(s->ctx, DIAG_WARNING, &p->loc,
+			  "add `network allow-private` for those platforms if the sandbox must "
+			  "reach it",
+			  "`%s` is refused on %s: the proxy refuses %s addresses unless "
+			  "`network allow-private`",
+			  h.text, sema_platform_list(refused), nethost_class_name(c));
+}
+
+/* One entry, on the platforms `m` where the allow-list is in force. */
+static void
+warn_pattern(struct sema *s, const struct sema_pattern *p, unsigned m, unsigned private_ok)
+{
+	if (loopback_name(p->host)) {
+		diag_push(s->ctx, DIAG_WARNING, &p->loc,
+			  "the proxy never connects to the host itself; remove this entry",
+			  "`%s` can never be reached: it names the host's loopback, which is "
+			  "always refused",
+			  p->host);
+		return;
+	}
+	warn_address(s, p, m, private_ok);
+}
+
+void
+sema_warn_patterns(struct sema *s)
+{
+	unsigned list = 0, private_ok = 0;
+
+	for (int p = 0; p < IR_PLATFORM_COUNT; p++) {
+		const struct ir_scalars *sc = &s->ir->scalar[p];
+
+		if (sc->network.value == IR_NET_ALLOW_LIST)
+			list |= IR_PLAT_BIT(p);
+		if (sc->allow_private.set && sc->allow_private.value)
+			private_ok |= IR_PLAT_BIT(p);
+	}
+	/* Still in statement order here (sema_build_patterns sorts them),
+	 * so the warnings come in the order of the source. Entries of a list
+	 * that a later `network allow-all` or `deny` replaced are not
+	 * warned about: the "set again" warning already covers them. */
+	for (size_t i = 0; i < s->npatterns; i++) {
+		unsigned m = s->patterns[i].platforms & list;
+
+		if (m)
+			warn_pattern(s, &s->patterns[i], m, private_ok);
+	}
+}
+
+/* ------------------------------------------------------------ the decider */
+
+/* Absolute as written: `/...`, or `C:...` inside `on windows`. */
+static bool
+is_rooted(const char *path)
+{
+	return path[0] == '/' || (isalpha((unsigned char)path[0]) && path[1] == ':');
+}
+
+/* `path` as the comparison below reads it: on Windows `\` separates
+ * like `/`. NULL on out-of-memory (s->oom). Caller frees. */
+static char *
+compare_form(struct sema *s, const char *path, bool win)
+{
+	char *out = sema_strdup(s, path);
+
+	for (char *c = out; out && win && *c; c++)
+		if (*c == '\\')
+			*c = '/';
+	return out;
+}
+
+/* Whether `child` is `parent` or lies beneath it, both in compare_form.
+ * Windows names are case-insensitive. */
+static bool
+at_or_beneath(const char *parent, const char *child, bool win)
+{
+	size_t n = strlen(parent);
+
+	if (win ? strncasecmp(parent, child, n) != 0 : strncmp(parent, child, n) != 0)
+		return false;
+	return child[n] == '\0' || child[n] == '/' || (n && parent[n - 1] == '/');
+}
+
+/* The rule that decides for `program` (a literal absolute path) on
+ * platform `p`: the one with the longest path at or above it (the
+ * language's precedence). Only rules written as absolute paths can be
+ * compared: where `${HOME}` or the launch directory leads is known only
+ * at launch, when heel-exec checks the program again. Between two spellings
+ * of one place (`C:/x`, `c:\x`) the writable one is taken, so a doubt is
+ * a refusal. NULL when no rule covers it. */
+static const struct sema_path *
+deciding_rule(struct sema *s, const char *program, int p)
+{
+	bool win = p == IR_WINDOWS;
+	char *prog = compare_form(s, program, win);
+	const struct sema_path *best = NULL;
+	size_t best_len = 0;
+
+	if (!prog)
+		return NULL;
+	for (size_t i = 0; i < s->npaths; i++) {
+		const struct sema_path *e = &s->paths[i];
+		const struct sema_cell *c = &e->cell[p];
+		char *parent;
+		size_t n;
+
+		if (!c->present || !is_rooted(e->path) ||
+		    !(parent = compare_form(s, e->path, win)))
+			continue;
+		n = strlen(parent);
+		if (at_or_beneath(parent, prog, win) &&
+		    (!best || n > best_len ||
+		     (n == best_len && (c->mode & IR_WRITE) && !(best->cell[p].mode & IR_WRITE)))) {
+			best = e;
+			best_len = n;
+		}
+		free(parent);
+	}
+	free(prog);
+	return best;
+}
+
+/* Why the sandbox could write `program` on platform `p`: the writable
+ * rule deciding for it (*rule), or the policy's working directory
+ * (*workdir). False when neither. */
+static bool
+decider_writable(struct sema *s, const char *program, int p, const struct sema_path **rule,
+		 bool *workdir)
+{
+	const char *wd = s->ir->scalar[p].workdir.value;
+	const struct sema_path *r = deciding_rule(s, program, p);
+
+	*rule = NULL;
+	*workdir = false;
+	if (r && (r->cell[p].mode & IR_WRITE)) {
+		*rule = r;
+		return true;
+	}
+	if (wd) {
+		bool win = p == IR_WINDOWS;
+		char *a = compare_form(s, wd, win), *b = compare_form(s, program, win);
+
+		*workdir = a && b && at_or_beneath(a, b, win);
+		free(a);
+		free(b);
+	}
+	return *workdir;
+}
+
+static bool
+same_loc(const struct diag_loc *a, const struct diag_loc *b)
+{
+	return a->src == b->src && a->line == b->line && a->col == b->col;
+}
+
+/* One reason a decider is writable, and the platforms it holds on. */
+struct decider_why {
+	const struct sema_path *rule; /* NULL: the working directory */
+	uint8_t mode;
+	struct diag_loc locs[IR_PLATFORM_COUNT]; /* the grants or workdir statements */
+	size_t nlocs;
+	unsigned mask;
+};
+
+void
+sema_check_decider(struct sema *s)
+{
+	unsigned done = 0;
+
+	/* The decider runs on the host with the launcher's user and judges
+	 * every destination: a sandbox that can rewrite it grants itself any
+	 * network access. heelc sees the policy's paths, not the files, so
+	 * this catches what the policy itself says; heel-exec checks the
+	 * real file again at launch. */
+	for (int p = 0; p < IR_PLATFORM_COUNT; p++) {
+		const struct ir_decider *d = &s->ir->decider[p];
+		struct decider_why why[IR_PLATFORM_COUNT];
+		size_t nwhy = 0;
+		unsigned group = 0;
+
+		if (!d->program || (done & IR_PLAT_BIT(p)))
+			continue;
+		/* Platforms where the same statement is in force are one
+		 * report: a grant outside any block is one mistake. */
+		for (int q = p; q < IR_PLATFORM_COUNT; q++)
+			if (s->ir->decider[q].program &&
+			    same_loc(&s->decider_loc[q], &s->decider_loc[p]))
+				group |= IR_PLAT_BIT(q);
+		done |= group;
+		for (int q = p; q < IR_PLATFORM_COUNT; q++) {
+			const struct sema_path *rule;
+			struct diag_loc loc;
+			bool wd;
+			size_t k;
+
+			if (!(group & IR_PLAT_BIT(q)) ||
+			    !decider_writable(s, s->ir->decider[q].program, q, &rule, &wd))
+				continue;
+			loc = rule ? rule->cell[q].loc : s->slots[SEMA_SLOT_WORKDIR][q].loc;
+			/* One path granted alike on two platforms (by a base
+			 * that says it once per platform) is one mistake. */
+			for (k = 0; k < nwhy; k++)
+				if (why[k].rule == rule &&
+				    (!rule || why[k].mode == rule->cell[q].mode))
+					break;
+			if (k == nwhy)
+				why[nwhy++] = (struct decider_why){
+				    .rule = rule, .mode = rule ? rule->cell[q].mode : 0};
+			why[k].mask |= IR_PLAT_BIT(q);
+			for (size_t j = 0; j <= why[k].nlocs; j++) {
+				if (j == why[k].nlocs) {
+					why[k].locs[why[k].nlocs++] = loc;
+					break;
+				}
+				if (same_loc(&why[k].locs[j], &loc))
+					break;
+			}
+		}
+		for (size_t k = 0; k < nwhy; k++) {
+			int q = 0;
+			char on[80] = "";
+
+			while (!(why[k].mask & IR_PLAT_BIT(q)))
+				q++;
+			if (why[k].mask != group)
+				snprintf(on, sizeof(on), " on %s", sema_platform_list(why[k].mask));
+			if (why[k].rule) {
+				const char *path = why[k].rule->path;
+
+				diag_push(s->ctx, DIAG_ERROR, &s->decider_loc[p],
+					  "the sandbox could replace the program that decides its "
+					  "network access; install the decider where the policy "
+					  "grants no write",
+					  "`network decide` runs `%s`, which the sandbox can "
+					  "write%s: it is beneath `grant \"%s\" %s`",
+					  d->program, on, path, ir_mode_name(why[k].mode));
+				for (size_t j = 0; j < why[k].nlocs; j++)
+					diag_push(s->ctx, DIAG_NOTE, &why[k].locs[j], NULL,
+						  "granted writable here");
+			} else {
+				diag_push(s->ctx, DIAG_ERROR, &s->decider_loc[p],
+					  "the sandbox writes its working directory; install the "
+					  "decider outside it",
+					  "`network decide` runs `%s`, which is inside the working "
+					  "directory `%s`%s",
+					  d->program, s->ir->scalar[q].workdir.value, on);
+				for (size_t j = 0; j < why[k].nlocs; j++)
+					diag_push(s->ctx, DIAG_NOTE, &why[k].locs[j], NULL,
+						  "working directory set here");
+			}
+		}
+	}
 }

@@ -78,6 +78,8 @@ use_name(enum sema_path_use use)
 		return "the venv";
 	case SEMA_PATH_EXEC:
 		return "an ipc program";
+	case SEMA_PATH_DECIDER:
+		return "the network decider";
 	default:
 		return "a path";
 	}
@@ -179,6 +181,28 @@ sema_check_path(struct sema *s, const struct ast_arg *a, const struct sema_ectx 
 			   "ipc commands run on the host: name the program by its absolute path",
 			   "`exec` must be an absolute path");
 		return -EINVAL;
+	}
+	/* The decider runs on the host with the launcher's user and judges
+	 * every destination: like an ipc program, it is named literally, so
+	 * neither the directory heel-exec starts in nor a variable of its
+	 * environment chooses which program that is. */
+	if (use == SEMA_PATH_DECIDER) {
+		const unsigned char *v = memmem(t, len, "${", 2);
+
+		if (v) {
+			path_error(s, a, (size_t)(v - t),
+				   "the decider runs on the host: no variable of the launcher's "
+				   "environment may choose which program judges the network",
+				   "`network decide` takes a literal path, without `${NAME}`");
+			return -EINVAL;
+		}
+		if (!drive && !posix_abs) {
+			path_error(s, a, 0,
+				   "the decider runs on the host: write its absolute path, e.g. "
+				   "`/usr/local/bin/net-decider`",
+				   "`network decide` needs an absolute path");
+			return -EINVAL;
+		}
 	}
 
 	if (var) {

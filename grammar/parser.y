@@ -258,14 +258,14 @@ kw(struct parse_ctx *ctx, const char *spelling, const HEEL_YYLTYPE *l)
 %token <arg> T_WORD T_UPPER T_NUMBER T_STRING T_ANGLE
 %token T_EOS T_LBRACE T_RBRACE
 %token K_HEEL K_ISOLATION K_INCLUDE K_GRANT K_DENY K_PROTECT K_UNPROTECT
-%token K_ALLOW K_GPU K_NETWORK K_ALLOW_ALL K_ALLOW_PRIVATE K_AUDIT K_DAILY
+%token K_ALLOW K_GPU K_NETWORK K_ALLOW_ALL K_ALLOW_PRIVATE K_AUDIT K_DAILY K_DECIDE
 %token K_LIMIT K_NICE K_IO_PRIORITY K_ENV K_PASS K_SET K_WORKDIR K_IPC
 %token K_EXEC K_POSITIONAL K_TIMEOUT K_PYTHON K_VENV K_PACKAGES K_ALLOW_PIP
 %token K_ON K_SECCOMP K_ERRNO K_UNIX_SOCKETS K_MACH_LOOKUP K_SBPL
 %token K_CAPABILITY K_OPTIONAL
 
 %type <arg> word
-%type <stmt> stmt stmt_body protect unprotect env_pass
+%type <stmt> stmt stmt_body protect unprotect env_pass decide
 %type <stmt> ipc_item ipc_body positional py_item py_body packages pattern
 %type <list> on_block stmt_list ipc_block ipc_list py_block py_list
 %type <list> pat_block pat_list
@@ -342,6 +342,7 @@ stmt_body:
 		{ $$ = mk1(ctx, AST_NETWORK_AUDIT, &@1, &$3); }
 	| K_NETWORK K_AUDIT K_DAILY T_STRING
 		{ $$ = flag(ctx, mk1(ctx, AST_NETWORK_AUDIT, &@1, &$4), AST_F_DAILY, &@3); }
+	| decide		{ $$ = $1; }
 	| K_LIMIT word T_NUMBER	{ $$ = mk2(ctx, AST_LIMIT, &@1, &$2, &$3); }
 	| K_NICE T_NUMBER	{ $$ = mk1(ctx, AST_NICE, &@1, &$2); }
 	| K_IO_PRIORITY word	{ $$ = mk1(ctx, AST_IO_PRIORITY, &@1, &$2); }
@@ -376,6 +377,13 @@ unprotect:
 env_pass:
 	  K_ENV K_PASS T_STRING	{ $$ = mk1(ctx, AST_ENV_PASS, &@1, &$3); }
 	| env_pass T_STRING	{ $$ = $1; put(ctx, $$, &$2); }
+	;
+
+/* network decide "PROGRAM" "ARG"...: the program, then its arguments. */
+decide:
+	  K_NETWORK K_DECIDE T_STRING
+		{ $$ = mk1(ctx, AST_NETWORK_DECIDE, &@1, &$3); }
+	| decide T_STRING	{ $$ = $1; put(ctx, $$, &$2); }
 	;
 
 /* on PLATFORM { ... }: any statement parses here; sema says which ones
@@ -495,6 +503,7 @@ word:
 	| K_ALLOW_PRIVATE	{ $$ = kw(ctx, "allow-private", &@1); }
 	| K_AUDIT		{ $$ = kw(ctx, "audit", &@1); }
 	| K_DAILY		{ $$ = kw(ctx, "daily", &@1); }
+	| K_DECIDE		{ $$ = kw(ctx, "decide", &@1); }
 	| K_LIMIT		{ $$ = kw(ctx, "limit", &@1); }
 	| K_NICE		{ $$ = kw(ctx, "nice", &@1); }
 	| K_IO_PRIORITY		{ $$ = kw(ctx, "io-priority", &@1); }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * The on-disk layout of a compiled policy (.hpol), format HEEL v1: one
+ * The on-disk layout of a compiled policy (.hpol), format HEEL 1.1: one
  * header, one section table, sections. Everything is little-endian,
  * fixed-width and pointer-free; docs/artifact.md describes it byte by
  * byte. The structs below document the layout and pin it with
@@ -24,11 +24,12 @@
 #define ART_MAGIC_LEN 8
 
 /* A reader refuses another major version; it accepts a higher minor. A
- * minor version may only add non-critical sections and append fields to
- * records (record_size grows; older readers ignore the tail). It never
- * gives meaning to a reserved field: 1.x readers refuse those unless 0. */
+ * minor version may only add non-critical sections, critical sections an
+ * older reader then refuses (1.1: DECIDER), and append fields to records
+ * (record_size grows; older readers ignore the tail). It never gives
+ * meaning to a reserved field: 1.x readers refuse those unless 0. */
 #define ART_FMT_MAJOR 1
-#define ART_FMT_MINOR 0
+#define ART_FMT_MINOR 1
 
 #define ART_HEADER_SIZE 64
 #define ART_SECTION_ENTRY_SIZE 32
@@ -120,7 +121,9 @@ enum art_section_type {
 	ART_SEC_EXTRAS = 8,  /* critical: seccomp adjustments, mach lookups, raw sbpl,
 			      * capabilities, excluded-platform reasons */
 	ART_SEC_META = 9,    /* non-critical: compiler version, source digest */
-	ART_SEC_COMMON_MAX = ART_SEC_META,
+	ART_SEC_DECIDER = 10, /* critical, only when a platform has one (1.1): the
+			       * `network decide` program per platform + arguments */
+	ART_SEC_COMMON_MAX = ART_SEC_DECIDER,
 
 	ART_SEC_LINUX_LANDLOCK = 16, /* critical: Landlock rule table (runtime/landlock_table.h) */
 	ART_SEC_SECCOMP_BPF = 17,    /* critical, per arch: one cBPF program per architecture */
@@ -310,6 +313,26 @@ static_assert(offsetof(struct art_rec_python, first_package) == 16, "layout");
 static_assert(offsetof(struct art_rec_python, npackages) == 20, "layout");
 static_assert(offsetof(struct art_rec_python, origin) == 24, "layout");
 static_assert(offsetof(struct art_rec_python, reserved) == 36, "layout");
+
+/* DECIDER (1.1): one record per platform (count == 3, each platform
+ * once), then nitems argument strings, owned like IPC positionals. The
+ * section is written only when some platform has a decider, and a
+ * platform with one does not deny the network; a 1.0 reader refuses the
+ * section (critical), so no launcher ignores a decider it cannot run. */
+struct art_rec_decider {
+	uint32_t platform; /* enum art_platform */
+	uint32_t program;  /* string (path template), or ART_STR_NONE: none */
+	uint32_t first_arg;
+	uint32_t nargs; /* 0 when program is ART_STR_NONE */
+	struct art_rec_origin origin;
+	uint32_t reserved; /* 0 */
+};
+static_assert(sizeof(struct art_rec_decider) == 32, "decider record is 32 bytes");
+static_assert(offsetof(struct art_rec_decider, program) == 4, "layout");
+static_assert(offsetof(struct art_rec_decider, first_arg) == 8, "layout");
+static_assert(offsetof(struct art_rec_decider, nargs) == 12, "layout");
+static_assert(offsetof(struct art_rec_decider, origin) == 16, "layout");
+static_assert(offsetof(struct art_rec_decider, reserved) == 28, "layout");
 
 /* EXTRAS: platform-specific statements and excluded-platform reasons, in
  * kind order. `platforms` is the one platform the kind belongs to

@@ -140,7 +140,7 @@ struct vctx {
 	size_t strtab_size;
 };
 
-/* Known types; the holes (10..15) are unknown types. */
+/* Known types; the holes (11..15) are unknown types. */
 static const char *const section_names[ART_SEC_KNOWN_MAX + 1] = {
     [ART_SEC_STRTAB] = "STRTAB",
     [ART_SEC_SCALARS] = "SCALARS",
@@ -151,6 +151,7 @@ static const char *const section_names[ART_SEC_KNOWN_MAX + 1] = {
     [ART_SEC_PYTHON] = "PYTHON",
     [ART_SEC_EXTRAS] = "EXTRAS",
     [ART_SEC_META] = "META",
+    [ART_SEC_DECIDER] = "DECIDER",
     [ART_SEC_LINUX_LANDLOCK] = "LINUX_LANDLOCK",
     [ART_SEC_SECCOMP_BPF] = "SECCOMP_BPF",
 };
@@ -683,6 +684,85 @@ check_extras(struct vctx *c, struct art_span *sp)
 	return 0;
 }
 
+/* DECIDER: like PYTHON, one record per platform and arguments owned back
+ * to back; present only when a platform has a decider, and never where
+ * SCALARS says the network is denied (no proxy would run to ask it: a
+ * crafted file must not make a reviewer's explain show a decider that
+ * does nothing). */
+static int
+check_decider(struct vctx *c, struct art_span *sp, struct art_view *view)
+{
+	uint32_t next = 0;
+	bool any = false;
+	int rc = check_table(c, ART_SEC_DECIDER, sp, sizeof(struct art_rec_decider), true);
+
+	if (rc)
+		return rc;
+	rc = check_items(c, "DECIDER", sp);
+	if (rc)
+		return rc;
+	if (sp->count != ART_PLATFORM_COUNT)
+		return VFAIL(c, "DECIDER: %lu platform records, expected %d",
+			     (unsigned long)sp->count, ART_PLATFORM_COUNT);
+	for (size_t i = 0; i < sp->count; i++) {
+		const uint8_t *r = record(sp, i);
+		uint32_t plat = le_get32(r + offsetof(struct art_rec_decider, platform));
+		uint32_t program = le_get32(r + offsetof(struct art_rec_decider, program));
+		uint32_t first = le_get32(r + offsetof(struct art_rec_decider, first_arg));
+		uint32_t n = le_get32(r + offsetof(struct art_rec_decider, nargs));
+		const uint8_t *net;
+
+		if (plat >= ART_PLATFORM_COUNT)
+			return VFAIL(c, "DECIDER record %zu: unknown platform %lu", i,
+				     (unsigned long)plat);
+		if (view->decider[plat])
+			return VFAIL(c, "DECIDER record %zu: platform %lu given twice", i,
+				     (unsigned long)plat);
+		view->decider[plat] = r;
+		rc = check_str(c, "DECIDER", i, "program", program, false);
+		if (rc)
+			return rc;
+		if (program == ART_STR_NONE && n)
+			return VFAIL(c, "DECIDER record %zu: arguments without a program", i);
+		if (program == ART_STR_NONE &&
+		    (le_get32(r + offsetof(struct art_rec_decider, origin) +
+			      offsetof(struct art_rec_origin, file)) != ART_STR_NONE ||
+		     !all_zero(r + offsetof(struct art_rec_decider, origin) +
+				   offsetof(struct art_rec_origin, line),
+			       8)))
+			return VFAIL(c, "DECIDER record %zu: origin without a program", i);
+		if (first != next || n > sp->nitems - next)
+			return VFAIL(
+			    c,
+			    "DECIDER record %zu: arguments [%lu, +%lu) out of order or out of "
+			    "range",
+			    i, (unsigned long)first, (unsigned long)n);
+		next += n;
+		if (le_get32(r + offsetof(struct art_rec_decider, reserved)))
+			return VFAIL(c, "DECIDER record %zu: reserved field is not zero", i);
+		rc = check_origin(c, "DECIDER", i, r + offsetof(struct art_rec_decider, origin));
+		if (rc)
+			return rc;
+		if (program == ART_STR_NONE)
+			continue;
+		any = true;
+		net = view->scalars[plat] + sizeof(struct art_rec_scalars) +
+		      ART_SC_NETWORK * sizeof(struct art_rec_scalar);
+		if (le_get64(net + offsetof(struct art_rec_scalar, value)) == 0) /* deny */
+			return VFAIL(c,
+				     "DECIDER record %zu: a decider on platform %lu, whose network "
+				     "is denied",
+				     i, (unsigned long)plat);
+	}
+	if (next != sp->nitems)
+		return VFAIL(c, "DECIDER: %lu arguments stored, %lu used",
+			     (unsigned long)sp->nitems, (unsigned long)next);
+	/* One encoding per policy: no decider anywhere means no section. */
+	if (!any)
+		return VFAIL(c, "DECIDER: no platform has a decider");
+	return 0;
+}
+
 static int
 check_meta(struct vctx *c, const struct art_span *sp)
 {
@@ -977,7 +1057,8 @@ art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, s
 		sp->size = (size_t)le_get64(ENTRY(i, size));
 	}
 	for (uint32_t t = 1; t <= ART_SEC_COMMON_MAX; t++)
-		if ((section_flags(t) & ART_SECF_CRITICAL) && !view->sec[t].data)
+		if ((section_flags(t) & ART_SECF_CRITICAL) && t != ART_SEC_DECIDER &&
+		    !view->sec[t].data)
 			return VFAIL(c, "missing section %s", section_names[t]);
 
 	if ((rc = check_strtab(c, &view->sec[ART_SEC_STRTAB])) ||
@@ -990,6 +1071,9 @@ art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, s
 	    (rc = check_extras(c, &view->sec[ART_SEC_EXTRAS])))
 		goto bad;
 	if (view->sec[ART_SEC_META].data && (rc = check_meta(c, &view->sec[ART_SEC_META])))
+		goto bad;
+	if (view->sec[ART_SEC_DECIDER].data &&
+	    (rc = check_decider(c, &view->sec[ART_SEC_DECIDER], view)))
 		goto bad;
 	view->min_landlock_abi = le_get32(h + offsetof(struct art_file_header, min_landlock_abi));
 	if (view->sec[ART_SEC_LINUX_LANDLOCK].data &&
@@ -1198,6 +1282,30 @@ const char *
 art_python_package(const struct art_view *view, const struct art_python *py, size_t j)
 {
 	return item_at(view, &view->sec[ART_SEC_PYTHON], py->first_package, py->npackages, j);
+}
+
+int
+art_network_decider(const struct art_view *view, unsigned platform, struct art_decider *out)
+{
+	const uint8_t *r;
+
+	if (platform >= ART_PLATFORM_COUNT)
+		return -ERANGE;
+	memset(out, 0, sizeof(*out));
+	r = view->decider[platform];
+	if (!r)
+		return 0;
+	out->program = str_at(view, le_get32(r + offsetof(struct art_rec_decider, program)));
+	out->first_arg = le_get32(r + offsetof(struct art_rec_decider, first_arg));
+	out->nargs = le_get32(r + offsetof(struct art_rec_decider, nargs));
+	out->origin = origin_at(view, r + offsetof(struct art_rec_decider, origin));
+	return 0;
+}
+
+const char *
+art_decider_arg(const struct art_view *view, const struct art_decider *d, size_t j)
+{
+	return item_at(view, &view->sec[ART_SEC_DECIDER], d->first_arg, d->nargs, j);
 }
 
 size_t

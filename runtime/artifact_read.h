@@ -50,6 +50,7 @@ struct art_view {
 	struct art_span sec[ART_SEC_KNOWN_MAX + 1];
 	const uint8_t *scalars[ART_PLATFORM_COUNT]; /* each platform's record */
 	const uint8_t *python[ART_PLATFORM_COUNT];
+	const uint8_t *decider[ART_PLATFORM_COUNT]; /* NULL: no DECIDER section */
 	uint32_t min_landlock_abi;		/* header field, checked against the table */
 	struct art_bpf bpf[ART_BPF_ARCH_COUNT]; /* in file order */
 	uint32_t nbpf;
@@ -130,6 +131,15 @@ struct art_python {
 	uint32_t first_package; /* internal to art_python_package() */
 };
 
+/* The `network decide` program of one platform: heel-proxy runs it as
+ * program, then art_decider_arg(0 .. nargs-1), on the host. */
+struct art_decider {
+	const char *program; /* path template; NULL: no decider on this platform */
+	uint32_t nargs;	     /* read them with art_decider_arg() */
+	struct art_origin origin;
+	uint32_t first_arg; /* internal to art_decider_arg() */
+};
+
 struct art_extra {
 	uint32_t kind; /* enum art_extra_kind */
 	const char *value;
@@ -166,6 +176,14 @@ const char *art_ipc_arg(const struct art_view *view, const struct art_ipc *ipc, 
 
 int art_python(const struct art_view *view, unsigned platform, struct art_python *out);
 const char *art_python_package(const struct art_view *view, const struct art_python *py, size_t j);
+
+/* The decider of `platform` (enum art_platform): 0 with out->program NULL
+ * when it has none (the artifact may have no DECIDER section at all), or
+ * -ERANGE for an unknown platform. */
+int art_network_decider(const struct art_view *view, unsigned platform, struct art_decider *out);
+/* Argument j of a decider art_network_decider() returned; NULL past the
+ * end. */
+const char *art_decider_arg(const struct art_view *view, const struct art_decider *d, size_t j);
 
 size_t art_extra_count(const struct art_view *view);
 int art_extra_at(const struct art_view *view, size_t i, struct art_extra *out);

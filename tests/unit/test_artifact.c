@@ -199,6 +199,24 @@ rich_policy(void)
 	return p;
 }
 
+/* rich_policy() with a `network decide` program on linux (two arguments,
+ * one of them empty) and one on macos (none), whose network is opened
+ * for it; windows has none. */
+static struct ir_policy *
+decider_policy(void)
+{
+	struct ir_policy *p = rich_policy();
+	static const char *const args[] = {"--verdicts", ""};
+
+	p->scalar[IR_MACOS].network =
+	    (struct ir_u64){true, IR_NET_ALLOW_ALL, org(p, "policy.heel", 40, 3)};
+	p->decider[IR_LINUX] = (struct ir_decider){xs("${HOME}/bin/net-decider"), strv(2, args), 2,
+						   org(p, "policy.heel", 41, 1)};
+	p->decider[IR_MACOS] =
+	    (struct ir_decider){xs("/usr/local/bin/decide"), NULL, 0, org(p, "<python>", 44, 5)};
+	return p;
+}
+
 /* ------------------------------------------------------------ helpers */
 
 struct blob {
@@ -539,6 +557,12 @@ assert_policy_eq(const struct ir_policy *a, const struct ir_policy *b)
 		for (size_t j = 0; j < a->python[i].npackages; j++)
 			cr_assert_str_eq(a->python[i].packages[j], b->python[i].packages[j]);
 		assert_origin_eq(&a->python[i].origin, &b->python[i].origin);
+
+		assert_str_eq_null(a->decider[i].program, b->decider[i].program);
+		cr_assert_eq(a->decider[i].nargs, b->decider[i].nargs);
+		for (size_t j = 0; j < a->decider[i].nargs; j++)
+			cr_assert_str_eq(a->decider[i].args[j], b->decider[i].args[j]);
+		assert_origin_eq(&a->decider[i].origin, &b->decider[i].origin);
 	}
 	cr_assert_eq(a->npaths, b->npaths);
 	for (size_t i = 0; i < a->npaths; i++) {
@@ -660,7 +684,8 @@ Test(artifact_layout, sizes_and_helpers)
 	cr_assert_str_eq(art_section_name(ART_SEC_PATHS), "PATHS");
 	cr_assert_str_eq(art_section_name(ART_SEC_LINUX_LANDLOCK), "LINUX_LANDLOCK");
 	cr_assert_str_eq(art_section_name(ART_SEC_SECCOMP_BPF), "SECCOMP_BPF");
-	cr_assert_null(art_section_name(ART_SEC_META + 1));
+	cr_assert_str_eq(art_section_name(ART_SEC_DECIDER), "DECIDER");
+	cr_assert_null(art_section_name(ART_SEC_DECIDER + 1));
 	cr_assert_null(art_section_name(ART_SEC_SBPL));
 	cr_assert_null(art_section_name(ART_SEC_APPCONTAINER));
 	cr_assert_null(art_section_name(0));
@@ -1050,6 +1075,8 @@ Test(artifact_refuse, wrong_major_version)
 	struct blob b = write_rich();
 
 	le_put16(b.data + 8, 2);
+	reseal(b.data, b.len);
+	le_put16(b.data + 10, 0);
 	reseal(b.data, b.len);
 	expect_refused(b.data, b.len, "unsupported format version 2.0");
 	le_put16(b.data + 8, 0);
@@ -1748,6 +1775,188 @@ Test(artifact_python, records)
 	});
 }
 
+/* ------------------------------------------------------------ DECIDER */
+
+static struct blob
+write_decider(void)
+{
+	struct ir_policy *p = decider_policy();
+	struct blob b = write_policy(p);
+
+	ir_policy_free(p);
+	return b;
+}
+
+/* Like MUTATE_AND_EXPECT, from the artifact with deciders. */
+#define MUTATE_DECIDER_AND_EXPECT(msg, ...)                                                        \
+	do {                                                                                       \
+		struct blob b_ = write_decider();                                                  \
+		struct tart t_;                                                                    \
+		struct blob m_;                                                                    \
+		explode(&b_, &t_);                                                                 \
+		{                                                                                  \
+			struct tart *t = &t_;                                                      \
+			(void)t;                                                                   \
+			__VA_ARGS__;                                                               \
+		}                                                                                  \
+		m_ = assemble(&t_);                                                                \
+		expect_refused(m_.data, m_.len, msg);                                              \
+		free(m_.data);                                                                     \
+		free(b_.data);                                                                     \
+		tart_free(&t_);                                                                    \
+	} while (0)
+
+/* Without a decider the section is not written, so the artifact stays
+ * readable by a 1.0 launcher, and the accessor says "none". */
+Test(artifact_decider, absent_without_a_decider)
+{
+	struct blob b = write_rich();
+	struct art_view v;
+	struct art_decider d;
+
+	expect_valid(b.data, b.len, &v);
+	cr_assert_eq(v.fmt_minor, 1);
+	cr_assert_null(v.sec[ART_SEC_DECIDER].data);
+	for (unsigned p = 0; p < ART_PLATFORM_COUNT; p++) {
+		cr_assert_eq(art_network_decider(&v, p, &d), 0);
+		cr_assert_null(d.program);
+		cr_assert_eq(d.nargs, 0);
+		cr_assert_null(art_decider_arg(&v, &d, 0));
+	}
+	cr_assert_eq(art_network_decider(&v, ART_PLATFORM_COUNT, &d), -ERANGE);
+	free(b.data);
+}
+
+Test(artifact_decider, accessors_and_round_trip)
+{
+	struct ir_policy *p = decider_policy(), *q;
+	struct blob b = write_policy(p), w;
+	struct art_view v;
+	struct art_decider d;
+
+	expect_valid(b.data, b.len, &v);
+	cr_assert_not_null(v.sec[ART_SEC_DECIDER].data);
+	cr_assert_eq(art_network_decider(&v, ART_LINUX, &d), 0);
+	cr_assert_str_eq(d.program, "${HOME}/bin/net-decider");
+	cr_assert_eq(d.nargs, 2);
+	cr_assert_str_eq(art_decider_arg(&v, &d, 0), "--verdicts");
+	cr_assert_str_eq(art_decider_arg(&v, &d, 1), "");
+	cr_assert_null(art_decider_arg(&v, &d, 2));
+	cr_assert_str_eq(d.origin.file, "policy.heel");
+	cr_assert_eq(d.origin.line, 41);
+	cr_assert_eq(art_network_decider(&v, ART_MACOS, &d), 0);
+	cr_assert_str_eq(d.program, "/usr/local/bin/decide");
+	cr_assert_eq(d.nargs, 0);
+	cr_assert_null(art_decider_arg(&v, &d, 0));
+	cr_assert_str_eq(d.origin.file, "<python>");
+	cr_assert_eq(art_network_decider(&v, ART_WINDOWS, &d), 0);
+	cr_assert_null(d.program);
+
+	q = load_ok(&b);
+	assert_policy_eq(p, q);
+	w = write_policy(q);
+	cr_assert_eq(w.len, b.len);
+	cr_assert_eq(memcmp(w.data, b.data, b.len), 0, "write(load(x)) differs");
+	ir_policy_free(p);
+	ir_policy_free(q);
+	free(w.data);
+	free(b.data);
+}
+
+/* An old (1.0) reader must refuse the section rather than run without the
+ * decider: it is critical, and its type is one 1.0 did not know. */
+Test(artifact_decider, critical_and_optional)
+{
+	MUTATE_DECIDER_AND_EXPECT("section 9 (DECIDER): wrong flags 0x0",
+				  t->s[find_sec(t, ART_SEC_DECIDER)].flags = 0);
+	MUTATE_DECIDER_AND_EXPECT("duplicate section DECIDER", {
+		size_t i = find_sec(t, ART_SEC_DECIDER);
+		tart_add(t, ART_SEC_DECIDER, ART_SECF_CRITICAL, t->s[i].data, t->s[i].size);
+	});
+	/* No decider anywhere is said by leaving the section out, never by
+	 * an empty one. */
+	MUTATE_DECIDER_AND_EXPECT("DECIDER: no platform has a decider", {
+		size_t i = find_sec(t, ART_SEC_DECIDER);
+		for (size_t r = 0; r < 3; r++) {
+			uint8_t *x = rec(t, ART_SEC_DECIDER, r);
+			le_put32(x + 4, ART_STR_NONE);
+			le_put32(x + 8, 0);
+			le_put32(x + 12, 0);
+			le_put32(x + 16, ART_STR_NONE);
+			le_put32(x + 20, 0);
+			le_put32(x + 24, 0);
+		}
+		le_put32(t->s[i].data + 8, 0);
+		tart_resize(t, i, 16 + 3 * 32);
+	});
+}
+
+Test(artifact_decider, records)
+{
+	MUTATE_DECIDER_AND_EXPECT("DECIDER record 1: platform 0 given twice",
+				  le_put32(rec(t, ART_SEC_DECIDER, 1), 0));
+	MUTATE_DECIDER_AND_EXPECT("DECIDER record 2: unknown platform 3",
+				  le_put32(rec(t, ART_SEC_DECIDER, 2), 3));
+	MUTATE_DECIDER_AND_EXPECT(
+	    "DECIDER record 0: program string offset",
+	    le_put32(rec(t, ART_SEC_DECIDER, 0) + 4, strtab_find(t, "${HOME}/bin/net-decider") + 2));
+	MUTATE_DECIDER_AND_EXPECT("DECIDER record 1: program string offset 4096 is outside",
+				  le_put32(rec(t, ART_SEC_DECIDER, 1) + 4, 4096));
+	MUTATE_DECIDER_AND_EXPECT("DECIDER record 2: arguments without a program",
+				  le_put32(rec(t, ART_SEC_DECIDER, 2) + 12, 1));
+	MUTATE_DECIDER_AND_EXPECT("DECIDER record 2: origin without a program",
+				  le_put32(rec(t, ART_SEC_DECIDER, 2) + 20, 7));
+	MUTATE_DECIDER_AND_EXPECT("DECIDER record 2: origin without a program",
+				  le_put32(rec(t, ART_SEC_DECIDER, 2) + 16, 0));
+	MUTATE_DECIDER_AND_EXPECT("DECIDER record 0: reserved field is not zero",
+				  le_put32(rec(t, ART_SEC_DECIDER, 0) + 28, 1));
+	MUTATE_DECIDER_AND_EXPECT(
+	    "DECIDER record 1: origin file string offset",
+	    le_put32(rec(t, ART_SEC_DECIDER, 1) + 16, strtab_find(t, "<python>") + 1));
+}
+
+Test(artifact_decider, arguments)
+{
+	MUTATE_DECIDER_AND_EXPECT("DECIDER record 0: arguments [1, +2) out of order or out of range",
+				  le_put32(rec(t, ART_SEC_DECIDER, 0) + 8, 1));
+	MUTATE_DECIDER_AND_EXPECT("DECIDER record 0: arguments [0, +3) out of order or out of range",
+				  le_put32(rec(t, ART_SEC_DECIDER, 0) + 12, 3));
+	MUTATE_DECIDER_AND_EXPECT("DECIDER record 0: arguments [0, +4294967295)",
+				  le_put32(rec(t, ART_SEC_DECIDER, 0) + 12, 0xffffffff));
+	MUTATE_DECIDER_AND_EXPECT("DECIDER: 2 arguments stored, 1 used", {
+		le_put32(rec(t, ART_SEC_DECIDER, 0) + 12, 1);
+		le_put32(rec(t, ART_SEC_DECIDER, 1) + 8, 1);
+		le_put32(rec(t, ART_SEC_DECIDER, 2) + 8, 1);
+	});
+	MUTATE_DECIDER_AND_EXPECT("DECIDER record 1: item string is missing", {
+		size_t i = find_sec(t, ART_SEC_DECIDER);
+		le_put32(t->s[i].data + t->s[i].size - 4, ART_STR_NONE);
+	});
+	MUTATE_DECIDER_AND_EXPECT("DECIDER: 4 platform records, expected 3", {
+		size_t i = find_sec(t, ART_SEC_DECIDER);
+		uint8_t *d = calloc(1, t->s[i].size + 32);
+		cr_assert_not_null(d);
+		memcpy(d, t->s[i].data, 16 + 3 * 32);
+		memcpy(d + 16 + 4 * 32, t->s[i].data + 16 + 3 * 32, t->s[i].size - 16 - 3 * 32);
+		le_put32(d, 4);
+		free(t->s[i].data);
+		t->s[i].data = d;
+		t->s[i].size += 32;
+	});
+}
+
+/* A decider where SCALARS deny the network: no proxy would ask it, and
+ * explain would show a reviewer a decision that is never made. */
+Test(artifact_decider, refused_where_the_network_is_denied)
+{
+	MUTATE_DECIDER_AND_EXPECT(
+	    "DECIDER record 1: a decider on platform 1, whose network is denied",
+	    le_put64(rec(t, ART_SEC_SCALARS, 1) + 8 + ART_SC_NETWORK * 32, 0));
+	MUTATE_DECIDER_AND_EXPECT(
+	    "DECIDER record 0: a decider on platform 0, whose network is denied",
+	    le_put64(rec(t, ART_SEC_SCALARS, 0) + 8 + ART_SC_NETWORK * 32, 0));
+}
+
 /* ------------------------------------------------------------ EXTRAS, META */
 
 Test(artifact_extras, records)
@@ -2270,13 +2479,13 @@ rng(uint64_t *s)
 /* Random damage behind valid checksums, so it reaches the structural
  * checks: whatever is accepted must load, and re-writing what loaded must
  * be a fixed point. Under ASan this is a small in-tree fuzzer. */
-Test(artifact_sweep, resealed_mutations, .timeout = 120)
+static void
+sweep(struct blob b, int iterations)
 {
-	struct blob b = write_rich();
 	uint64_t seed = 0x9e3779b97f4a7c15ull;
 	size_t accepted = 0, derived = 0;
 
-	for (int iter = 0; iter < 20000; iter++) {
+	for (int iter = 0; iter < iterations; iter++) {
 		struct tart t;
 		struct blob m;
 		struct art_view v;
@@ -2344,11 +2553,22 @@ Test(artifact_sweep, resealed_mutations, .timeout = 120)
 		free(m.data);
 		tart_free(&t);
 	}
-	cr_log_info("resealed mutations: %zu of 20000 accepted, %zu refused by the loader only",
-		    accepted, derived);
+	cr_log_info("resealed mutations: %zu of %d accepted, %zu refused by the loader only",
+		    accepted, iterations, derived);
 	cr_assert_gt(accepted, 0); /* some damage hits fields with no constraint */
 	cr_assert_gt(derived, 0);  /* and some the rebuild of the Linux sections */
 	free(b.data);
+}
+
+Test(artifact_sweep, resealed_mutations, .timeout = 120)
+{
+	sweep(write_rich(), 20000);
+}
+
+/* The same with a DECIDER section among the ones damaged. */
+Test(artifact_sweep, resealed_mutations_with_deciders, .timeout = 120)
+{
+	sweep(write_decider(), 5000);
 }
 
 /* ------------------------------------------------------------ art_read_file */

@@ -322,6 +322,8 @@ Test(fmt, statement_spelling)
 		{ "network  allow-private", "network allow-private" },
 		{ "network  audit \"/f\"", "network audit \"/f\"" },
 		{ "network  audit  daily \"/d\"", "network audit daily \"/d\"" },
+		{ "network  decide   \"/d\"", "network decide \"/d\"" },
+		{ "network decide \"/d\"  \"-x\"   \"\"", "network decide \"/d\" \"-x\" \"\"" },
 		{ "network allow {\n\"a.b\"\n}", "network allow {\n    \"a.b\"\n}" },
 		{ "limit  memory  2GiB", "limit memory 2GiB" },
 		{ "nice  10", "nice 10" },
@@ -695,6 +697,7 @@ gen_block(struct gen *g)
 		"grant \"/a\" r", "grant \"${HOME}/x\" rw optional", "deny \"/b\"",
 		"limit memory 1GiB", "nice 3", "env pass \"A\" \"B\"",
 		"network audit daily \"/d\"", "protect credentials keychains",
+		"network decide \"/d\" \"--x\"",
 	};
 	static const char *const pat[] = { "\"a.example\"", "\"*.b.example:443\"", "\"10.0.0.1\"" };
 	static const char *const ipc[] = { "exec \"/x\"", "positional \"q\" \"r\"", "timeout 3s" };
@@ -709,7 +712,7 @@ gen_block(struct gen *g)
 	unsigned k = gen_rand(g, 4), n = gen_rand(g, 4);
 
 	if (gen_rand(g, 3)) {
-		gen_line(g, top, 8);
+		gen_line(g, top, 9);
 		gen_eol(g);
 		return;
 	}
@@ -728,7 +731,7 @@ gen_block(struct gen *g)
 	gen_put(g, "}");
 	if (!gen_rand(g, 4)) {
 		gen_put(g, "; ");
-		gen_line(g, top, 8);
+		gen_line(g, top, 9);
 	}
 	gen_eol(g);
 }

@@ -113,7 +113,7 @@ Test(lexer, every_keyword_is_a_token)
 	static const char *const words[] = {
 		"heel", "isolation", "include", "grant", "deny", "protect",
 		"unprotect", "allow", "gpu", "network", "allow-all",
-		"allow-private", "audit", "daily", "limit", "nice",
+		"allow-private", "audit", "daily", "decide", "limit", "nice",
 		"io-priority", "env", "pass", "set", "workdir", "ipc", "exec",
 		"positional", "timeout", "python", "venv", "packages",
 		"allow-pip-install", "on", "seccomp", "errno", "unix-sockets",

@@ -291,6 +291,27 @@ Test(parser, network_audit)
 	done(&p);
 }
 
+Test(parser, network_decide)
+{
+	struct parsed p;
+	const struct ast_stmt *s =
+	    ok(&p, "network decide \"/usr/bin/d\"\nnetwork decide \"${HOME}/d\" \"--x\" \"\"; nice 1");
+
+	cr_expect_eq(s->kind, AST_NETWORK_DECIDE);
+	cr_expect_eq(s->flags, 0);
+	cr_expect_eq(s->nargs, 1);
+	expect_arg(s, 0, AST_ARG_STRING, "/usr/bin/d", 16);
+	s = s->next;
+	cr_expect_eq(s->kind, AST_NETWORK_DECIDE);
+	cr_expect_eq(s->loc.line, 2);
+	cr_expect_eq(s->nargs, 3);
+	expect_arg(s, 0, AST_ARG_STRING, "${HOME}/d", 16);
+	expect_arg(s, 1, AST_ARG_STRING, "--x", 28);
+	expect_arg(s, 2, AST_ARG_STRING, "", 34);
+	cr_expect_eq(s->next->kind, AST_NICE);
+	done(&p);
+}
+
 Test(parser, limits)
 {
 	struct parsed p;
@@ -308,23 +329,24 @@ Test(parser, keywords_stand_for_words_where_a_word_is_expected)
 {
 	struct parsed p;
 	const struct ast_stmt *s = ok(&p, "limit nice 1\nisolation deny\nprotect network gpu\n"
-					  "io-priority on\non python { }\n");
+					  "io-priority on\non python { }\nprotect decide\n");
 
-	cr_expect_eq(count(s), 5);
+	cr_expect_eq(count(s), 6);
 	done(&p);
 }
 
 Test(parser, keyword_words_keep_their_spelling_and_column)
 {
 	struct parsed p;
-	const struct ast_stmt *s = ok(&p, "limit nice 1\nprotect network gpu optional");
+	const struct ast_stmt *s = ok(&p, "limit nice 1\nprotect network gpu optional decide");
 
 	expect_arg(s, 0, AST_ARG_WORD, "nice", 7);
 	s = s->next;
-	cr_expect_eq(s->nargs, 3);
+	cr_expect_eq(s->nargs, 4);
 	expect_arg(s, 0, AST_ARG_WORD, "network", 9);
 	expect_arg(s, 1, AST_ARG_WORD, "gpu", 17);
 	expect_arg(s, 2, AST_ARG_WORD, "optional", 21);
+	expect_arg(s, 3, AST_ARG_WORD, "decide", 30);
 	done(&p);
 }
 
@@ -731,11 +753,11 @@ ERR_CASE(expected_a_quoted_service_name_after,
 ERR_CASE(unexpected_now_after_a_complete_allow,
 	 "allow gpu now", 1, 11, "unexpected `now` after a complete `allow gpu` statement", "*")
 ERR_CASE(expected_deny_allow_all_allow_allow,
-	 "network", 1, 8, "expected deny, allow-all, allow, allow-private or audit after `network`",
+	 "network", 1, 8, "expected deny, allow-all, allow, allow-private, audit or decide after `network`",
 	  "*")
 ERR_CASE(expected_deny_allow_all_allow_allow_2,
 	 "network alow {", 1, 9,
-	  "expected deny, allow-all, allow, allow-private or audit after `network`, found `alow`",
+	  "expected deny, allow-all, allow, allow-private, audit or decide after `network`, found `alow`",
 	  "did you mean `allow`?")
 ERR_CASE(expected_after_network_allow,
 	 "network allow", 1, 14, "expected `{` after `network allow`",
@@ -755,6 +777,28 @@ ERR_CASE(expected_a_quoted_file_name_or_2,
 ERR_CASE(expected_a_quoted_directory_after_network,
 	 "network audit daily", 1, 20, "expected a quoted directory after `network audit daily`",
 	  "*")
+ERR_CASE(expected_a_quoted_program_path_after_decide,
+	 "network decide", 1, 15, "expected a quoted program path after `network decide`",
+	  "usage: network decide \"PROGRAM\" [\"ARG\"...]")
+ERR_CASE(expected_a_quoted_program_path_after_decide_2,
+	 "network decide /usr/bin/d", 1, 16, "unquoted path `/usr/bin/d`",
+	  "write it as a string: \"/usr/bin/d\"")
+ERR_CASE(expected_a_quoted_program_path_after_decide_3,
+	 "network decide decider", 1, 16,
+	  "expected a quoted program path after `network decide`, found `decider`",
+	  "quote it: \"decider\"")
+ERR_CASE(expected_another_argument_after_decide,
+	 "network decide \"/d\" --strict", 1, 21, "unexpected characters `--`", NULL)
+ERR_CASE(expected_another_argument_after_decide_2,
+	 "network decide \"/d\" strict", 1, 21,
+	  "expected another quoted argument or the end of the statement, found `strict`",
+	  "quote it: \"strict\"")
+ERR_CASE(decide_cannot_start_a_statement,
+	 "decide \"/d\"", 1, 1, "`decide` cannot start a statement", "write `network decide ...`")
+ERR_CASE(network_decide_misspelt,
+	 "network decid \"/d\"", 1, 9,
+	  "expected deny, allow-all, allow, allow-private, audit or decide after `network`, found `decid`",
+	  "did you mean `decide`?")
 ERR_CASE(unexpected_all_after_a_complete_network,
 	 "network deny all", 1, 14, "unexpected `all` after a complete `network deny` statement",
 	  "*")

@@ -706,6 +706,295 @@ Test(sema, audit_with_deny_on_some_platforms)
 	expect_diag(DIAG_ERROR, "`network audit` with `network deny` on macos and windows", 2, 1);
 }
 
+/* ------------------------------------------------------------ network decide */
+
+Test(sema, decide_program_and_arguments)
+{
+	compile_ok("heel 1\nnetwork allow-all\n"
+		   "network decide \"/usr/local/bin/net-decider\" \"--strict\" \"\" \"a b\"\n");
+	for (int p = IR_LINUX; p <= IR_MACOS; p++) {
+		const struct ir_decider *d = &r.ir->decider[p];
+
+		cr_assert_not_null(d->program);
+		cr_expect_str_eq(d->program, "/usr/local/bin/net-decider");
+		cr_assert_eq(d->nargs, 3);
+		cr_expect_str_eq(d->args[0], "--strict");
+		cr_expect_str_eq(d->args[1], "");
+		cr_expect_str_eq(d->args[2], "a b");
+		cr_expect_eq(d->origin.line, 3);
+		cr_expect_eq(d->origin.col, 1);
+	}
+	/* A `/` path is a POSIX path: not Windows'. */
+	cr_expect_null(r.ir->decider[IR_WINDOWS].program);
+	cr_expect_eq(diag_count(r.ctx), 0);
+}
+
+/* Like an ipc program, the decider runs on the host: the launcher's
+ * environment does not choose it. */
+Test(sema, decide_takes_no_variables)
+{
+	cr_expect_eq(compile("heel 1\nnetwork allow-all\nnetwork decide \"${HOME}/bin/d\"\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "`network decide` takes a literal path, without `${NAME}`", 3, 17);
+	cr_expect_eq(diag_error_count(r.ctx), 1);
+	cr_expect_eq(compile("heel 1\nnetwork allow-all\nnetwork decide \"/opt/${TOOL}/d\"\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "`network decide` takes a literal path, without `${NAME}`", 3, 22);
+	cr_expect_eq(compile("heel 1\nnetwork allow-all\nnetwork decide \"${WORKDIR}/d\"\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "`network decide` takes a literal path", 3, 17);
+}
+
+Test(sema, decide_relative_path_is_an_error)
+{
+	cr_expect_eq(compile("heel 1\nnetwork allow-all\nnetwork decide \"bin/decider\"\n"
+			     "network decide \"./decider\"\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "`network decide` needs an absolute path", 3, 17);
+	cr_expect_not_null(strstr(find_diag(DIAG_ERROR, "absolute path")->hint, "/usr/local/bin"));
+	cr_expect_eq(diag_error_count(r.ctx), 2);
+}
+
+Test(sema, decide_path_spelling_rules_hold)
+{
+	cr_expect_eq(compile("heel 1\nnetwork allow-all\nnetwork decide \"/usr/../bin/d\"\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "`..` is not allowed in a path", 3, 22);
+	cr_expect_eq(compile("heel 1\nnetwork allow-all\nnetwork decide \"C:\\\\d.exe\"\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "a Windows path is only allowed inside `on windows { }`", 3, 17);
+}
+
+Test(sema, decide_windows_path_in_its_block)
+{
+	compile_ok("heel 1\nnetwork allow-all\non windows {\n network decide \"c:/tools/d.exe\"\n}\n");
+	cr_expect_str_eq(r.ir->decider[IR_WINDOWS].program, "C:\\tools\\d.exe");
+	cr_expect_null(r.ir->decider[IR_LINUX].program);
+}
+
+Test(sema, decide_argument_with_nul_is_an_error)
+{
+	cr_expect_eq(compile("heel 1\nnetwork allow-all\nnetwork decide \"/d\" \"a\\x00b\"\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "cannot hold a NUL byte", 3, 23);
+}
+
+Test(sema, decide_with_deny_is_an_error)
+{
+	cr_expect_eq(compile("heel 1\nnetwork decide \"/usr/local/bin/d\"\n"), -EINVAL);
+	expect_diag(DIAG_ERROR, "`network decide` with `network deny`", 2, 1);
+	cr_expect_not_null(strstr(find_diag(DIAG_ERROR, "with `network deny`")->hint,
+				  "nothing to decide"));
+	/* A later `network deny` also leaves it nothing to decide. */
+	cr_expect_eq(compile("heel 1\nnetwork allow-all\nnetwork decide \"/d\"\nnetwork deny\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "`network decide` with `network deny`", 3, 1);
+}
+
+Test(sema, decide_with_deny_on_some_platforms)
+{
+	cr_expect_eq(compile("heel 1\nnetwork decide \"/d\"\non macos {\n network allow-all\n}\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "`network decide` with `network deny` on linux", 2, 1);
+}
+
+Test(sema, decide_with_an_allow_list_or_allow_all)
+{
+	compile_ok("heel 1\nnetwork allow {\n \"a.example\"\n}\nnetwork decide \"/d\"\n");
+	cr_expect_str_eq(r.ir->decider[IR_LINUX].program, "/d");
+	compile_ok("heel 1\nnetwork allow-all\nnetwork decide \"/d\"\n");
+	cr_expect_str_eq(r.ir->decider[IR_MACOS].program, "/d");
+}
+
+Test(sema, decide_is_a_scalar)
+{
+	compile_ok("heel 1\nnetwork allow-all\nnetwork decide \"/a\" \"--one\" \"--two\"\n"
+		   "network decide \"/b\"\n");
+	cr_expect_str_eq(r.ir->decider[IR_LINUX].program, "/b");
+	cr_expect_eq(r.ir->decider[IR_LINUX].nargs, 0); /* the earlier arguments go too */
+	cr_expect_eq(r.ir->decider[IR_LINUX].origin.line, 4);
+	expect_diag(DIAG_WARNING, "`network decide` set again; the earlier value is replaced", 4, 1);
+	expect_diag(DIAG_NOTE, "earlier setting was here", 3, 1);
+}
+
+Test(sema, decide_in_a_platform_block_overrides_there)
+{
+	compile_ok("heel 1\nnetwork allow-all\nnetwork decide \"/a\"\non linux {\n"
+		   " network decide \"/b\" \"-v\"\n}\n");
+	cr_expect_str_eq(r.ir->decider[IR_LINUX].program, "/b");
+	cr_expect_eq(r.ir->decider[IR_LINUX].nargs, 1);
+	cr_expect_str_eq(r.ir->decider[IR_MACOS].program, "/a");
+	expect_diag(DIAG_WARNING, "`network decide` set again", 5, 2);
+}
+
+Test(sema, decide_under_a_writable_grant_is_an_error)
+{
+	cr_expect_eq(compile("heel 1\ngrant \"/home/ci\" rw\nnetwork allow-all\n"
+			     "network decide \"/home/ci/bin/net-decider\"\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "which the sandbox can write: it is beneath `grant \"/home/ci\" rw`",
+		    4, 16);
+	expect_diag(DIAG_NOTE, "granted writable here", 2, 1);
+	/* One statement, one report, whatever the platforms. */
+	cr_expect_eq(diag_error_count(r.ctx), 1);
+}
+
+Test(sema, decide_granted_writable_itself_is_an_error)
+{
+	cr_expect_eq(compile("heel 1\ngrant \"/opt/d\" rwx\nnetwork allow-all\nnetwork decide \"/opt/d\"\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "beneath `grant \"/opt/d\" rwx`", 4, 16);
+}
+
+Test(sema, decide_under_a_windows_grant_is_an_error)
+{
+	cr_expect_eq(compile("heel 1\nnetwork allow-all\non windows {\n grant \"C:/Tools\" rw\n"
+			     " network decide \"c:\\\\tools\\\\d.exe\"\n}\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "beneath `grant \"C:\\Tools\" rw`", 5, 17);
+}
+
+Test(sema, decide_only_where_the_grant_applies)
+{
+	cr_expect_eq(compile("heel 1\nnetwork allow-all\nnetwork decide \"/Users/ci/d\"\n"
+			     "on macos {\n grant \"/Users/ci\" rw\n}\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "which the sandbox can write on macos", 3, 16);
+}
+
+Test(sema, decide_beneath_a_deny_or_a_read_grant_is_fine)
+{
+	/* The longest rule decides: the deny beneath the writable home. */
+	compile_ok("heel 1\ngrant \"/home/ci\" rw\ndeny \"/home/ci/bin\"\nnetwork allow-all\n"
+		   "network decide \"/home/ci/bin/net-decider\"\n");
+	/* What a template grants is known at launch only. */
+	compile_ok("heel 1\ngrant \"${HOME}\" rw\nnetwork allow-all\n"
+		   "network decide \"/home/ci/bin/net-decider\"\n");
+	compile_ok("heel 1\ngrant \"/srv\" rw\ngrant \"/srv/tools\" rx\nnetwork allow-all\n"
+		   "network decide \"/srv/tools/decide\"\n");
+	/* A sibling that merely starts with the same letters. */
+	compile_ok("heel 1\ngrant \"/opt/tool\" rw\nnetwork allow-all\n"
+		   "network decide \"/opt/tools/decide\"\n");
+}
+
+Test(sema, decide_in_the_working_directory_is_an_error)
+{
+	cr_expect_eq(compile("heel 1\nworkdir \"/srv/agent\"\nnetwork allow-all\n"
+			     "network decide \"/srv/agent/bin/d\"\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "which is inside the working directory `/srv/agent`", 4, 16);
+	expect_diag(DIAG_NOTE, "working directory set here", 2, 1);
+}
+
+Test(sema, decide_under_a_base_grant_is_an_error)
+{
+	cr_expect_eq(compile("heel 1\nisolation permissive\nnetwork allow-all\n"
+			     "network decide \"/usr/local/bin/d\"\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "beneath `grant \"/\" rwx`", 4, 16);
+	cr_expect_eq(diag_error_count(r.ctx), 1);
+}
+
+/* ------------------------------------------------------------ unreachable entries */
+
+Test(sema, loopback_names_warn)
+{
+	compile_ok("heel 1\nnetwork allow {\n"
+		   "  \"localhost\"\n"		/* 3 */
+		   "  \"LOCALHOST.:8080\"\n"	/* 4 */
+		   "  \"*.localhost\"\n"		/* 5 */
+		   "  \"app.localhost\"\n"	/* 6 */
+		   "  \"localhost.localdomain\"\n" /* 7 */
+		   "  \"localhost.example.com\"\n" /* 8: a real name */
+		   "  \"mylocalhost\"\n"		/* 9: a real name */
+		   "}\n");
+	expect_diag(DIAG_WARNING, "`localhost` can never be reached", 3, 3);
+	expect_diag(DIAG_WARNING, "`*.localhost` can never be reached", 5, 3);
+	expect_diag(DIAG_WARNING, "`app.localhost` can never be reached", 6, 3);
+	expect_diag(DIAG_WARNING, "`localhost.localdomain` can never be reached", 7, 3);
+	cr_expect_eq(diag_warning_count(r.ctx), 5);
+	cr_expect_str_eq(find_diag(DIAG_WARNING, "`localhost`")->hint,
+			 "the proxy never connects to the host itself; remove this entry");
+}
+
+Test(sema, host_local_addresses_warn)
+{
+	compile_ok("heel 1\nnetwork allow {\n"
+		   "  \"127.0.0.1\"\n"	   /* 3: loopback */
+		   "  \"[::1]:8080\"\n"	   /* 4 */
+		   "  \"0.0.0.0\"\n"	   /* 5: unspecified */
+		   "  \"169.254.169.254\"\n" /* 6: link-local, cloud metadata */
+		   "  \"[fe80::1]\"\n"	   /* 7 */
+		   "  \"224.0.0.251:5353\"\n" /* 8: multicast */
+		   "  \"255.255.255.255\"\n" /* 9: broadcast */
+		   "  \"[::ffff:127.0.0.1]\"\n" /* 10: mapped loopback */
+		   "}\n");
+	expect_diag(DIAG_WARNING, "`127.0.0.1` can never be reached: the proxy always refuses loopback",
+		    3, 3);
+	expect_diag(DIAG_WARNING, "`::1` can never be reached", 4, 3);
+	expect_diag(DIAG_WARNING, "`0.0.0.0` can never be reached", 5, 3);
+	expect_diag(DIAG_WARNING, "`169.254.169.254` can never be reached", 6, 3);
+	expect_diag(DIAG_WARNING, "`fe80::1` can never be reached", 7, 3);
+	expect_diag(DIAG_WARNING, "`224.0.0.251` can never be reached", 8, 3);
+	expect_diag(DIAG_WARNING, "`255.255.255.255` can never be reached", 9, 3);
+	expect_diag(DIAG_WARNING, "`::ffff:127.0.0.1` can never be reached", 10, 3);
+	cr_expect_eq(diag_warning_count(r.ctx), 8);
+	cr_expect_str_eq(find_diag(DIAG_WARNING, "`0.0.0.0`")->hint,
+			 "no statement can open it; remove this entry");
+}
+
+Test(sema, private_addresses_warn_without_allow_private)
+{
+	compile_ok("heel 1\nnetwork allow {\n  \"10.1.2.3\"\n  \"[fd00::5]:443\"\n"
+		   "  \"100.64.0.1\"\n}\n");
+	expect_diag(DIAG_WARNING,
+		    "`10.1.2.3` is refused unless `network allow-private`: the proxy refuses private",
+		    3, 3);
+	expect_diag(DIAG_WARNING, "`fd00::5` is refused unless `network allow-private`", 4, 3);
+	expect_diag(DIAG_WARNING, "`100.64.0.1` is refused unless `network allow-private`", 5, 3);
+	cr_expect_eq(diag_warning_count(r.ctx), 3);
+	/* allow-private, even written after the list, opens them. */
+	compile_ok("heel 1\nnetwork allow {\n  \"10.1.2.3\"\n}\nnetwork allow-private\n");
+	cr_expect_eq(diag_count(r.ctx), 0);
+	/* Only some platforms: those are named. */
+	compile_ok("heel 1\nnetwork allow {\n  \"192.168.1.10\"\n}\non linux {\n"
+		   " network allow-private\n}\n");
+	expect_diag(DIAG_WARNING, "`192.168.1.10` is refused on macos and windows", 3, 3);
+	/* allow-private never opens what is always refused. */
+	compile_ok("heel 1\nnetwork allow {\n  \"127.0.0.1\"\n}\nnetwork allow-private\n");
+	expect_diag(DIAG_WARNING, "`127.0.0.1` can never be reached", 3, 3);
+}
+
+Test(sema, ordinary_hosts_do_not_warn)
+{
+	compile_ok("heel 1\nnetwork allow {\n \"api.example.com\"\n \"*.github.com:443\"\n"
+		   " \"8.8.8.8:53\"\n \"[2606:4700:4700::1111]\"\n}\n");
+	cr_expect_eq(diag_count(r.ctx), 0);
+}
+
+Test(sema, replaced_lists_do_not_warn)
+{
+	compile_ok("heel 1\nnetwork allow {\n \"localhost\"\n}\nnetwork allow-all\n");
+	cr_expect_null(find_diag(DIAG_WARNING, "can never be reached"));
+	expect_diag(DIAG_WARNING, "`network` set again", 5, 1);
+}
+
+Test(sema, urls_are_errors_with_the_host_to_write)
+{
+	cr_expect_eq(compile("heel 1\nnetwork allow {\n"
+			     "  \"https://api.example.com/v1\"\n"
+			     "  \"http://u:p@example.org:8080\"\n"
+			     "  \"example.net/path\"\n"
+			     "}\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "a host pattern names a host, not a URL", 3, 9);
+	cr_expect_str_eq(find_diag(DIAG_ERROR, "not a URL")->hint,
+			 "write the host alone: `api.example.com`");
+	expect_diag(DIAG_ERROR, "a host pattern cannot hold a path", 5, 15);
+	cr_expect_eq(diag_error_count(r.ctx), 3);
+	cr_expect_eq(diag_warning_count(r.ctx), 0);
+}
+
 /* ------------------------------------------------------------ env, ipc, python */
 
 Test(sema, env_pass_and_set)
