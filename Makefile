@@ -415,6 +415,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-matrix
 	@$(MAKE) --no-print-directory check-container
 	@$(MAKE) --no-print-directory check-apparmor
+	@$(MAKE) --no-print-directory check-net
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz-smoke
 	@# Debian 12's own kernel (6.1, Landlock ABI 2) in QEMU: the suites

@@ -516,6 +516,12 @@ main(int argc, char *argv[])
 	launch_mark("working directory made");
 	/* The environment, from scratch. */
 	envb_init(&env);
+	/* A decider in a working directory the sandbox writes: refused
+	 * before anything runs. */
+	if (l.proxy && linux_proxy_check_workdir(&view, wd.path, msg, sizeof(msg)) < 0) {
+		status = EXIT_HEEL;
+		goto out;
+	}
 	if ((r = envb_build(&env, environ, &view, ART_LINUX, wd.tmp)) < 0) {
 		snprintf(msg, sizeof(msg), "environment: %s", strerror(-r));
 		status = EXIT_HEEL;

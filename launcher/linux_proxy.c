@@ -77,6 +77,56 @@ send_setting(struct linux_proxy *p, const char *key, const char *value, char *er
 	return r;
 }
 
+/* The writable place of the policy that holds path, or NULL: the
+ * sandbox could replace what lies there. Each grant with `w`, expanded as
+ * a launch expands it (unset optional ones hold nothing). */
+static const char *
+writable_over(const struct art_view *view, char *const *host_env, const char *path, char *buf,
+	      size_t cap)
+{
+	for (size_t i = 0; i < art_path_count(view); i++) {
+		struct art_path g;
+		struct px_info info;
+
+		if (art_path_at(view, i, &g) < 0 || !(g.platforms & ART_PLAT_BIT(ART_LINUX)) ||
+		    !(g.mode & ART_WRITE))
+			continue;
+		if (px_expand(g.path, env_lookup, (void *)host_env, buf, cap, &info) < 0)
+			continue;
+		if (!strcmp(buf, path) || px_beneath(path, buf))
+			return buf;
+	}
+	return NULL;
+}
+
+static int
+send_decider(struct linux_proxy *p, const struct art_view *view, char *const *host_env,
+	     char *err, size_t errlen)
+{
+	struct art_decider d;
+	char grant[PATH_MAX];
+	const char *arg;
+	int r;
+
+	if (art_network_decider(view, ART_LINUX, &d) < 0 || !d.program)
+		return 0;
+	/* The proxy runs it on the host, outside the sandbox: a program the
+	 * sandbox could rewrite would be the sandbox running on the host. */
+	if (writable_over(view, host_env, d.program, grant, sizeof(grant))) {
+		snprintf(err, errlen,
+			 "network decide \"%s\": the policy lets the sandbox write %s, so the "
+			 "sandbox could replace the program heel-proxy runs on the host",
+			 d.program, grant);
+		return -EPERM;
+	}
+	if ((r = send_setting(p, "decide", d.program, err, errlen)) < 0)
+		return r;
+	for (size_t j = 0; (arg = art_decider_arg(view, &d, j)); j++)
+		if ((r = send_setting(p, "decide-arg", arg, err, errlen)) < 0)
+			return r;
+	return 0;
+}
+
 static int
 send_settings(struct linux_proxy *p, const struct art_view *view, char *const *host_env,
 	      char *err, size_t errlen)
@@ -117,6 +167,8 @@ send_settings(struct linux_proxy *p, const struct art_view *view, char *const *h
 				      errlen)) < 0)
 			return r;
 	}
+	if ((r = send_decider(p, view, host_env, err, errlen)) < 0)
+		return r;
 	return send_setting(p, "end", NULL, err, errlen);
 }
 
@@ -203,6 +255,22 @@ linux_proxy_start(struct linux_proxy *p, const struct art_view *view, char *cons
 	p->ctl = ctl[0];
 	p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	return send_settings(p, view, host_env, err, errlen);
+}
+
+int
+linux_proxy_check_workdir(const struct art_view *view, const char *workdir, char *err,
+			  size_t errlen)
+{
+	struct art_decider d;
+
+	if (art_network_decider(view, ART_LINUX, &d) < 0 || !d.program ||
+	    !(px_beneath(d.program, workdir) || !strcmp(d.program, workdir)))
+		return 0;
+	snprintf(err, errlen,
+		 "network decide \"%s\": it is in the working directory %s, which the sandbox "
+		 "writes, so the sandbox could replace the program heel-proxy runs on the host",
+		 d.program, workdir);
+	return -EPERM;
 }
 
 int

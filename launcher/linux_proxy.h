@@ -45,6 +45,12 @@ bool linux_proxy_wanted(const struct art_view *view);
 int linux_proxy_start(struct linux_proxy *p, const struct art_view *view, char *const *host_env,
 		      bool netns, char *err, size_t errlen);
 
+/* Refuses a `network decide` program beneath the working directory
+ * (known after linux_proxy_start, kept or given with --workdir: the
+ * sandbox writes there). 0, or -EPERM with one line in err. */
+int linux_proxy_check_workdir(const struct art_view *view, const char *workdir, char *err,
+			      size_t errlen);
+
 /* The sandbox's proxy variables (HTTP_PROXY and the rest). 0 or -errno. */
 int linux_proxy_env(const struct linux_proxy *p, struct envb *env);
 

@@ -579,10 +579,21 @@ case_decide() {
 	finish
 }
 
+case_decider_writable() { # A decider in a place the sandbox may write: refused before anything runs.
+	begin decider-writable || return
+	sbx_start decide-writable "M=$MK"'
+		net_curl w1 "http://allowed.test/hello?$M-w1"'
+	sbx_wait
+	[ "$RC" = 125 ] || prob "heel-exec exit $RC, not 125"
+	grep -q "could replace the program heel-proxy runs" "$W.err" || prob "no reason given: $(head -c 200 "$W.err")"
+	not_arrived host "$MK"
+	finish
+}
+
 # ================================================================ main
 ALL_CASES="case_control_deny case_proxy_env case_curl_plain case_curl_connect case_curl_socks
 	case_ip_literal case_git case_urllib case_pip case_by_address case_bypass case_empty_list
-	case_env_removed case_proxy_dns case_auth case_proxy_killed case_audit"
+	case_env_removed case_proxy_dns case_auth case_proxy_killed case_audit case_decider_writable"
 DECIDERS="allow refuse hang crash garbage"
 
 U=root
