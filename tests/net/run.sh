@@ -121,7 +121,7 @@ sbx_start() {
 		return 1
 	fi
 	th_client "${PRE[@]}" env -i PATH=/usr/bin:/bin HOME="$T/u-$U/home" LANG=C.UTF-8 \
-		timeout -k 5 "$RUN_TIMEOUT" "$HX" --workdir "$W" "$T/pol/$U/$pol.hpol" -- \
+		timeout -k 5 "$RUN_TIMEOUT" "$HX" ${SBX_FLAGS:-} --workdir "$W" "$T/pol/$U/$pol.hpol" -- \
 		sh -c ". '$T/lib/clients.sh'; $script" >"$W.out" 2>"$W.err" </dev/null &
 	BG=$!
 }
@@ -548,6 +548,47 @@ case_audit() { # One audit line per decision, in order, with the documented keys
 	finish
 }
 
+case_audit_daily() { # The daily sink: today's file (UTC) in the directory, one line per decision.
+	begin audit-daily || return
+	local d=$T/u-$U/auditdir f o
+	rm -rf "$d"
+	mkdir -p "$d"
+	[ "$U" = nobody ] && chown $NOBODY:$NOBODY "$d"
+	f=$d/network-audit.$(date -u +%Y-%m-%d).jsonl
+	sbx audit-daily "M=$MK"'
+		net_curl y1 "http://allowed.test/hello?$M-y1"
+		net_curl y2 "http://also.test/hello?$M-y2"' || { finish; return; }
+	want y1 rc=0 http=200
+	want y2 rc=0 http=403
+	if [ ! -f "$f" ]; then
+		prob "no daily audit file $f (the directory holds: $(ls "$d" | tr '\n' ' '))"
+	else
+		o=$(/usr/bin/python3 "$HERE/auditcheck.py" "$f" allowed.test:80:allowed also.test:80:refused)
+		case $o in
+		OK*) NOTE=${o#OK } ;;
+		*) prob "audit: $o" ;;
+		esac
+	fi
+	finish
+}
+
+case_no_namespaces() { # --best-effort --no-namespaces: the proxy on the host's loopback, Landlock's port rule.
+	begin no-namespaces-best-effort || return
+	SBX_FLAGS="--best-effort --no-namespaces" sbx allow "M=$MK"'
+		net_curl b1 "http://allowed.test/hello?$M-b1"
+		net_curl b2 "http://also.test/hello?$M-b2"
+		net_curl b3 --noproxy "*" "http://203.0.113.10/hello?$M-b3"
+		net_udp b4 203.0.113.10 53' || { finish; return; }
+	want b1 rc=0 http=200
+	want b2 rc=0 http=403
+	want_not b3 rc=0
+	want b4 reply=no
+	not_arrived host "$MK-b2"
+	not_arrived host "$MK-b3"
+	grep -q "weakened: without a network namespace" "$W.err" || prob "the weakening was not named: $(head -c 300 "$W.err")"
+	finish
+}
+
 # case_decide MODE: a decider that allows, refuses, hangs, crashes or
 # answers garbage; all but the first are refusals.
 case_decide() {
@@ -593,7 +634,8 @@ case_decider_writable() { # A decider in a place the sandbox may write: refused 
 # ================================================================ main
 ALL_CASES="case_control_deny case_proxy_env case_curl_plain case_curl_connect case_curl_socks
 	case_ip_literal case_git case_urllib case_pip case_by_address case_bypass case_empty_list
-	case_env_removed case_proxy_dns case_auth case_proxy_killed case_audit case_decider_writable"
+	case_env_removed case_proxy_dns case_auth case_proxy_killed case_audit case_audit_daily
+	case_no_namespaces case_decider_writable"
 DECIDERS="allow refuse hang crash garbage"
 
 U=root
