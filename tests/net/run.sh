@@ -520,6 +520,39 @@ case_proxy_killed() { # The proxy dies mid-run: later requests fail, heel-exec s
 	finish
 }
 
+case_proxy_confined() { # heel-proxy serves confined: seccomp, no new privileges, no capabilities.
+	begin proxy-confined || return
+	local go=$T/u-$U/go.$((run_n + 1)) pids p st
+	sbx_start allow "M=$MK; GO=$go"'
+		net_curl c1 "http://allowed.test/hello?$M-c1"
+		: >ready
+		net_wait_file "$GO"'
+	if [ -z "$BG" ]; then ran allow; finish; return; fi
+	for _ in $(seq 600); do
+		[ -e "$W/ready" ] && break
+		kill -0 "$BG" 2>/dev/null || break
+		sleep 0.1
+	done
+	pids=$(proxy_pids)
+	[ -n "$pids" ] || prob "no heel-proxy process in the client namespace while the sandbox ran"
+	for p in $pids; do
+		st=$(cat "/proc/$p/status" 2>/dev/null)
+		grep -q '^Seccomp:[[:space:]]*2' <<<"$st" || prob "heel-proxy $p has no seccomp filter"
+		grep -q '^NoNewPrivs:[[:space:]]*1' <<<"$st" || prob "heel-proxy $p lacks no_new_privs"
+		grep -q '^CapEff:[[:space:]]*0000000000000000' <<<"$st" || prob "heel-proxy $p keeps capabilities: $(grep CapEff <<<"$st")"
+		# Dropping the bounding set takes CAP_SETPCAP: root's proxy does;
+		# an unprivileged one has nothing in it to use (no_new_privs).
+		if [ "$U" = root ]; then
+			grep -q '^CapBnd:[[:space:]]*0000000000000000' <<<"$st" || prob "heel-proxy $p keeps a bounding set: $(grep CapBnd <<<"$st")"
+		fi
+	done
+	touch "$go"
+	sbx_wait
+	ran allow || { finish; return; }
+	want c1 rc=0 http=200
+	finish
+}
+
 case_audit() { # One audit line per decision, in order, with the documented keys.
 	begin audit-log || return
 	local f=$T/u-$U/audit.jsonl o
@@ -635,7 +668,7 @@ case_decider_writable() { # A decider in a place the sandbox may write: refused 
 ALL_CASES="case_control_deny case_proxy_env case_curl_plain case_curl_connect case_curl_socks
 	case_ip_literal case_git case_urllib case_pip case_by_address case_bypass case_empty_list
 	case_env_removed case_proxy_dns case_auth case_proxy_killed case_audit case_audit_daily
-	case_no_namespaces case_decider_writable"
+	case_no_namespaces case_decider_writable case_proxy_confined"
 DECIDERS="allow refuse hang crash garbage"
 
 U=root
