@@ -28,6 +28,9 @@
 #include "watch.h"
 
 #define PIPE_CHUNK (64 * 1024)
+/* Empty pipes kept for reuse: a tunnel holds a pipe only while bytes are
+ * in it, so an idle tunnel costs two sockets, not six descriptors. */
+#define PIPE_SPARE 64
 #define LINGER_MS 2000
 
 void
@@ -66,6 +69,7 @@ struct pump {
 	bool eof;	  /* src ended */
 	bool shut;	  /* dst shut for writing */
 	bool blocked_out; /* dst full */
+	bool idle;	  /* src had nothing to read (pump_run internal) */
 };
 
 /* Bytes the proxy itself has to write to one side, before any pumping. */
@@ -107,6 +111,8 @@ struct proxy_server {
 	struct proxy_watch listen_w, stop_w, decider_r, decider_w;
 	struct conn *conns;
 	struct conn *dead; /* ended, freed by bury() */
+	int spare[PIPE_SPARE][2]; /* empty pipes for the next tunnel that moves bytes */
+	unsigned nspare;
 	unsigned nconns;
 	uint64_t next_id;
 	bool stop;
@@ -131,6 +137,34 @@ close_fd(int *fd)
 	*fd = -1;
 }
 
+static int
+pipe_get(struct proxy_server *s, int fds[2])
+{
+	if (s->nspare) {
+		s->nspare--;
+		fds[0] = s->spare[s->nspare][0];
+		fds[1] = s->spare[s->nspare][1];
+		return 0;
+	}
+	return pipe2(fds, O_NONBLOCK | O_CLOEXEC) < 0 ? -errno : 0;
+}
+
+/* Takes an empty pipe back (or closes it when enough are kept); fds
+ * become -1. */
+static void
+pipe_put(struct proxy_server *s, int fds[2])
+{
+	if (s->nspare < PIPE_SPARE) {
+		s->spare[s->nspare][0] = fds[0];
+		s->spare[s->nspare][1] = fds[1];
+		s->nspare++;
+		fds[0] = fds[1] = -1;
+		return;
+	}
+	close_fd(&fds[0]);
+	close_fd(&fds[1]);
+}
+
 static void
 conn_free(struct conn *c)
 {
@@ -141,6 +175,8 @@ conn_free(struct conn *c)
 			proxy_watch_set(s->epfd, &c->ep[i].w, 0);
 			close_fd(&c->ep[i].w.fd);
 		}
+		if (c->pump[i].pipe[0] >= 0 && !c->pump[i].inpipe)
+			pipe_put(s, c->pump[i].pipe);
 		close_fd(&c->pump[i].pipe[0]);
 		close_fd(&c->pump[i].pipe[1]);
 		free(c->out[i].buf);
@@ -337,9 +373,6 @@ connected(struct conn *c)
 	free(c->in);
 	c->in = NULL;
 	c->inlen = 0;
-	for (int i = 0; r == 0 && i < 2; i++)
-		if (pipe2(c->pump[i].pipe, O_NONBLOCK | O_CLOEXEC) < 0)
-			r = -errno;
 	if (r < 0) {
 		conn_free(c);
 		return;
@@ -712,6 +745,9 @@ pump_run(struct conn *c, int d)
 			c->last_io = now_ms();
 			continue;
 		}
+		/* Empty: the pipe goes back until bytes come again. */
+		if (p->pipe[0] >= 0 && (p->eof || p->idle))
+			pipe_put(c->s, p->pipe);
 		if (p->eof) {
 			if (!p->shut) {
 				shutdown(dst, SHUT_WR);
@@ -719,14 +755,22 @@ pump_run(struct conn *c, int d)
 			}
 			return 0;
 		}
+		if (p->idle) {
+			p->idle = false;
+			return 0;
+		}
+		if (p->pipe[0] < 0 && pipe_get(c->s, p->pipe) < 0)
+			return -1;
 		{
 			ssize_t n = splice(src, NULL, p->pipe[1], NULL, PIPE_CHUNK,
 					   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 
 			if (n < 0 && errno == EINTR)
 				continue;
-			if (n < 0 && errno == EAGAIN)
-				return 0;
+			if (n < 0 && errno == EAGAIN) {
+				p->idle = true; /* nothing to read: give the pipe back, wait */
+				continue;
+			}
 			if (n < 0)
 				return -1;
 			if (n == 0) {
@@ -1076,6 +1120,11 @@ proxy_server_close(struct proxy_server *s)
 	/* Answers every pending lookup (ARES_EDESTRUCTION) first. */
 	proxy_dns_close(s->dns);
 	bury(s);
+	while (s->nspare) {
+		s->nspare--;
+		close(s->spare[s->nspare][0]);
+		close(s->spare[s->nspare][1]);
+	}
 	close(s->epfd);
 	free(s);
 }
