@@ -216,8 +216,12 @@ $(LIB)/libheelproxy.a: $(PROXY_OBJ) | $(LIB)
 	@rm -f $@
 	ar rcs $@ $^
 
+# Linked statically: every launch under a proxy waits for it to start,
+# and the dynamic loader's work for libc, c-ares and jansson was the
+# largest part of that (it never looks up services or users, so glibc's
+# NSS is never loaded at run time).
 $(BIN)/heel-proxy: $(OBJ)/runtime/proxy/main.o $(LIB)/libheelproxy.a $(LIB)/libheelrt.a | $(BIN)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS_PROXY)
+	$(CC) -static-pie $(LDFLAGS) -o $@ $^ -lcares -ljansson
 
 # ---------------------------------------------------------------- tests
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))

@@ -27,7 +27,8 @@
 #include "socks5.h"
 #include "watch.h"
 
-#define PIPE_CHUNK (64 * 1024)
+#define PIPE_SIZE (256 * 1024)
+#define PIPE_CHUNK PIPE_SIZE
 /* Empty pipes kept for reuse: a tunnel holds a pipe only while bytes are
  * in it, so an idle tunnel costs two sockets, not six descriptors. */
 #define PIPE_SPARE 64
@@ -146,7 +147,12 @@ pipe_get(struct proxy_server *s, int fds[2])
 		fds[1] = s->spare[s->nspare][1];
 		return 0;
 	}
-	return pipe2(fds, O_NONBLOCK | O_CLOEXEC) < 0 ? -errno : 0;
+	if (pipe2(fds, O_NONBLOCK | O_CLOEXEC) < 0)
+		return -errno;
+	/* Fewer, larger moves: a pipe's pages are taken only as bytes fill
+	 * them, and a user over the kernel's pipe quota keeps the default. */
+	fcntl(fds[0], F_SETPIPE_SZ, PIPE_SIZE);
+	return 0;
 }
 
 /* Takes an empty pipe back (or closes it when enough are kept); fds
@@ -267,6 +273,17 @@ out_flush(struct conn *c, int i)
 }
 
 static void conn_update(struct conn *c);
+
+/* A relay must not add Nagle's wait to what it relays: the program on
+ * either end chose its own writes (and its own Nagle), and the proxy's
+ * second small write would otherwise wait for the peer's delayed ACK. */
+static void
+no_delay(int fd)
+{
+	int one = 1;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
 
 /* Answers the client with a refusal and closes after it. reason: the
  * line the client's user reads. */
@@ -425,6 +442,7 @@ try_connect(struct conn *c)
 			close(fd);
 			continue;
 		}
+		no_delay(fd);
 		c->ep[1].w.fd = fd;
 		c->ep[1].w.events = 0;
 		c->st = CS_CONNECT;
@@ -956,6 +974,7 @@ on_accept(struct proxy_watch *w, uint32_t events)
 			c->pump[i].pipe[0] = c->pump[i].pipe[1] = -1;
 		}
 		c->ep[0].w.fd = fd;
+		no_delay(fd);
 		proxy_socks5_init(&c->socks);
 		c->deadline = now_ms() + s->cfg->limits.head_ms;
 		c->next = s->conns;
