@@ -41,7 +41,7 @@ GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime 
 DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ares-dev
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
 	debian-archive-keyring
-DEPS_BENCH := $(DEPS_CHECK) hyperfine bubblewrap firejail
+DEPS_BENCH := $(DEPS_CHECK) hyperfine bubblewrap firejail tinyproxy iproute2
 # Kernel guests (tests/kernels): QEMU, a static busybox for the
 # initramfs, cpio and xz to build it and unpack modules, the archive key
 # to fetch Debian's kernels with.
