@@ -17,7 +17,7 @@ if [ "$(id -u)" != 0 ]; then
 fi
 mkdir -p "$out"
 cflags=(-std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -Iruntime)
-cc "${cflags[@]}" -pthread -o "$out/blast_server" tests/bench/blast_server.c
+cc "${cflags[@]}" -o "$out/blast_server" tests/bench/blast_server.c
 lib=$(dirname "$bin")/lib
 cc "${cflags[@]}" -o "$out/proxy_bench" tests/bench/proxy_bench.c tests/bench/proxy_spawn.c \
 	"$lib/libheelrt.a"
