@@ -45,7 +45,7 @@ DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14
 # The demo's network part: a stand-in internet (tests/net/testhost.sh)
 # and a client.
 DEPS_DEMO := $(DEPS_BUILD) curl python3 iproute2
-DEPS_BENCH := $(DEPS_CHECK) hyperfine bubblewrap firejail
+DEPS_BENCH := $(DEPS_CHECK) hyperfine bubblewrap firejail tinyproxy
 # Kernel guests (tests/kernels): QEMU, a static busybox for the
 # initramfs, cpio and xz to build it and unpack modules, the archive key
 # to fetch Debian's kernels with.

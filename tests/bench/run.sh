@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # `make bench`: heelc compile time on generated policies of 1k, 10k and
 # 100k grants, measured with hyperfine in one run; the ratios show whether
-# time grows linearly. Results go to build/bench/ for BENCHMARKS.md.
+# time grows linearly; heel-exec's launch; heel-proxy (proxy.sh). Results
+# go to build/bench/ for BENCHMARKS.md.
 set -euo pipefail
 bin=$1
 build=$(dirname "$bin")
@@ -116,3 +117,8 @@ cc -std=c17 -D_GNU_SOURCE -O2 -Icompiler -Iruntime -Itests/unit -I"$build/gen" -
 	tests/bench/seccomp_cost.c "$build/lib/libheeltest.a" "$build/lib/libheelc.a" "$build/lib/libheelrt.a" \
 	$(pkg-config --libs jansson nettle libseccomp)
 "$out/seccomp_cost" | tee "$out/seccomp.md"
+
+# ---------------------------------------------------------------- heel-proxy
+# heel-proxy against a direct connection and tinyproxy (throughput, added
+# latency, 1,000 tunnels), and what a proxy adds to a launch.
+bash tests/bench/proxy.sh "$bin" "$out"
