@@ -148,12 +148,6 @@ main(int argc, char **argv)
 	if ((r = proxy_policy_load_own(&st.policy)) < 0)
 		die("the host's own addresses: %s", strerror(-r));
 
-	/* The listening socket, from inside the sandbox's namespace. */
-	n = proxyctl_recv(PROXYCTL_FD, msg, sizeof(msg), &listen_fd);
-	if (n <= 0 || strcmp(msg, "listen") != 0 || listen_fd < 0)
-		die("no listening socket came");
-
-	cfg.listen_fd = listen_fd;
 	cfg.token = st.token;
 	cfg.policy = &st.policy;
 	cfg.audit = audit;
@@ -164,6 +158,14 @@ main(int argc, char **argv)
 		die("%s", err);
 	if (proxy_confine(audit ? proxy_audit_dir_fd(audit) : -1, &got, err, sizeof(err)) < 0)
 		die("confining itself: %s", err);
+	/* The listening socket, from inside the sandbox's namespace: all
+	 * of the above overlaps the sandbox's own setup, and only what
+	 * follows is waited for. */
+	n = proxyctl_recv(PROXYCTL_FD, msg, sizeof(msg), &listen_fd);
+	if (n <= 0 || strcmp(msg, "listen") != 0 || listen_fd < 0)
+		die("no listening socket came");
+	if (proxy_server_listen(srv, listen_fd, err, sizeof(err)) < 0)
+		die("%s", err);
 	/* Never silent: a proxy without Landlock is a weaker one. */
 	if (!got.landlock_abi)
 		fprintf(stderr, "heel-proxy: weakened: this kernel has no Landlock, so heel-proxy's "

@@ -1070,13 +1070,11 @@ proxy_server_open(struct proxy_server **out, const struct proxy_server_config *c
 		free(s);
 		return r;
 	}
-	fcntl(cfg->listen_fd, F_SETFL, fcntl(cfg->listen_fd, F_GETFL) | O_NONBLOCK);
-	s->listen_w = (struct proxy_watch){ .fd = cfg->listen_fd, .on_event = on_accept };
+	s->listen_w = (struct proxy_watch){ .fd = -1, .on_event = on_accept };
 	s->stop_w = (struct proxy_watch){ .fd = cfg->stop_fd, .on_event = on_stop };
 	s->decider_r = (struct proxy_watch){ .fd = -1, .on_event = on_decider_read };
 	s->decider_w = (struct proxy_watch){ .fd = -1, .on_event = on_decider_write };
-	if ((r = proxy_watch_set(s->epfd, &s->listen_w, EPOLLIN)) < 0 ||
-	    (cfg->stop_fd >= 0 && (r = proxy_watch_set(s->epfd, &s->stop_w, EPOLLIN)) < 0)) {
+	if (cfg->stop_fd >= 0 && (r = proxy_watch_set(s->epfd, &s->stop_w, EPOLLIN)) < 0) {
 		snprintf(err, errlen, "epoll_ctl: %s", strerror(-r));
 		proxy_server_close(s);
 		return r;
@@ -1084,6 +1082,18 @@ proxy_server_open(struct proxy_server **out, const struct proxy_server_config *c
 	decider_sync(s);
 	*out = s;
 	return 0;
+}
+
+int
+proxy_server_listen(struct proxy_server *s, int fd, char *err, size_t errlen)
+{
+	int r;
+
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	s->listen_w.fd = fd;
+	if ((r = proxy_watch_set(s->epfd, &s->listen_w, EPOLLIN)) < 0)
+		snprintf(err, errlen, "epoll_ctl: %s", strerror(-r));
+	return r;
 }
 
 int

@@ -32,7 +32,6 @@ struct proxy_limits {
 void proxy_limits_default(struct proxy_limits *l);
 
 struct proxy_server_config {
-	int listen_fd;               /* listening, any blocking mode */
 	const char *token;           /* the password of user PROXYCTL_USER */
 	const struct proxy_policy *policy;
 	struct proxy_audit *audit;   /* NULL: no sink */
@@ -48,6 +47,10 @@ struct proxy_server;
  * -errno with a message in err. */
 int proxy_server_open(struct proxy_server **out, const struct proxy_server_config *cfg,
 		      char *err, size_t errlen);
+
+/* The listening socket (any blocking mode), once it has come: the
+ * server is made, and the proxy confined, before. 0 or -errno. */
+int proxy_server_listen(struct proxy_server *s, int fd, char *err, size_t errlen);
 
 /* Serves until stop_fd says so. 0, or -errno with a message in err. */
 int proxy_server_run(struct proxy_server *s, char *err, size_t errlen);

@@ -117,13 +117,13 @@ time_steps(double *own, double *open, double *confine)
 		if (proxy_policy_load_own(&pol) < 0)
 			_exit(1);
 		t[0] = now_us() - t0;
-		cfg.listen_fd = loopback_listener();
 		cfg.token = TOKEN;
 		cfg.policy = &pol;
 		cfg.stop_fd = -1;
 		proxy_limits_default(&cfg.limits);
 		t0 = now_us();
-		if (proxy_server_open(&srv, &cfg, err, sizeof(err)) < 0)
+		if (proxy_server_open(&srv, &cfg, err, sizeof(err)) < 0 ||
+		    proxy_server_listen(srv, loopback_listener(), err, sizeof(err)) < 0)
 			_exit(1);
 		t[1] = now_us() - t0;
 		t0 = now_us();
