@@ -264,11 +264,12 @@ mount_place(const struct view *v, const struct view_place *p, char *err, size_t 
 		clr |= VIEW_ATTR_RDONLY;
 	if (setattr(p->path, AT_RECURSIVE, set, clr) == 0)
 		return 0;
-	/* A mount beneath the place that the host keeps read-only: leave
-	 * it so and make the place itself writable. */
-	if (errno == EPERM && (clr & VIEW_ATTR_RDONLY) &&
-	    setattr(p->path, AT_RECURSIVE, set, clr & ~VIEW_ATTR_RDONLY) == 0 &&
-	    setattr(p->path, 0, 0, VIEW_ATTR_RDONLY) == 0)
+	/* A mount beneath the place whose flags the host locked (read-only,
+	 * noexec: firejail's /run/firejail mounts, say): leave it as strict
+	 * as the host has it, and clear the flags on the place itself only.
+	 * Setting flags is never refused. */
+	if (errno == EPERM && clr && setattr(p->path, AT_RECURSIVE, set, 0) == 0 &&
+	    setattr(p->path, 0, 0, clr) == 0)
 		return 0;
 	return fail(err, errlen, errno, "remount %s: %s", p->path, strerror(errno));
 }

@@ -566,6 +566,28 @@ for u in $users; do
 	run_suite "$u" nons
 done
 
+# A place with a mount beneath it that the host keeps stricter (a noexec
+# tmpfs, as firejail leaves under /run/firejail): in a user namespace
+# that mount's flags are locked, so a recursive clear of noexec fails.
+# The place must still be mounted, what lies beneath staying as strict as
+# the host made it; as root nothing is locked, so it is the user's case.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	L=$T/locked
+	mkdir -p "$L/sub" && chmod 777 "$L" && mount -t tmpfs -o noexec,nosuid,nodev,mode=777 tmpfs "$L/sub"
+	cp /bin/true "$L/t" && cp /bin/true "$L/sub/t" && chmod 755 "$L/t" "$L/sub/t"
+	printf 'heel 1\ngrant "%s" rwx\n' "$L" | compile locked || exit 1
+	env -u XDG_RUNTIME_DIR TMPDIR="$TB" setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups \
+		"$T/bin/heel-exec" "$T/pol/locked.hpol" -- sh -c "'$L/t' && ! '$L/sub/t' 2>/dev/null && echo ran" \
+		>"$T/out" 2>"$T/err"
+	rc=$?
+	check "[nobody] a place above a locked noexec mount is mounted (exit 0)" rc_is 0
+	check "[nobody] ... runs what the place allows, not what the host's noexec mount beneath refuses" \
+		grep -qx ran "$T/out"
+	umount "$L/sub"
+else
+	skip "[nobody] a place above a locked noexec mount: need root and setpriv"
+fi
+
 check "no test process left anywhere" gone '^sleep 31[0-9][0-9][0-9]$'
 
 echo "$pass passed, $failed failed, $skipped skipped"
