@@ -78,39 +78,43 @@ report_lines(const struct linux_launch *l, const struct ll_report *rep)
 		l->note("landlock: ABI %d, %zu path rules", rep->abi, rep->nrules);
 }
 
-/* Whether the artifact's seccomp program refuses inet sockets of `type`
- * (SOCK_STREAM: TCP, SOCK_DGRAM: UDP), both families: then that protocol
- * needs no Landlock rule (ll_launch.inet_refused, udp_refused). Asked of
+/* Whether the artifact's seccomp program refuses every inet socket
+ * (ll_launch.inet_refused) and UDP sockets (udp_refused; through
+ * heel-proxy only TCP passes): then those need no Landlock rule. Asked of
  * the program itself, run in the simulator, so that a policy's
  * `seccomp allow "socket"` counts as what it is. */
-static bool
-seccomp_refuses_inet(const struct linux_launch *l, int type)
+static void
+seccomp_refuses_inet(const struct linux_launch *l, struct ll_launch *ll)
 {
 	static const int families[] = { AF_INET, AF_INET6 };
+	static const int types[] = { SOCK_DGRAM, SOCK_STREAM };
+	bool refused[2] = { true, true };
 	struct bpf_sim_insn *insns;
 	struct art_bpf prog;
-	bool refused = true;
 
+	ll->inet_refused = ll->udp_refused = false;
 	if (art_seccomp(l->view, NATIVE_AUDIT_ARCH, &prog) < 0 ||
 	    !(insns = calloc(prog.len, sizeof(*insns))))
-		return false;
+		return;
 	art_bpf_decode(&prog, insns);
-	for (size_t f = 0; refused && f < 2; f++) {
-		struct bpf_sim_data d = { .nr = __NR_socket, .arch = NATIVE_AUDIT_ARCH };
-		struct bpf_sim_result res;
-		uint32_t action;
+	for (size_t t = 0; t < 2; t++)
+		for (size_t f = 0; refused[t] && f < 2; f++) {
+			struct bpf_sim_data d = { .nr = __NR_socket, .arch = NATIVE_AUDIT_ARCH };
+			struct bpf_sim_result res;
+			uint32_t action;
 
-		d.args[0] = (uint64_t)families[f];
-		d.args[1] = (uint64_t)type;
-		if (bpf_sim_run(insns, prog.len, &d, &res) < 0)
-			refused = false;
-		action = res.action & SECCOMP_RET_ACTION_FULL;
-		if (action != SECCOMP_RET_ERRNO && action != SECCOMP_RET_KILL_PROCESS &&
-		    action != SECCOMP_RET_KILL_THREAD && action != SECCOMP_RET_TRAP)
-			refused = false;
-	}
+			d.args[0] = (uint64_t)families[f];
+			d.args[1] = (uint64_t)types[t];
+			if (bpf_sim_run(insns, prog.len, &d, &res) < 0)
+				refused[t] = false;
+			action = res.action & SECCOMP_RET_ACTION_FULL;
+			if (action != SECCOMP_RET_ERRNO && action != SECCOMP_RET_KILL_PROCESS &&
+			    action != SECCOMP_RET_KILL_THREAD && action != SECCOMP_RET_TRAP)
+				refused[t] = false;
+		}
 	free(insns);
-	return refused;
+	ll->udp_refused = refused[0];
+	ll->inet_refused = refused[0] && refused[1];
 }
 
 int
@@ -139,8 +143,7 @@ linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
 	 * grant cannot be held and ll_plan_build refuses it. */
 	if (l->probe->userns >= 0 && l->namespaces)
 		ll.mountns = true;
-	ll.udp_refused = seccomp_refuses_inet(l, SOCK_DGRAM);
-	ll.inet_refused = ll.udp_refused && seccomp_refuses_inet(l, SOCK_STREAM);
+	seccomp_refuses_inet(l, &ll);
 	plan = calloc(1, sizeof(*plan));
 	if (!plan)
 		return -ENOMEM;
@@ -203,8 +206,7 @@ linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, struct ll_repo
 		return -ENOMEM;
 	/* Only when planning again: a launch that reuses the parent's plan
 	 * runs no simulation in the command. */
-	ll.udp_refused = seccomp_refuses_inet(l, SOCK_DGRAM);
-	ll.inet_refused = ll.udp_refused && seccomp_refuses_inet(l, SOCK_STREAM);
+	seccomp_refuses_inet(l, &ll);
 	rep->weakenings_only = true;
 	r = ll_plan_build(&t, &ll, l->probe->landlock_abi > 0 ? l->probe->landlock_abi : 0,
 			  l->best_effort, plan, rep, err, errlen);

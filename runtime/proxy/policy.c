@@ -164,10 +164,8 @@ is_own(const struct proxy_policy *p, int family, const uint8_t *addr)
 }
 
 static bool
-refuse_class(const struct proxy_policy *p, const char *what, enum nethost_class c, char *reason,
-	     size_t cap)
+refuse_class(const char *what, enum nethost_class c, char *reason, size_t cap)
 {
-	(void)p;
 	if (c == NETHOST_PRIVATE)
 		snprintf(reason, cap,
 			 "heel: %s is a %s address; only `network allow-private` in the policy "
@@ -220,7 +218,7 @@ proxy_policy_address_ok(const struct proxy_policy *p, const char *host, const st
 		char both[NETHOST_NAME_MAX + INET6_ADDRSTRLEN + 4];
 
 		snprintf(both, sizeof(both), "%s (%s)", host, text);
-		return refuse_class(p, both, c, reason, cap);
+		return refuse_class(both, c, reason, cap);
 	}
-	return refuse_class(p, host, c, reason, cap);
+	return refuse_class(host, c, reason, cap);
 }

@@ -617,30 +617,32 @@ decider_sync(struct proxy_server *s)
 	proxy_watch_set(s->epfd, &s->decider_w, proxy_decider_wants_write(d) ? EPOLLOUT : 0);
 }
 
-/* A request with a destination: credentials, the host's spelling, the
- * list, then the decider where the policy has one. */
+/* Whether user and pass are this run's credentials: one check for HTTP
+ * and SOCKS5. Constant time in the password (its length is no secret). */
+static bool
+credentials_ok(const struct proxy_server *s, const char *user, const char *pass, size_t pl)
+{
+	const char *tok = s->cfg->token;
+	size_t tl = strlen(tok);
+	unsigned char diff = 0;
+
+	for (size_t i = 0; i < tl; i++)
+		diff |= (unsigned char)(tok[i] ^ (i < pl ? pass[i] : 0));
+	return !strcmp(user, PROXYCTL_USER) && pl == tl && !diff;
+}
+
+/* A request with a destination, from a client whose credentials were
+ * checked: the host's spelling, the list, then the decider where the
+ * policy has one. */
 static void
-judge(struct conn *c, const char *host, uint16_t port, bool has_auth, const char *user,
-      const char *pass)
+judge(struct conn *c, const char *host, uint16_t port)
 {
 	const struct proxy_server_config *cfg = c->s->cfg;
 	char reason[PROXY_REASON_MAX];
 	const char *why = "";
-	size_t tl = strlen(cfg->token), pl = pass ? strlen(pass) : 0;
-	unsigned char diff = 0;
 	bool listed;
 
 	c->port = port;
-	/* Constant time in the password: its length is no secret. */
-	for (size_t i = 0; i < tl; i++)
-		diff |= (unsigned char)(cfg->token[i] ^ (i < pl ? pass[i] : 0));
-	if (!has_auth || strcmp(user, PROXYCTL_USER) != 0 || pl != tl || diff) {
-		/* Not a decision about a destination: nothing is recorded,
-		 * or any local process could fill the log. */
-		refuse(c, 407, 0, "heel: this proxy needs the credentials in the sandbox's "
-				  "HTTP_PROXY variable");
-		return;
-	}
 	if (nethost_canon(host, strlen(host), &c->host, &why) < 0) {
 		snprintf(c->host.text, sizeof(c->host.text), "%.200s", host);
 		snprintf(reason, sizeof(reason), "heel: `%.200s` is not a host name: %s", host, why);
@@ -677,8 +679,16 @@ on_http_head(struct conn *c)
 		refuse(c, c->req.status, 0, c->req.reason);
 		return;
 	}
+	if (!c->req.has_auth ||
+	    !credentials_ok(c->s, c->req.user, c->req.pass, strlen(c->req.pass))) {
+		/* Not a decision about a destination: nothing is recorded,
+		 * or any local process could fill the log. */
+		refuse(c, 407, 0, "heel: this proxy needs the credentials in the sandbox's "
+				  "HTTP_PROXY variable");
+		return;
+	}
 	snprintf(c->method, sizeof(c->method), "%s", c->req.method);
-	judge(c, c->req.host, c->req.port, c->req.has_auth, c->req.user, c->req.pass);
+	judge(c, c->req.host, c->req.port);
 }
 
 static void
@@ -706,14 +716,9 @@ on_socks(struct conn *c)
 			conn_update(c);
 			return;
 		case PROXY_SOCKS5_AUTH: {
-			const char *tok = c->s->cfg->token;
-			size_t tl = strlen(tok);
-			bool ok = !strcmp(c->socks.user, PROXYCTL_USER) && c->socks.pass_len == tl;
-			unsigned char diff = 0;
+			bool ok = credentials_ok(c->s, c->socks.user, c->socks.pass,
+						 c->socks.pass_len);
 
-			for (size_t i = 0; ok && i < tl; i++)
-				diff |= (unsigned char)(c->socks.pass[i] ^ tok[i]);
-			ok = ok && !diff;
 			if (proxy_socks5_auth(&c->socks, ok, out, sizeof(out), &outlen) < 0 ||
 			    out_append(&c->out[0], out, outlen) < 0) {
 				conn_free(c);
@@ -730,7 +735,7 @@ on_socks(struct conn *c)
 		case PROXY_SOCKS5_REQUEST:
 			snprintf(c->method, sizeof(c->method), "SOCKS5");
 			/* Authenticated above. */
-			judge(c, c->socks.host, c->socks.port, true, PROXYCTL_USER, c->s->cfg->token);
+			judge(c, c->socks.host, c->socks.port);
 			return;
 		}
 	}
