@@ -439,6 +439,16 @@ case_env_removed() { # The proxy variables unset or edited: no way out, not an o
 	finish
 }
 
+case_upstream_failure() { # An allowed destination that does not answer: 502, not a hang or a 403.
+	begin upstream-failure || return
+	sbx allow "M=$MK"'
+		net_curl u1 "http://allowed.test:9/hello?$M-u1"
+		net_curl u2 -p "http://allowed.test:9/hello?$M-u2"' || { finish; return; }
+	want u1 http=502
+	want u2 connect=502
+	finish
+}
+
 case_proxy_dns() { # The proxy resolves a name /etc/hosts lacks through DNS.
 	begin proxy-resolves-by-dns || return
 	sbx allow "M=$MK"'
@@ -668,7 +678,7 @@ case_decider_writable() { # A decider in a place the sandbox may write: refused 
 ALL_CASES="case_control_deny case_proxy_env case_curl_plain case_curl_connect case_curl_socks
 	case_ip_literal case_git case_urllib case_pip case_by_address case_bypass case_empty_list
 	case_env_removed case_proxy_dns case_auth case_proxy_killed case_audit case_audit_daily
-	case_no_namespaces case_decider_writable case_proxy_confined"
+	case_no_namespaces case_decider_writable case_proxy_confined case_upstream_failure"
 DECIDERS="allow refuse hang crash garbage"
 
 U=root
