@@ -12,6 +12,18 @@ CLANG ?= clang
 BISON ?= bison
 FLEX ?= flex
 
+# Quiet by default: one line a target (`  CC      compiler/sema.c`), as
+# Linux and git print; `make V=1` prints every command in full. A failing
+# command's own output (the compiler's errors) is never hidden.
+V ?= 0
+ifeq ($(V),1)
+Q :=
+quiet =
+else
+Q := @
+quiet = @printf '  %-7s %s\n' '$(1)' '$(2)';
+endif
+
 B := build
 GEN := $(B)/gen
 OBJ := $(B)/obj
@@ -104,40 +116,44 @@ deps-kernels:
 	$(call install_missing,$(DEPS_KERNELS))
 
 $(GEN) $(OBJ) $(BIN) $(LIB) $(TBIN):
-	@mkdir -p $@
+	$(Q)mkdir -p $@
 
-$(GEN)/parser.c $(GEN)/parser.h: grammar/parser.y | $(GEN)
-	$(BISON) -Wall -Werror --defines=$(GEN)/parser.h -o $(GEN)/parser.c $<
+# Grouped targets (&:): one bison or flex run makes both files, never two
+# runs racing under -j.
+$(GEN)/parser.c $(GEN)/parser.h &: grammar/parser.y | $(GEN)
+	$(call quiet,GEN,$(GEN)/parser.c)$(BISON) -Wall -Werror --defines=$(GEN)/parser.h -o $(GEN)/parser.c $<
 
-$(GEN)/lexer.c $(GEN)/lexer.h: grammar/lexer.l $(GEN)/parser.h | $(GEN)
-	$(FLEX) --header-file=$(GEN)/lexer.h -o $(GEN)/lexer.c $<
+$(GEN)/lexer.c $(GEN)/lexer.h &: grammar/lexer.l $(GEN)/parser.h | $(GEN)
+	$(call quiet,GEN,$(GEN)/lexer.c)$(FLEX) --header-file=$(GEN)/lexer.h -o $(GEN)/lexer.c $<
 
 $(GEN)/presets_data.c: compiler/embed_policies.sh $(POLICIES) | $(GEN)
-	sh compiler/embed_policies.sh policies $@
+	$(call quiet,GEN,$@)sh compiler/embed_policies.sh policies $@
 
 # Syscall names and numbers from the kernel UAPI headers, not libseccomp
-# (see the script): one table per architecture heel builds filters for.
-$(GEN)/syscall_table_%.c: compiler/gen_syscall_table.sh | $(GEN)
-	sh compiler/gen_syscall_table.sh $* $@
+# (see the script): one table per architecture heel builds filters for. A
+# static pattern, so no other name (a dependency file's) can match it.
+$(GEN)/syscall_table_x86_64.c $(GEN)/syscall_table_aarch64.c: $(GEN)/syscall_table_%.c: \
+		compiler/gen_syscall_table.sh | $(GEN)
+	$(call quiet,GEN,$@)sh compiler/gen_syscall_table.sh $* $@
 
 $(OBJ)/gen/%.o: $(GEN)/%.c $(GEN)/parser.h $(GEN)/lexer.h
-	@mkdir -p $(dir $@)
-	$(CC) $(GEN_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(GEN_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(OBJ)/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(CFLAGS_ALL) -MMD -MP -c -o $@ $<
 
 $(LIB)/libheelrt.a: $(RUNTIME_OBJ) | $(LIB)
-	@rm -f $@
-	ar rcs $@ $^
+	$(Q)rm -f $@
+	$(call quiet,AR,$@)ar rcs $@ $^
 
 $(LIB)/libheelc.a: $(COMPILER_OBJ) $(GEN_OBJ) | $(LIB)
-	@rm -f $@
-	ar rcs $@ $^
+	$(Q)rm -f $@
+	$(call quiet,AR,$@)ar rcs $@ $^
 
 $(BIN)/heelc: $(OBJ)/compiler/main.o $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BIN)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS_HEELC)
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS_HEELC)
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 
@@ -155,18 +171,18 @@ LAUNCHER_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o)
 NOENFORCE_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/noenforce/%.o)
 
 $(LAUNCHER_OBJ) $(RUNTIME_OBJ): $(OBJ)/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_TRUSTED) -MMD -MP -c -o $@ $<
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(CFLAGS_TRUSTED) -MMD -MP -c -o $@ $<
 
 $(NOENFORCE_OBJ): $(OBJ)/noenforce/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_TRUSTED) -DHEEL_TEST_NO_ENFORCE -Wno-error=cpp -MMD -MP -c -o $@ $<
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$< [noenforce])$(CC) $(CFLAGS_TRUSTED) -DHEEL_TEST_NO_ENFORCE -Wno-error=cpp -MMD -MP -c -o $@ $<
 
 $(BIN)/heel-exec: $(LAUNCHER_OBJ) $(LIB)/libheelrt.a | $(BIN)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) -o $@ $^
 
 $(BIN)/heel-exec-static: $(LAUNCHER_OBJ) $(LIB)/libheelrt.a | $(BIN)
-	$(CC) -static-pie $(LDFLAGS) -o $@ $^
+	$(call quiet,LD,$@)$(CC) -static-pie $(LDFLAGS) -o $@ $^
 
 # The smallest trusted base: heel-exec linked statically against musl
 # (Debian's musl-tools). musl ships no kernel headers, so the kernel's
@@ -179,26 +195,26 @@ MUSL_SRC := $(LAUNCHER_SRC) $(RUNTIME_SRC)
 MUSL_OBJ := $(MUSL_SRC:%.c=$(OBJ)/musl/%.o)
 
 $(MUSL_OBJ): $(OBJ)/musl/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(MUSL_CC) $(MUSL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$< [musl])$(MUSL_CC) $(MUSL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BIN)/heel-exec-musl: $(MUSL_OBJ) | $(BIN)
-	$(MUSL_CC) -static -o $@ $^
+	$(call quiet,LD,$@)$(MUSL_CC) -static -o $@ $^
 
 # heel-exec-musl with launch phase marks (launcher/launch_timing.h), for
 # `make bench` only: never installed, never tested as the launcher.
 TIMING_OBJ := $(MUSL_SRC:%.c=$(OBJ)/timing/%.o)
 
 $(TIMING_OBJ): $(OBJ)/timing/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(MUSL_CC) $(MUSL_CFLAGS) -DHEEL_LAUNCH_TIMING -MMD -MP -c -o $@ $<
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$< [timing])$(MUSL_CC) $(MUSL_CFLAGS) -DHEEL_LAUNCH_TIMING -MMD -MP -c -o $@ $<
 
 $(B)/bench/heel-exec-timing: $(TIMING_OBJ)
-	@mkdir -p $(dir $@)
-	$(MUSL_CC) -static -o $@ $^
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,LD,$@)$(MUSL_CC) -static -o $@ $^
 
 $(TBIN)/heel-exec-noenforce: $(NOENFORCE_OBJ) $(LIB)/libheelrt.a | $(TBIN)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) -o $@ $^
 
 # ---------------------------------------------------------------- heel-proxy
 # A program of its own that heel-exec starts, never linked into heel-exec:
@@ -209,19 +225,19 @@ PROXY_OBJ := $(PROXY_SRC:%.c=$(OBJ)/%.o)
 LIBS_PROXY := $(shell pkg-config --libs libcares jansson 2>/dev/null || echo -lcares -ljansson)
 
 $(PROXY_OBJ) $(OBJ)/runtime/proxy/main.o: $(OBJ)/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_TRUSTED) -Iruntime/proxy -MMD -MP -c -o $@ $<
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(CFLAGS_TRUSTED) -Iruntime/proxy -MMD -MP -c -o $@ $<
 
 $(LIB)/libheelproxy.a: $(PROXY_OBJ) | $(LIB)
-	@rm -f $@
-	ar rcs $@ $^
+	$(Q)rm -f $@
+	$(call quiet,AR,$@)ar rcs $@ $^
 
 # Linked statically: every launch under a proxy waits for it to start,
 # and the dynamic loader's work for libc, c-ares and jansson was the
 # largest part of that (it never looks up services or users, so glibc's
 # NSS is never loaded at run time).
 $(BIN)/heel-proxy: $(OBJ)/runtime/proxy/main.o $(LIB)/libheelproxy.a $(LIB)/libheelrt.a | $(BIN)
-	$(CC) -static-pie $(LDFLAGS) -o $@ $^ -lcares -ljansson
+	$(call quiet,LD,$@)$(CC) -static-pie $(LDFLAGS) -o $@ $^ -lcares -ljansson
 
 # ---------------------------------------------------------------- tests
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
@@ -232,17 +248,17 @@ TEST_SUPPORT_OBJ := $(TEST_SUPPORT:%.c=$(OBJ)/%.o)
 # Test-only code (the libseccomp comparison generator), never in bin/;
 # tests/bench links it too.
 $(LIB)/libheeltest.a: $(TEST_SUPPORT_OBJ) | $(LIB)
-	@rm -f $@
-	ar rcs $@ $^
+	$(Q)rm -f $@
+	$(call quiet,AR,$@)ar rcs $@ $^
 
 $(TBIN)/test_%: tests/unit/test_%.c $(LIB)/libheeltest.a $(LIB)/libheelc.a $(LIB)/libheelproxy.a $(LIB)/libheelrt.a | $(TBIN)
-	$(CC) $(CFLAGS_ALL) -Iruntime/proxy -Itests/unit -o $@ $< $(LIB)/libheeltest.a $(LIB)/libheelc.a \
+	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_ALL) -Iruntime/proxy -Itests/unit -o $@ $< $(LIB)/libheeltest.a $(LIB)/libheelc.a \
 		$(LIB)/libheelproxy.a $(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC) $(LIBS_SECCOMP) $(LIBS_PROXY)
 
 # The host diagnosis is launcher code: its test links that object and the
 # runtime it uses (mountinfo's unescape).
 $(TBIN)/test_hostenv: tests/unit/test_hostenv.c $(OBJ)/launcher/linux_hostenv.o $(LIB)/libheelrt.a | $(TBIN)
-	$(CC) $(CFLAGS_ALL) -Ilauncher -Itests/unit -o $@ $< $(OBJ)/launcher/linux_hostenv.o $(LIB)/libheelrt.a -lcriterion
+	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_ALL) -Ilauncher -Itests/unit -o $@ $< $(OBJ)/launcher/linux_hostenv.o $(LIB)/libheelrt.a -lcriterion
 
 check-unit: $(UNIT_BIN) $(BIN)/heelc
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; HEELC=$(BIN)/heelc $$t --jobs 2; done
@@ -263,14 +279,14 @@ check-launcher: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/hee
 CONF := $(B)/conformance
 CONF_CFLAGS := $(CSTD) -O2 -Wall -Wextra -Werror
 $(CONF)/try $(CONF)/ptyrun $(CONF)/serve: $(CONF)/%: tests/conformance/%.c
-	@mkdir -p $(CONF)
-	$(CC) $(CONF_CFLAGS) -static -o $@ $<
+	$(Q)mkdir -p $(CONF)
+	$(call quiet,CCLD,$<)$(CC) $(CONF_CFLAGS) -static -o $@ $<
 $(CONF)/payload: tests/conformance/payload.c
-	@mkdir -p $(CONF)
-	$(CC) $(CONF_CFLAGS) -o $@ $<
+	$(Q)mkdir -p $(CONF)
+	$(call quiet,CCLD,$<)$(CC) $(CONF_CFLAGS) -o $@ $<
 $(CONF)/hpolpatch: tests/conformance/hpolpatch.c runtime/crc32c.c
-	@mkdir -p $(CONF)
-	$(CC) $(CONF_CFLAGS) -Iruntime -o $@ $^
+	$(Q)mkdir -p $(CONF)
+	$(call quiet,CCLD,$<)$(CC) $(CONF_CFLAGS) -Iruntime -o $@ $^
 
 # Every build of the launcher: the static ones are the small trusted base
 # we recommend, and their libcs differ (musl's getdents, qsort, realpath).
@@ -293,8 +309,8 @@ check-container: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/he
 	@bash tests/container/run.sh $(B)
 
 $(B)/container/dockerlike: tests/container/dockerlike.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CONF_CFLAGS) -o $@ $< $(LIBS_SECCOMP)
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CCLD,$<)$(CC) $(CONF_CFLAGS) -o $@ $< $(LIBS_SECCOMP)
 
 # heel-exec's AppArmor profile (packaging/apparmor) and its installation,
 # against AppArmor 4's parser: trixie's, fetched into ~/.cache/heel-debian
@@ -351,13 +367,13 @@ ASAN_TESTS := $(sort $(wildcard tests/unit/test_artifact*.c tests/unit/test_land
 ASAN_LIB_SRC := $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) $(PROXY_SRC) $(GEN_SRC)
 ASAN_OBJ := $(ASAN_LIB_SRC:%.c=$(ASAN)/obj/%.o)
 $(ASAN_OBJ): $(ASAN)/obj/%.o: %.c $(GEN)/parser.h $(GEN)/lexer.h
-	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_FLAGS) -Wno-unused-parameter -Itests/unit -MMD -MP -c -o $@ $<
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$< [asan])$(CC) $(ASAN_FLAGS) -Wno-unused-parameter -Itests/unit -MMD -MP -c -o $@ $<
 # Header dependencies too: a changed header (a constant of the Landlock
 # ABI, say) must rebuild what includes it, as in the main build.
 -include $(ASAN_OBJ:%.o=%.d)
 $(ASAN)/libheel-asan.a: $(ASAN_OBJ)
-	ar rcs $@ $^
+	$(call quiet,AR,$@)ar rcs $@ $^
 check-asan: $(ASAN)/libheel-asan.a
 	@set -e; for t in $(ASAN_TESTS); do \
 		n=$$(basename $$t .c); \
@@ -383,13 +399,13 @@ FUZZ_LONG_SECONDS ?= 600
 FUZZ_LIB_SRC := $(COMPILER_SRC) $(RUNTIME_SRC) $(PROXY_SRC) $(GEN_SRC)
 FUZZ_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ)/obj/%.o)
 $(FUZZ_OBJ): $(FUZZ)/obj/%.o: %.c $(GEN)/parser.h $(GEN)/lexer.h
-	@mkdir -p $(dir $@)
-	$(CLANG) $(subst -fsanitize=fuzzer$(comma),-fsanitize=fuzzer-no-link$(comma),$(FUZZ_FLAGS)) \
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$< [fuzz])$(CLANG) $(subst -fsanitize=fuzzer$(comma),-fsanitize=fuzzer-no-link$(comma),$(FUZZ_FLAGS)) \
 		-c -o $@ $<
 $(FUZZ)/libheel-fuzz.a: $(FUZZ_OBJ)
-	ar rcs $@ $^
+	$(call quiet,AR,$@)ar rcs $@ $^
 $(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ)/libheel-fuzz.a
-	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(FUZZ)/libheel-fuzz.a $(LIBS_HEELC) $(LIBS_PROXY)
+	$(call quiet,CCLD,$<)$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(FUZZ)/libheel-fuzz.a $(LIBS_HEELC) $(LIBS_PROXY)
 
 check-fuzz-smoke: $(FUZZ_BIN)
 	@set -e; for f in $(FUZZ_BIN); do \
@@ -437,26 +453,26 @@ bench: deps-bench
 	@bash tests/bench/run.sh $(BIN)
 
 fmt:
-	clang-format -i $(filter-out $(GEN)/%,$(wildcard compiler/*.[ch] runtime/*.[ch] launcher/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c))
+	$(call quiet,FMT,compiler runtime launcher tests)clang-format -i $(filter-out $(GEN)/%,$(wildcard compiler/*.[ch] runtime/*.[ch] launcher/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c))
 
 # Also heel-exec's AppArmor profile, for PREFIX/bin/heel-exec: into
 # DESTDIR/etc/apparmor.d, and loaded where AppArmor is enabled and no
 # DESTDIR is given (packaging/apparmor/install.sh says when it is not).
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
-	install -m 0755 $(BIN)/heelc $(DESTDIR)$(PREFIX)/bin/heelc
-	install -m 0755 $(BIN)/heel-exec $(DESTDIR)$(PREFIX)/bin/heel-exec
-	install -m 0755 $(BIN)/heel-proxy $(DESTDIR)$(PREFIX)/bin/heel-proxy
-	install -m 0644 docs/heel-exec.1 $(DESTDIR)$(PREFIX)/share/man/man1/heel-exec.1
-	install -m 0644 docs/heelc.1 $(DESTDIR)$(PREFIX)/share/man/man1/heelc.1
-	install -m 0644 docs/heel.5 $(DESTDIR)$(PREFIX)/share/man/man5/heel.5
+	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
+	$(Q)install -m 0755 $(BIN)/heelc $(DESTDIR)$(PREFIX)/bin/heelc
+	$(Q)install -m 0755 $(BIN)/heel-exec $(DESTDIR)$(PREFIX)/bin/heel-exec
+	$(Q)install -m 0755 $(BIN)/heel-proxy $(DESTDIR)$(PREFIX)/bin/heel-proxy
+	$(Q)install -m 0644 docs/heel-exec.1 $(DESTDIR)$(PREFIX)/share/man/man1/heel-exec.1
+	$(Q)install -m 0644 docs/heelc.1 $(DESTDIR)$(PREFIX)/share/man/man1/heelc.1
+	$(Q)install -m 0644 docs/heel.5 $(DESTDIR)$(PREFIX)/share/man/man5/heel.5
 	@sh packaging/apparmor/install.sh packaging/apparmor/heel-exec "$(PREFIX)" "$(DESTDIR)"
 
 clean:
-	rm -rf $(B)
+	$(call quiet,CLEAN,$(B))rm -rf $(B)
 
 # The live network suite (tests/net): heel-exec and heel-proxy against
 # namespaces that stand in for the internet, with curl, git, urllib, pip.
 .PHONY: check-net
 check-net: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-proxy
-	bash tests/net/run.sh $(B)
+	@bash tests/net/run.sh $(B)

@@ -207,5 +207,29 @@ else
 	pass=$((pass + 1))
 fi
 
+# The build prints one short line a target, the full command under V=1,
+# and a failing command's own output in either case. One object is built
+# into a scratch build directory: bison, flex and one compile. Make's own
+# flags from an enclosing make (V=1 among them) are not passed on.
+if command -v make >/dev/null 2>&1 && command -v bison >/dev/null 2>&1; then
+	b=$tmp/build
+	build() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$root" B="$b" "$@" "$b/obj/compiler/units.o" 2>&1; }
+	out=$(build V=0)
+	want=$(printf '  GEN     %s\n  GEN     %s\n  CC      compiler/units.c' "$b/gen/parser.c" "$b/gen/lexer.c")
+	[ "$out" = "$want" ] && pass=$((pass + 1)) || report_fail "make: not one line a target: $(printf '%s' "$out" | head -5)"
+	rm -rf "$b"
+	out=$(build V=1)
+	case $out in
+	*"-c -o $b/obj/compiler/units.o compiler/units.c"*) pass=$((pass + 1)) ;;
+	*) report_fail "make V=1: the compile command is not shown: $(printf '%s' "$out" | tail -3)" ;;
+	esac
+	rm -f "$b/obj/compiler/units.o"
+	out=$(build V=0 "CFLAGS=-include $tmp/no-such-header.h")
+	case $out in
+	*"no-such-header.h"*"CC      compiler/units.c"* | *"CC      compiler/units.c"*"no-such-header.h"*) pass=$((pass + 1)) ;;
+	*) report_fail "make: a compiler error is not shown: $(printf '%s' "$out" | tail -3)" ;;
+	esac
+fi
+
 echo "golden: $pass passed, $fail failed"
 [ "$fail" = 0 ]
