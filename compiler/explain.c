@@ -12,6 +12,7 @@
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,96 @@ strfield_eq(const struct ir_scalars *a, const struct ir_scalars *b, const void *
 
 	return str_eq((const struct ir_str *)((const char *)a + off),
 		      (const struct ir_str *)((const char *)b + off));
+}
+
+/* ------------------------------------------------------------ view */
+
+/* The policy as some of its platforms see it: a shallow copy whose
+ * platform mask is cut down and whose lists keep only the elements that
+ * apply there, so the renderers below, which already say what differs
+ * between the platforms a policy is built for, say it only for those
+ * asked about. Elements are shared with the policy; only the arrays are
+ * the view's own. */
+struct view {
+	struct ir_policy p;
+	unsigned built; /* the platforms the policy itself is built for */
+	void *owned[5];
+	size_t nowned;
+	bool oom;
+};
+
+/* The elements of `items` (n of `size` bytes) whose platform mask, a
+ * uint8_t at `plat_off`, meets the view's platforms, in a new array the
+ * view owns; *kept is how many. */
+static void *
+keep_shown(struct view *v, const void *items, size_t n, size_t size, size_t plat_off,
+	   size_t *kept)
+{
+	const char *in = items;
+	char *copy;
+
+	*kept = 0;
+	if (!n || v->oom)
+		return NULL;
+	copy = calloc(n, size);
+	if (!copy) {
+		v->oom = true;
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (*(const uint8_t *)(in + i * size + plat_off) & v->p.platforms)
+			memcpy(copy + (*kept)++ * size, in + i * size, size);
+	v->owned[v->nowned++] = copy;
+	return copy;
+}
+
+static void
+view_free(struct view *v)
+{
+	for (size_t i = 0; i < v->nowned; i++)
+		free(v->owned[i]);
+}
+
+/* Returns 0, -ENOENT when the policy is built for none of `shown`, or
+ * -ENOMEM. */
+static int
+view_make(const struct ir_policy *p, unsigned shown, struct view *v)
+{
+	struct ir_policy *q = &v->p;
+
+	memset(v, 0, sizeof(*v));
+	*q = *p;
+	v->built = p->platforms;
+	q->platforms = (uint8_t)(p->platforms & shown);
+	if (!q->platforms)
+		return -ENOENT;
+	if (q->platforms == p->platforms)
+		return 0;
+	/* A platform left out is news only where every platform is shown. */
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++)
+		q->excluded_reason[i] = NULL;
+	q->paths = keep_shown(v, p->paths, p->npaths, sizeof(*p->paths),
+			      offsetof(struct ir_path_rule, platforms), &q->npaths);
+	q->patterns = keep_shown(v, p->patterns, p->npatterns, sizeof(*p->patterns),
+				 offsetof(struct ir_net_pattern, platforms), &q->npatterns);
+	q->env_pass = keep_shown(v, p->env_pass, p->nenv_pass, sizeof(*p->env_pass),
+				 offsetof(struct ir_env_pass, platforms), &q->nenv_pass);
+	q->env_set = keep_shown(v, p->env_set, p->nenv_set, sizeof(*p->env_set),
+				offsetof(struct ir_env_set, platforms), &q->nenv_set);
+	q->ipc = keep_shown(v, p->ipc, p->nipc, sizeof(*p->ipc), offsetof(struct ir_ipc, platforms),
+			    &q->nipc);
+	if (v->oom) {
+		view_free(v);
+		return -ENOMEM;
+	}
+	/* The platform statements belong to their one platform. */
+	if (!(q->platforms & IR_PLAT_BIT(IR_LINUX)))
+		q->nseccomp = 0;
+	if (!(q->platforms & IR_PLAT_BIT(IR_MACOS)))
+		q->nmach_lookups = q->nsbpl = 0;
+	if (!(q->platforms & IR_PLAT_BIT(IR_WINDOWS)))
+		q->ncapabilities = 0;
+	return 0;
 }
 
 /* ------------------------------------------------------------ text */
@@ -683,9 +774,13 @@ print_network(struct text_out *t)
 			if (!(p->platforms & IR_PLAT_BIT(i)) || !s->audit_path.value)
 				continue;
 			origin_text(&s->audit_path.origin, orig, sizeof(orig));
-			fprintf(t->f, "  %-14s %s %s  %s  [%s]\n", "audit",
+			fprintf(t->f, "  %-14s %s %s  %s", "audit",
 				s->audit_kind.value == IR_AUDIT_DAILY ? "one file a day in" : "to",
-				s->audit_path.value, orig, ir_platform_name(i));
+				s->audit_path.value, orig);
+			/* One platform shown needs no name. */
+			if (p->platforms & (p->platforms - 1))
+				fprintf(t->f, "  [%s]", ir_platform_name(i));
+			fputc('\n', t->f);
 		}
 	} else {
 		fprintf(t->f, "  %-14s none\n", "audit");
@@ -754,16 +849,30 @@ static void
 print_misc(struct text_out *t)
 {
 	const struct ir_policy *p = t->p;
+	size_t off_workdir = offsetof(struct ir_scalars, workdir);
+	bool same_workdir = same_everywhere(p, strfield_eq, &off_workdir);
+	bool same_python = true;
 	int first = first_platform(p);
 
+	/* A setting inside `on PLATFORM { }` is said per platform, like the
+	 * other scalars; where every platform agrees it is said once. */
 	fputs("\nWorking directory\n", t->f);
-	if (first >= 0 && p->scalar[first].workdir.value) {
-		char orig[512];
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+		const struct ir_str *w = &p->scalar[i].workdir;
+		char orig[512], plat[24] = "";
 
-		origin_text(&p->scalar[first].workdir.origin, orig, sizeof(orig));
-		fprintf(t->f, "  %s (kept after the run)  %s\n", p->scalar[first].workdir.value, orig);
-	} else {
-		fputs("  a fresh private directory, removed at exit; TMPDIR points inside it\n", t->f);
+		if (!(p->platforms & IR_PLAT_BIT(i)) || (same_workdir && i != first))
+			continue;
+		if (!same_workdir)
+			snprintf(plat, sizeof(plat), "  [%s]", ir_platform_name(i));
+		if (w->value) {
+			origin_text(&w->origin, orig, sizeof(orig));
+			fprintf(t->f, "  %s (kept after the run)  %s%s\n", w->value, orig, plat);
+		} else {
+			fprintf(t->f, "  a fresh private directory, removed at exit; TMPDIR points inside "
+				      "it%s\n",
+				plat);
+		}
 	}
 	print_scalar_u64(t, "gpu", offsetof(struct ir_scalars, gpu), yes_no, NULL);
 
@@ -772,11 +881,12 @@ print_misc(struct text_out *t)
 		fputs("  none\n", t->f);
 	for (size_t i = 0; i < p->nipc; i++) {
 		const struct ir_ipc *c = &p->ipc[i];
-		char orig[512];
+		char orig[512], plat[64];
 
 		origin_text(&c->origin, orig, sizeof(orig));
-		fprintf(t->f, "  %s runs %s on the host, outside the sandbox  %s\n", c->name, c->exec,
-			orig);
+		platforms_text(c->platforms, p->platforms, plat, sizeof(plat));
+		fprintf(t->f, "  %s runs %s on the host, outside the sandbox  %s%s%s%s\n", c->name,
+			c->exec, orig, plat[0] ? "  [" : "", plat, plat[0] ? " only]" : "");
 		for (size_t j = 0; j < c->npositionals; j++)
 			fprintf(t->f, "    positional %s\n", c->positionals[j]);
 		if (c->timeout_ms)
@@ -784,19 +894,38 @@ print_misc(struct text_out *t)
 	}
 
 	fputs("\nPython\n", t->f);
-	if (first < 0 || !p->python[first].set) {
-		fputs("  no virtual environment\n", t->f);
-	} else {
-		const struct ir_python *py = &p->python[first];
-		char orig[512];
+	for (int i = 0; first >= 0 && i < IR_PLATFORM_COUNT; i++) {
+		const struct ir_python *a = &p->python[first], *b = &p->python[i];
 
+		/* One statement gives one origin: the same origin, the same
+		 * block. */
+		if ((p->platforms & IR_PLAT_BIT(i)) &&
+		    (a->set != b->set ||
+		     (a->set && (a->origin.file != b->origin.file || a->origin.line != b->origin.line ||
+				 a->origin.col != b->origin.col))))
+			same_python = false;
+	}
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+		const struct ir_python *py = &p->python[i];
+		char orig[512], plat[24] = "";
+
+		if (!(p->platforms & IR_PLAT_BIT(i)) || (same_python && i != first))
+			continue;
+		if (!same_python)
+			snprintf(plat, sizeof(plat), "  [%s]", ir_platform_name(i));
+		if (!py->set) {
+			fprintf(t->f, "  no virtual environment%s\n", plat);
+			continue;
+		}
 		origin_text(&py->origin, orig, sizeof(orig));
-		fprintf(t->f, "  venv %s, %s inside  %s\n", py->venv,
+		fprintf(t->f, "  venv %s, %s inside  %s%s\n", py->venv,
 			py->allow_pip_install ? "writable (pip install allowed)" : "read and run only",
-			orig);
+			orig, plat);
 		for (size_t j = 0; j < py->npackages; j++)
 			fprintf(t->f, "    package %s\n", py->packages[j]);
 	}
+	if (first < 0)
+		fputs("  no virtual environment\n", t->f);
 }
 
 /* ------------------------------------------------------------ sockets */
@@ -936,16 +1065,21 @@ print_extras(struct text_out *t)
 	}
 }
 
-int
-explain_text(const struct ir_policy *p, const char *name, FILE *out)
+static int
+explain_view_text(const struct view *v, const char *name, FILE *out)
 {
+	const struct ir_policy *p = &v->p;
 	struct text_out t = { .f = out, .p = p };
 	char plat[64] = "";
 	int first = first_platform(p);
 
 	fprintf(out, "heel policy %s\n", name);
-	platforms_text(p->platforms, 0, plat, sizeof(plat));
+	platforms_text(v->built, 0, plat, sizeof(plat));
 	fprintf(out, "  %-14s %s\n", "platforms", plat);
+	if (p->platforms != v->built) {
+		platforms_text(p->platforms, 0, plat, sizeof(plat));
+		fprintf(out, "  %-14s %s only (--target all shows every platform)\n", "shown", plat);
+	}
 	for (int i = 0; i < IR_PLATFORM_COUNT; i++)
 		if (p->excluded_reason[i])
 			fprintf(out, "  %-14s %s left out: %s\n", "", ir_platform_name(i),
@@ -975,6 +1109,19 @@ explain_text(const struct ir_policy *p, const char *name, FILE *out)
 		fprintf(out, "\n%d item%s flagged with ! above need a reviewer's attention.\n", t.flags,
 			t.flags == 1 ? "" : "s");
 	return ferror(out) ? -EIO : 0;
+}
+
+int
+explain_text(const struct ir_policy *policy, const char *name, unsigned shown, FILE *out)
+{
+	struct view v;
+	int e = view_make(policy, shown, &v);
+
+	if (e)
+		return e;
+	e = explain_view_text(&v, name, out);
+	view_free(&v);
+	return e;
 }
 
 /* ------------------------------------------------------------ JSON */
@@ -1109,15 +1256,17 @@ json_strv(char **v, size_t n)
 }
 
 static json_t *
-json_policy(const struct ir_policy *p, const char *name)
+json_policy(const struct view *v, const char *name)
 {
+	const struct ir_policy *p = &v->p;
 	json_t *root = json_object(), *paths[4], *per = json_object(), *flags = json_array();
 	json_t *patterns = json_array(), *env = json_object(), *pass = json_array(), *set = json_array();
 	json_t *ipc = json_array(), *python = json_object(), *seccomp = json_array();
 	static const char *const groups[] = { "reads", "writes", "exec", "denies" };
 
 	json_object_set_new(root, "policy", json_string(name));
-	json_object_set_new(root, "platforms", json_platforms(p->platforms));
+	json_object_set_new(root, "platforms", json_platforms(v->built));
+	json_object_set_new(root, "shown", json_platforms(p->platforms));
 	{
 		char hex[65];
 
@@ -1253,11 +1402,16 @@ json_policy(const struct ir_policy *p, const char *name)
 }
 
 int
-explain_json(const struct ir_policy *p, const char *name, FILE *out)
+explain_json(const struct ir_policy *policy, const char *name, unsigned shown, FILE *out)
 {
-	json_t *root = json_policy(p, name);
-	int rc;
+	struct view v;
+	json_t *root;
+	int rc = view_make(policy, shown, &v);
 
+	if (rc)
+		return rc;
+	root = json_policy(&v, name);
+	view_free(&v);
 	if (!root)
 		return -ENOMEM;
 	rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);

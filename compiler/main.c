@@ -30,10 +30,20 @@
 
 enum exit_code { EXIT_OK = 0, EXIT_POLICY = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
 
+/* The platform `explain` shows unless told otherwise: the one heelc runs
+ * on, which is the one its user is most likely to launch on. */
+#if defined(__APPLE__)
+#define HOST_PLATFORM IR_MACOS
+#elif defined(_WIN32)
+#define HOST_PLATFORM IR_WINDOWS
+#else
+#define HOST_PLATFORM IR_LINUX
+#endif
+
 static const char usage_text[] =
 	"usage: heelc POLICY.heel [-o OUT.hpol] [--target linux|macos|windows]...\n"
 	"       heelc check POLICY.heel [--target ...]\n"
-	"       heelc explain [--json] POLICY.heel|ARTIFACT.hpol\n"
+	"       heelc explain [--json] [--target NAME|all]... POLICY.heel|ARTIFACT.hpol\n"
 	"       heelc fmt [--check | -i] POLICY.heel\n"
 	"       heelc emit landlock|seccomp|sbpl|acl POLICY.heel|ARTIFACT.hpol\n"
 	"       heelc --help | --version\n";
@@ -53,7 +63,9 @@ static const char help_text[] =
 	"\n"
 	"options:\n"
 	"  -o, --output FILE    where to write the artifact\n"
-	"  -t, --target NAME    build only for linux, macos or windows (repeatable)\n"
+	"  -t, --target NAME    build only for linux, macos or windows (repeatable);\n"
+	"                       explain: show only that platform (default: this\n"
+	"                       machine's), or every one with --target all\n"
 	"      --json           explain: machine-readable output\n"
 	"  -h, --help           this text\n"
 	"  -V, --version        the compiler and language versions\n"
@@ -136,9 +148,14 @@ default_output(const char *in)
 	return out;
 }
 
+/* `all` is explain's: compiling without --target builds every platform. */
 static int
-parse_target(const char *name, unsigned *mask)
+parse_target(const char *name, unsigned *mask, bool *all)
 {
+	if (strcmp(name, "all") == 0) {
+		*all = true;
+		return 0;
+	}
 	for (int p = 0; p < IR_PLATFORM_COUNT; p++) {
 		if (strcmp(name, ir_platform_name(p)) == 0) {
 			*mask |= IR_PLAT_BIT(p);
@@ -228,8 +245,35 @@ looks_like_artifact(const char *buf, size_t len)
 	return len >= ART_MAGIC_LEN && memcmp(buf, ART_MAGIC, ART_MAGIC_LEN) == 0;
 }
 
+/* Explaining for platforms the policy is not built for would print an
+ * empty policy: say so instead, and what it is built for. */
 static int
-cmd_explain(const char *path, bool json)
+explain_unbuilt(const char *path, const struct ir_policy *ir, unsigned shown, bool explicit)
+{
+	char built[64] = "", want[64] = "";
+	const char *reason = NULL;
+
+	for (int p = 0; p < IR_PLATFORM_COUNT; p++) {
+		if (ir->platforms & IR_PLAT_BIT(p))
+			snprintf(built + strlen(built), sizeof(built) - strlen(built), "%s%s",
+				 built[0] ? ", " : "", ir_platform_name(p));
+		if (shown & IR_PLAT_BIT(p)) {
+			snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%s",
+				 want[0] ? " or " : "", ir_platform_name(p));
+			if (ir->excluded_reason[p])
+				reason = ir->excluded_reason[p];
+		}
+	}
+	fprintf(stderr, "heelc: explain: %s is not built for %s%s%s%s\n", path, want,
+		explicit ? "" : " (the platform heelc runs on)", reason ? ": " : "",
+		reason ? reason : "");
+	fprintf(stderr, "heelc: it is built for %s: name one with --target, or give --target all\n",
+		built);
+	return EXIT_POLICY;
+}
+
+static int
+cmd_explain(const char *path, bool json, unsigned shown, bool explicit)
 {
 	struct ir_policy *ir = NULL, *reloaded = NULL;
 	char *buf = NULL;
@@ -271,7 +315,13 @@ cmd_explain(const char *path, bool json)
 			return EXIT_POLICY;
 		}
 	}
-	e = json ? explain_json(reloaded, path, stdout) : explain_text(reloaded, path, stdout);
+	if (!(reloaded->platforms & shown)) {
+		rc = explain_unbuilt(path, reloaded, shown, explicit);
+		ir_policy_free(reloaded);
+		return rc;
+	}
+	e = json ? explain_json(reloaded, path, shown, stdout)
+		 : explain_text(reloaded, path, shown, stdout);
 	ir_policy_free(reloaded);
 	if (e || fflush(stdout) == EOF) {
 		fprintf(stderr, "heelc: explain: %s\n", strerror(e ? -e : errno));
@@ -498,7 +548,7 @@ main(int argc, char **argv)
 	};
 	const char *output = NULL, *command = NULL;
 	unsigned targets = 0;
-	bool json = false, check = false, in_place = false;
+	bool json = false, check = false, in_place = false, all_targets = false;
 	int c, first = 1;
 
 	/* The subcommand comes first when present, so its own flags (fmt's
@@ -515,8 +565,9 @@ main(int argc, char **argv)
 			output = optarg;
 			break;
 		case 't':
-			if (parse_target(optarg, &targets))
-				return usage_error("unknown target `%s` (linux, macos or windows)", optarg);
+			if (parse_target(optarg, &targets, &all_targets))
+				return usage_error("unknown target `%s` (linux, macos, windows or all)",
+						   optarg);
 			break;
 		case 'j':
 			json = true;
@@ -549,13 +600,16 @@ main(int argc, char **argv)
 			return usage_error("%s", argc ? "expected one policy file" : "no policy file given");
 		if (json || check || in_place)
 			return usage_error("%s", "--json, --check and -i belong to explain and fmt");
+		if (all_targets)
+			return usage_error("%s", "--target all belongs to explain: without --target "
+						 "every platform is built");
 		return cmd_compile(argv[0], output, targets);
 	}
 	if (strcmp(command, "emit") == 0) {
 		if (argc != 2)
 			return usage_error("%s", "emit takes a part and a policy file");
 		/* The part names the platform; an option would be ignored. */
-		if (output || targets || json || check || in_place)
+		if (output || targets || all_targets || json || check || in_place)
 			return usage_error("%s", "emit takes no options (-o, --target, --json, --check, -i)");
 		return cmd_emit(argv[0], argv[1]);
 	}
@@ -566,15 +620,24 @@ main(int argc, char **argv)
 	if (strcmp(command, "check") == 0) {
 		if (json || check || in_place)
 			return usage_error("%s", "check takes no --json, --check or -i");
+		if (all_targets)
+			return usage_error("%s", "--target all belongs to explain: without --target "
+						 "every platform is checked");
 		return cmd_check(argv[0], targets);
 	}
-	if (targets)
-		return usage_error("%s", "--target belongs to compiling and check");
 	if (strcmp(command, "explain") == 0) {
+		bool explicit = targets || all_targets;
+
 		if (check || in_place)
 			return usage_error("%s", "explain takes no --check or -i");
-		return cmd_explain(argv[0], json);
+		if (all_targets)
+			targets = IR_PLAT_ALL;
+		else if (!targets)
+			targets = IR_PLAT_BIT(HOST_PLATFORM);
+		return cmd_explain(argv[0], json, targets, explicit);
 	}
+	if (targets || all_targets)
+		return usage_error("%s", "--target belongs to compiling, check and explain");
 	if (json)
 		return usage_error("%s", "fmt takes no --json");
 	if (check && in_place)

@@ -52,8 +52,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				FILE *null = fopen("/dev/null", "w");
 
 				if (null) {
-					explain_text(back, "fuzz", null);
-					explain_json(back, "fuzz", null);
+					explain_text(back, "fuzz", IR_PLAT_ALL, null);
+					explain_json(back, "fuzz", IR_PLAT_BIT(IR_LINUX), null);
 					fclose(null);
 				}
 			}

@@ -50,21 +50,37 @@ for f in *.heel; do
 	compare "check/$n" "$n.err" "$tmp/err"
 done
 
+# explain: NAME.out is `--target all`, every platform; NAME.PLATFORM.out
+# is `--target PLATFORM` (UPDATE=1 writes NAME.linux.out for every policy).
+# Without --target explain shows the platform heelc runs on: on Linux that
+# is NAME.linux.out again. Each artifact must explain like its source.
 cd "$here/explain" || exit 1
+explain_case() { # name expected-file explain-args...
+	local n=$1 want=$2
+	shift 2
+	if ! "$heelc" explain "$@" "$n.heel" >"$tmp/out" 2>"$tmp/err"; then
+		report_fail "explain/$n $*: heelc failed: $(head -3 "$tmp/err")"
+		return
+	fi
+	compare "explain/$want" "$want" "$tmp/out"
+	if "$heelc" "$n.heel" -o "$tmp/a.hpol" 2>/dev/null && "$heelc" explain "$@" "$tmp/a.hpol" >"$tmp/out2" 2>&1; then
+		sed "1s|.*|heel policy $n.heel|" "$tmp/out2" >"$tmp/out3"
+		if cmp -s "$tmp/out" "$tmp/out3"; then pass=$((pass + 1)); else report_fail "explain/$n $*: artifact explains differently" "$tmp/out" "$tmp/out3"; fi
+	else
+		report_fail "explain/$n $*: compiling or explaining the artifact failed"
+	fi
+}
 for f in *.heel; do
 	[ -e "$f" ] || continue
 	n=${f%.heel}
-	if ! "$heelc" explain "$f" >"$tmp/out" 2>"$tmp/err"; then
-		report_fail "explain/$n: heelc failed: $(head -3 "$tmp/err")"
-		continue
-	fi
-	compare "explain/$n" "$n.out" "$tmp/out"
-	# The artifact must explain exactly like its source.
-	if "$heelc" "$f" -o "$tmp/a.hpol" 2>/dev/null && "$heelc" explain "$tmp/a.hpol" >"$tmp/out2" 2>&1; then
-		sed "1s|.*|heel policy $f|" "$tmp/out2" >"$tmp/out3"
-		if cmp -s "$tmp/out" "$tmp/out3"; then pass=$((pass + 1)); else report_fail "explain/$n: artifact explains differently" "$tmp/out" "$tmp/out3"; fi
-	else
-		report_fail "explain/$n: compiling or explaining the artifact failed"
+	explain_case "$n" "$n.out" --target all
+	[ "${UPDATE:-0}" = 1 ] && [ ! -e "$n.linux.out" ] && touch "$n.linux.out"
+	for pl in linux macos windows; do
+		[ -e "$n.$pl.out" ] && explain_case "$n" "$n.$pl.out" --target "$pl"
+	done
+	if [ "$(uname -s)" = Linux ]; then
+		"$heelc" explain "$f" >"$tmp/out" 2>/dev/null
+		if cmp -s "$tmp/out" "$n.linux.out"; then pass=$((pass + 1)); else report_fail "explain/$n: without --target it does not show linux alone" "$n.linux.out" "$tmp/out"; fi
 	fi
 done
 
@@ -106,12 +122,61 @@ usage_case "emit takes no options" emit seccomp -o "$tmp/never.hpol" "$pol"
 usage_case "emit takes no options" emit landlock --json "$pol"
 usage_case "emit takes a part and a policy file" emit landlock
 usage_case "unknown part" emit bogus "$pol"
-usage_case "--target belongs to compiling and check" explain --target linux "$pol"
-usage_case "--target belongs to compiling and check" fmt --target linux "$pol"
+usage_case "--target belongs to compiling, check and explain" fmt --target linux "$pol"
+usage_case "unknown target \`bogus\` (linux, macos, windows or all)" explain --target bogus "$pol"
+usage_case "--target all belongs to explain" --target all "$pol" -o "$tmp/never.hpol"
+usage_case "--target all belongs to explain" check --target all "$pol"
+usage_case "emit takes no options" emit seccomp --target all "$pol"
 usage_case "-o belongs to compiling" check -o "$tmp/never.hpol" "$pol"
 usage_case "-o belongs to compiling" explain -o "$tmp/never.hpol" "$pol"
 usage_case "belong to explain and fmt" --json "$pol" -o "$tmp/never.hpol"
 usage_case "no policy file given" -o "$tmp/never.hpol"
+
+# explain shows what the policy is built for, or says it is not: a policy
+# that leaves windows out is refused for --target windows, naming why.
+"$heelc" explain --target windows permissive.heel >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ "$rc" = 1 ] && [ ! -s "$tmp/out" ] &&
+	grep -qF 'permissive.heel is not built for windows: permissive cannot be enforced' "$tmp/err" &&
+	grep -qF 'built for linux, macos' "$tmp/err"; then
+	pass=$((pass + 1))
+else
+	report_fail "explain --target windows of a policy without windows: exit $rc: $(head -2 "$tmp/err")"
+fi
+# --json: the same view. `platforms` is what the policy is built for,
+# `shown` what is explained; a rule of another platform is not there.
+if command -v python3 >/dev/null 2>&1; then
+	for args in "" "--target linux" "--target macos" "--target all" "--target linux --target windows"; do
+		# shellcheck disable=SC2086
+		"$heelc" explain --json $args platforms.heel >"$tmp/json" 2>/dev/null
+		if python3 - "$tmp/json" "$args" <<'PY'; then pass=$((pass + 1)); else report_fail "explain --json $args platforms.heel"; fi
+import json, sys
+j = json.load(open(sys.argv[1]))
+args = sys.argv[2].split()
+shown = [args[i + 1] for i in range(len(args)) if args[i] == "--target"] or ["linux"]
+if shown == ["all"]:
+    shown = ["linux", "macos", "windows"]
+assert j["platforms"] == ["linux", "macos", "windows"], j["platforms"]
+assert j["shown"] == shown, j["shown"]
+assert sorted(j["settings"]) == sorted(shown), list(j["settings"])
+sdk = {"linux": "/opt/linux-sdk", "macos": "/opt/macos-sdk", "windows": "C:\\sdk"}
+paths = {r["path"] for r in j["reads"]}
+for pl, path in sdk.items():
+    assert (path in paths) == (pl in shown), (pl, path)
+    for r in j["reads"]:
+        assert set(r["platforms"]) & set(shown), r
+assert bool(j["seccomp"]) == ("linux" in shown)
+assert bool(j["mach_lookup"]) == ("macos" in shown)
+assert bool(j["capabilities"]) == ("windows" in shown)
+assert bool(j["ipc"]) == ("windows" in shown)
+hosts = {n["host"] for n in j["network_allow"]}
+assert ("developer.apple.com" in hosts) == ("macos" in shown)
+assert "pypi.org" in hosts
+mem = {pl: s["limits"]["memory"]["value"] for pl, s in j["settings"].items()}
+assert mem.get("linux", 2 << 30) == 2 << 30 and mem.get("macos", 4 << 30) == 4 << 30, mem
+PY
+	done
+fi
 
 # Inputs that are not regular files: a FIFO would block open(2) and read(2)
 # forever, so each is refused at once, naming the file (bounded by timeout

@@ -5,8 +5,9 @@
 #  - every policies/**/*.heel compiles, twice to identical bytes, is in
 #    canonical fmt form, and its artifact explains like its source;
 #  - fmt keeps meaning: every golden fmt input and its formatted output
-#    compile to the same policy (explain --json with the line numbers of
-#    origins removed, since fmt may move lines) and the same source digest.
+#    compile to the same policy (explain --json --target all, every
+#    platform, with the line numbers of origins removed, since fmt may move
+#    lines) and the same source digest.
 set -u
 heelc=$(realpath "$1")
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,7 +25,7 @@ while read -r f; do
 	if "$heelc" "$f" -o "$tmp/a.hpol" 2>/dev/null && "$heelc" "$f" -o "$tmp/b.hpol" 2>/dev/null &&
 		cmp -s "$tmp/a.hpol" "$tmp/b.hpol"; then ok; else bad "$f: two compiles differ"; fi
 	if "$heelc" fmt --check "$f" 2>/dev/null; then ok; else bad "$f: not in canonical form (heelc fmt -i $f)"; fi
-	if "$heelc" explain "$tmp/a.hpol" >/dev/null 2>"$tmp/err"; then ok; else bad "$f: artifact does not explain: $(head -3 "$tmp/err")"; fi
+	if "$heelc" explain --target all "$tmp/a.hpol" >/dev/null 2>"$tmp/err"; then ok; else bad "$f: artifact does not explain: $(head -3 "$tmp/err")"; fi
 done < <(find policies -name '*.heel' | LC_ALL=C sort)
 
 # The artifact must not depend on where the sources are: same policy
@@ -47,8 +48,8 @@ for f in tests/golden/fmt/*.heel; do
 	if ! "$heelc" check "$tmp/before/$n" >/dev/null 2>&1; then
 		continue # a layout-only case that is not a complete policy
 	fi
-	"$heelc" explain --json "$tmp/before/$n" >"$tmp/b.json" 2>/dev/null
-	"$heelc" explain --json "$tmp/after/$n" >"$tmp/a.json" 2>/dev/null
+	"$heelc" explain --json --target all "$tmp/before/$n" >"$tmp/b.json" 2>/dev/null
+	"$heelc" explain --json --target all "$tmp/after/$n" >"$tmp/a.json" 2>/dev/null
 	if cmp -s <(strip_lines "$tmp/b.json") <(strip_lines "$tmp/a.json"); then ok; else bad "$f: fmt changed the meaning"; fi
 	# The digest is over the canonical form, so fmt must not change it.
 	if [ "$(grep '"source_digest"' "$tmp/b.json")" = "$(grep '"source_digest"' "$tmp/a.json")" ] &&
