@@ -265,8 +265,14 @@ render_one(const struct diag *d, const struct diag *prev, FILE *out)
 			fputc(' ', out);
 		fputs("^\n", out);
 	}
-	if (d->hint)
-		fprintf(out, "  hint: %s\n", d->hint);
+	/* A hint of several lines (two ways out) gets a `hint:` on each. */
+	for (const char *h = d->hint; h && *h;) {
+		size_t n = strcspn(h, "\n");
+
+		fprintf(out, "  hint: %.*s\n", (int)n, h);
+		h += n;
+		h += *h == '\n';
+	}
 }
 
 void

@@ -59,7 +59,8 @@ void diag_set_included(struct diag_ctx *ctx, const struct diag_source *src,
 		       const struct diag_source *from, uint32_t line,
 		       uint32_t col, int is_preset);
 
-/* Pushes a diagnostic; `hint` may be NULL. Out-of-memory is remembered and
+/* Pushes a diagnostic; `hint` may be NULL, and may hold several lines
+ * (separated by '\n'), each rendered as a hint of its own. Out-of-memory is remembered and
  * reported by diag_error_count() as an error, never silently lost. */
 void diag_push(struct diag_ctx *ctx, enum diag_severity sev,
 	       const struct diag_loc *loc, const char *hint, const char *fmt, ...)

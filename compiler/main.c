@@ -26,6 +26,7 @@
 #include "readfile.h"
 #include "seccomp_emit.h"
 #include "sema.h"
+#include "suggest.h"
 #include "version.h"
 
 enum exit_code { EXIT_OK = 0, EXIT_POLICY = 1, EXIT_USAGE = 2, EXIT_IO = 3 };
@@ -79,6 +80,30 @@ usage_error(const char *fmt, const char *arg)
 	fputs("heelc: ", stderr);
 	fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);
+	fputs(usage_text, stderr);
+	return EXIT_USAGE;
+}
+
+/* `heelc compile x.heel`, `heelc chek x.heel`, `heelc run ...`: a word
+ * that is no command and no file, where a command would stand. */
+static int
+unknown_command(const char *word)
+{
+	static const char *const commands[] = { "check", "explain", "fmt", "emit", NULL };
+	const char *near = suggest_word(word, commands);
+
+	if (near)
+		fprintf(stderr, "heelc: unknown command `%s`; did you mean `heelc %s`?\n", word, near);
+	else if (strcmp(word, "compile") == 0 || strcmp(word, "build") == 0)
+		fprintf(stderr, "heelc: unknown command `%s`: to compile, give the policy alone: "
+				"heelc POLICY.heel [-o OUT.hpol]\n",
+			word);
+	else if (strcmp(word, "run") == 0 || strcmp(word, "exec") == 0)
+		fprintf(stderr, "heelc: unknown command `%s`: heelc compiles policies; a command "
+				"is run by `heel run` or `heel-exec POLICY.hpol -- CMD [ARG...]`\n",
+			word);
+	else
+		fprintf(stderr, "heelc: unknown command `%s` (check, explain, fmt or emit)\n", word);
 	fputs(usage_text, stderr);
 	return EXIT_USAGE;
 }
@@ -596,6 +621,8 @@ main(int argc, char **argv)
 	argc -= optind;
 
 	if (!command) {
+		if (argc == 2 && access(argv[0], F_OK) != 0 && !strpbrk(argv[0], "./"))
+			return unknown_command(argv[0]);
 		if (argc != 1)
 			return usage_error("%s", argc ? "expected one policy file" : "no policy file given");
 		if (json || check || in_place)

@@ -135,6 +135,71 @@ static const char *const optional_words[] = { "optional", NULL };
 static const char *const daily_words[] = { "daily", NULL };
 static const char *const errno_words[] = { "errno", NULL };
 
+/* Words a newcomer reaches for, from shells, container files and other
+ * sandboxes, and the statement that says it in heel. */
+#define HINT_GRANT "access to a path is given with `grant \"PATH\" r` (or rw, rx, rwx)"
+#define HINT_DENY "access beneath a path is taken away with `deny \"PATH\"`"
+#define HINT_NET "write `network deny`, `network allow-all` or `network allow { \"HOST\" }`"
+#define HINT_ENV "write `env set \"NAME\" \"VALUE\"`, or `env pass \"NAME\"` to pass it through"
+#define HINT_CWD \
+	"the working directory is set with `workdir \"PATH\"`; the launch directory is \"${CWD}\""
+#define HINT_LIMIT "limits are set with `limit NAME VALUE`, e.g. `limit memory 2GiB`"
+#define HINT_INCLUDE "write `include <preset>` or `include \"FILE.heel\"`"
+#define HINT_BASE "the base is chosen with `isolation strict|default|permissive`"
+#define HINT_ON "statements for one platform go in `on linux|macos|windows { ... }`"
+static const struct {
+	const char *word;
+	const char *hint;
+} stmt_aliases[] = {
+	{ "read", HINT_GRANT },
+	{ "write", "access to a path is given with `grant \"PATH\" rw` (or r, rx, rwx)" },
+	{ "readwrite", "access to a path is given with `grant \"PATH\" rw` (or r, rx, rwx)" },
+	{ "access", HINT_GRANT },
+	{ "mount", HINT_GRANT },
+	{ "bind", HINT_GRANT },
+	{ "path", HINT_GRANT },
+	{ "permit", HINT_GRANT },
+	{ "block", HINT_DENY },
+	{ "forbid", HINT_DENY },
+	{ "disallow", HINT_DENY },
+	{ "hide", HINT_DENY },
+	{ "internet", HINT_NET },
+	{ "proxy", "write `network allow-all` or `network allow { \"HOST\" }`: heel runs the proxy" },
+	{ "setenv", HINT_ENV },
+	{ "export", HINT_ENV },
+	{ "environment", HINT_ENV },
+	{ "cwd", HINT_CWD },
+	{ "cd", HINT_CWD },
+	{ "chdir", HINT_CWD },
+	{ "ulimit", HINT_LIMIT },
+	{ "rlimit", HINT_LIMIT },
+	{ "version", "the first line of a policy is `heel 1`" },
+	{ "import", HINT_INCLUDE },
+	{ "use", HINT_INCLUDE },
+	{ "source", HINT_INCLUDE },
+	{ "profile", HINT_BASE },
+	{ "base", HINT_BASE },
+	{ "syscall", "inside `on linux { }`: `seccomp deny \"NAME\"` or `seccomp allow \"NAME\"`" },
+	{ "if", HINT_ON },
+	{ "platform", HINT_ON },
+};
+
+/* The hint for an unknown statement that is not a typo of one. */
+static const char *
+alias_hint(const char *word, char *buf, size_t size)
+{
+	for (size_t i = 0; i < sizeof(stmt_aliases) / sizeof(stmt_aliases[0]); i++)
+		if (strcmp(word, stmt_aliases[i].word) == 0)
+			return stmt_aliases[i].hint;
+	/* `memory 2GiB`: a limit's name without `limit`. */
+	for (size_t i = 0; limit_words[i]; i++)
+		if (strcmp(word, limit_words[i]) == 0) {
+			snprintf(buf, size, "write `limit %s VALUE`", word);
+			return buf;
+		}
+	return NULL;
+}
+
 bool
 parse_is_statement_keyword(int tok)
 {
@@ -469,7 +534,7 @@ start_error(struct parse_ctx *ctx)
 	const char *la = ctx->la_text;
 	const struct diag_loc *loc = &ctx->la_loc;
 	int t = ctx->la_tok;
-	char found[PARSE_LA_TEXT + 16], hint[PARSE_LA_TEXT + 64];
+	char found[PARSE_LA_TEXT + 16], hint[PARSE_LA_TEXT + 192];
 	const char *s;
 
 	describe_la(ctx, found, sizeof(found), true);
@@ -528,7 +593,8 @@ start_error(struct parse_ctx *ctx)
 		s = suggest_word(la, stmt_words);
 		if (s)
 			snprintf(hint, sizeof(hint), "did you mean `%s`?", s);
-		report(ctx, loc, s ? hint : NULL, "unknown statement `%s`", la);
+		report(ctx, loc, s ? hint : alias_hint(la, hint, sizeof(hint)),
+		       "unknown statement `%s`", la);
 		return;
 	case T_UPPER: {
 		char low[PARSE_LA_TEXT];
@@ -546,8 +612,15 @@ start_error(struct parse_ctx *ctx)
 	case K_EXEC:
 	case K_POSITIONAL:
 	case K_TIMEOUT:
-		report(ctx, loc, usage_of(&(struct parse_st){ .tok = { K_IPC } }, PARSE_B_TOP),
-		       "`%s` belongs inside an `ipc` block", la);
+		/* A time limit on the command is the likelier wish; heel has
+		 * CPU time, not wall-clock time. */
+		snprintf(hint, sizeof(hint), "%s%s",
+			 usage_of(&(struct parse_st){ .tok = { K_IPC } }, PARSE_B_TOP),
+			 t == K_TIMEOUT ? "\nto limit the command's CPU time: `limit cpu 30s`"
+			 : t == K_EXEC	? "\nto let the sandbox run programs from a path: "
+					  "`grant \"PATH\" rx`"
+					: "");
+		report(ctx, loc, hint, "`%s` belongs inside an `ipc` block", la);
 		return;
 	case K_VENV:
 	case K_PACKAGES:
@@ -593,6 +666,55 @@ start_error(struct parse_ctx *ctx)
 	report(ctx, loc, s, "`%s` cannot start a statement", la);
 }
 
+/* Statements begun the way another tool writes them: `allow "/usr"`,
+ * `env LANG`, `network allow "example.com"`, `allow network`. NULL when
+ * the general wording fits. */
+static const char *
+newcomer_hint(const struct parse_st *st, int t, const char *la, char *buf, size_t size)
+{
+	bool name = t == T_UPPER || t == T_WORD;
+
+	if (st->n == 1 && st->tok[0] == K_ALLOW) {
+		if (t == T_STRING)
+			return "a path is opened with `grant \"PATH\" r` (or rw, rx, rwx), a host "
+			       "with `network allow { \"HOST\" }`; `allow` takes gpu, unix-sockets "
+			       "or mach-lookup";
+		if (t == K_NETWORK || (t == T_WORD && (strcmp(la, "internet") == 0 ||
+						       strcmp(la, "net") == 0)))
+			return "the network is opened with `network allow-all` or "
+			       "`network allow { \"HOST\" }`";
+	}
+	if (st->n == 1 && st->tok[0] == K_DENY &&
+	    (t == K_NETWORK || (t == T_WORD && strcmp(la, "internet") == 0)))
+		return "the network is denied unless allowed: `network deny` says so";
+	/* A lower-case word is likelier a misspelt `pass` or `set`. */
+	if (st->n == 1 && st->tok[0] == K_ENV && (t == T_UPPER || t == T_STRING)) {
+		snprintf(buf, size,
+			 "write `env pass \"%s\"` to pass it from the launcher's environment, or "
+			 "`env set \"%s\" \"VALUE\"`",
+			 t == T_UPPER ? la : "NAME", t == T_UPPER ? la : "NAME");
+		return buf;
+	}
+	if (st->n == 1 && st->tok[0] == K_NETWORK && (t == K_ON || name)) {
+		static const char *const on[] = { "on", "yes", "true", "enable", "enabled", "open",
+						  NULL };
+		static const char *const off[] = { "off", "no", "false", "disable", "disabled",
+						   "none", NULL };
+
+		for (size_t i = 0; on[i]; i++)
+			if (strcmp(la, on[i]) == 0)
+				return "write `network allow-all` (any host, through heel-proxy) or "
+				       "`network allow { \"HOST\" }`";
+		for (size_t i = 0; off[i]; i++)
+			if (strcmp(la, off[i]) == 0)
+				return "write `network deny` (the default: nothing can be reached)";
+	}
+	if (st->n == 2 && st->tok[0] == K_NETWORK && st->tok[1] == K_ALLOW &&
+	    (t == T_STRING || name))
+		return "the hosts go in a block: `network allow { \"HOST\" }`, one a line";
+	return NULL;
+}
+
 /* A token that does not fit the statement it appears in. */
 static void
 arg_error(struct parse_ctx *ctx)
@@ -602,7 +724,7 @@ arg_error(struct parse_ctx *ctx)
 	int t = ctx->la_tok;
 	bool at_end = la_at_line_end(ctx);
 	struct diag_loc loc = ctx->la_loc;
-	char found[PARSE_LA_TEXT + 16], hint[PARSE_LA_TEXT + 80], name[64];
+	char found[PARSE_LA_TEXT + 16], hint[2 * PARSE_LA_TEXT + 160], name[64];
 	const char *h = NULL, *s;
 	struct expect e;
 
@@ -626,7 +748,9 @@ arg_error(struct parse_ctx *ctx)
 		report(ctx, &loc, h, "unexpected %s after a complete `%s` statement", found, name);
 		return;
 	}
-	if ((t == T_WORD || is_keyword_tok(t)) && e.cands &&
+	if ((h = newcomer_hint(st, t, la, hint, sizeof(hint)))) {
+		;
+	} else if ((t == T_WORD || is_keyword_tok(t)) && e.cands &&
 	    (s = suggest_word(la, e.cands)) && strcmp(s, la) != 0) {
 		snprintf(hint, sizeof(hint), "did you mean `%s`?", s);
 		h = hint;

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <nettle/sha2.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -630,13 +631,47 @@ eval_decide(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e
 	free(norm);
 }
 
+/* "write `1GiB` (binary, 2^30 bytes); `1GB` is decimal (10^9 bytes)":
+ * the number as written, in the unit it most likely meant. */
+static void
+units_hint(const char *text, size_t unit_off, const struct units_guess *g, char *hint,
+	   size_t size)
+{
+	/* The power of 1024 and of 1000 each size letter stands for. */
+	static const char letters[] = "KMGT";
+	const char *l = strchr(letters, g->unit[0]);
+	int k = l && g->decimal ? (int)(l - letters) + 1 : 0;
+	char number[48];
+
+	if (g->times > 1) {
+		uint64_t n = 0;
+
+		/* Digits only, so this cannot fail; an overflowing count is
+		 * refused after the unit is fixed anyway. */
+		for (size_t i = 0; i < unit_off && n <= UINT64_MAX / 10 / g->times; i++)
+			n = n * 10 + (uint64_t)(text[i] - '0');
+		snprintf(number, sizeof(number), "%" PRIu64, n * g->times);
+	} else {
+		snprintf(number, sizeof(number), "%.*s", (int)(unit_off < 40 ? unit_off : 40), text);
+	}
+	if (!k)
+		snprintf(hint, size, "write `%s%s`", number, g->unit);
+	else if (g->decimal[0])
+		snprintf(hint, size, "write `%s%s` (binary, 2^%d bytes); `%s%s` is decimal (10^%d bytes)",
+			 number, g->unit, 10 * k, number, g->decimal, 3 * k);
+	else
+		snprintf(hint, size, "write `%s%s` (binary, 2^%d bytes); there is no decimal `%cB`",
+			 number, g->unit, 10 * k, g->unit[0]);
+}
+
 /* Pushes the error for a number that units_parse() refused. */
 static void
 units_error(struct sema *s, const struct ast_arg *a, enum units_status rc, size_t unit_off,
 	    const char *what, enum units_kind kind)
 {
 	struct diag_loc at = a->loc;
-	char hint[128];
+	struct units_guess g;
+	char hint[160];
 
 	at.col += (uint32_t)unit_off;
 	switch (rc) {
@@ -649,9 +684,17 @@ units_error(struct sema *s, const struct ast_arg *a, enum units_status rc, size_
 		diag_push(s->ctx, DIAG_ERROR, &a->loc, hint, "%s needs a unit", what);
 		break;
 	case UNITS_UNKNOWN_UNIT:
+		if (units_guess(kind, a->text + unit_off, &g) == 0) {
+			units_hint(a->text, unit_off, &g, hint, sizeof(hint));
+			diag_push(s->ctx, DIAG_ERROR, &at, hint, "unknown %s unit `%s`",
+				  kind == UNITS_SIZE ? "size" : "duration", a->text + unit_off);
+			break;
+		}
 		sema_unknown_word(s, &at, kind == UNITS_SIZE ? "size unit" : "duration unit",
 				  a->text + unit_off, units_names(kind));
 		break;
+	case UNITS_MALFORMED:
+		break; /* the scanner has said what is wrong with the number */
 	case UNITS_UNEXPECTED_UNIT:
 		snprintf(hint, sizeof(hint), "write a plain number, e.g. %.*s", (int)unit_off,
 			 a->text);

@@ -85,6 +85,132 @@ use_name(enum sema_path_use use)
 	}
 }
 
+/* `n` bytes of a path as they are written inside a policy string: `"`
+ * and `\` escaped, so a hint can be copied back into the file. */
+static const char *
+quoted(const char *t, size_t n, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && o + 3 < size; i++) {
+		if (t[i] == '"' || t[i] == '\\')
+			buf[o++] = '\\';
+		buf[o++] = t[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+static void
+path_warning(struct sema *s, const struct ast_arg *a, size_t byte, const char *hint,
+	     const char *msg)
+{
+	struct diag_loc at = byte < a->len ? ast_string_loc(a, byte) : a->loc;
+
+	diag_push(s->ctx, DIAG_WARNING, &at, hint, "%s", msg);
+}
+
+/* Spellings a shell would expand but heel does not, so the path would
+ * silently mean another place: `.` for the current directory and `~` for
+ * the home directory. A program run on the host (ipc, decider) is named
+ * by its absolute path, and the checks below say so. Returns -EINVAL after
+ * a diagnostic. */
+static int
+check_shell_spellings(struct sema *s, const struct ast_arg *a, enum sema_path_use use)
+{
+	const char *t = a->text;
+	char msg[96], hint[512], q[320];
+
+	if (use == SEMA_PATH_EXEC || use == SEMA_PATH_DECIDER)
+		return 0;
+	if (strcmp(t, ".") == 0 || strcmp(t, "./") == 0) {
+		snprintf(msg, sizeof(msg), "a path cannot be `%s`", t);
+		snprintf(hint, sizeof(hint), "%s%s",
+			 "the launch directory (where heel-exec is started) is written \"${CWD}\"",
+			 use != SEMA_PATH_GRANT
+				 ? ""
+				 : "\nto work in it: `workdir \"${CWD}\"` runs the command there, "
+				   "writable and kept; `heel run` starts the command in your "
+				   "directory and lets it read it");
+		path_error(s, a, 0, hint, msg);
+		return -EINVAL;
+	}
+	/* A leading `~` is a shell's; heel takes it as a file name, so
+	 * `deny "~/.ssh"` would deny a directory named `~` in the launch
+	 * directory and nothing in the home directory. */
+	if (t[0] == '~') {
+		if (t[1] == '\0' || t[1] == '/' || t[1] == '\\')
+			snprintf(hint, sizeof(hint), "write \"${HOME}%s\"",
+				 quoted(t + 1, a->len - 1, q, sizeof(q)));
+		else
+			snprintf(hint, sizeof(hint),
+				 "write the absolute path (your own home is \"${HOME}\"); a name "
+				 "in the launch directory that starts with `~` is written \"./%s\"",
+				 quoted(t, a->len, q, sizeof(q)));
+		path_error(s, a, 0, hint, "`~` is not expanded in a path");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* `$HOME/x` is literal (a `$` not followed by `{` may be part of a file
+ * name), which is rarely what its writer meant: a warning names the
+ * `${NAME}` spelling. Only an upper-case name that fills a component is
+ * taken for a variable, so `C:\$Recycle.Bin` or `/opt/$price` pass. */
+static void
+warn_bare_variable(struct sema *s, const struct ast_arg *a, enum sema_path_use use)
+{
+	const char *t = a->text;
+	size_t len = a->len;
+	char msg[160], hint[600], q1[200], q2[200];
+
+	if (use == SEMA_PATH_EXEC || use == SEMA_PATH_DECIDER)
+		return;
+	for (size_t i = 0; i + 1 < len; i++) {
+		size_t j = i + 1;
+
+		if (t[i] != '$' || !(t[j] == '_' || (t[j] >= 'A' && t[j] <= 'Z')))
+			continue;
+		while (j < len && (t[j] == '_' || (t[j] >= 'A' && t[j] <= 'Z') ||
+				   (t[j] >= '0' && t[j] <= '9')))
+			j++;
+		if (j < len && t[j] != '/' && t[j] != '\\')
+			continue;
+		snprintf(msg, sizeof(msg), "`%.*s` is not expanded: a variable is written `${%.*s}`",
+			 (int)(j - i > 64 ? 64 : j - i), t + i, (int)(j - i - 1 > 64 ? 64 : j - i - 1),
+			 t + i + 1);
+		snprintf(hint, sizeof(hint),
+			 "write \"%s${%.*s}%s\"; as written, `$` is part of a file name",
+			 quoted(t, i, q1, sizeof(q1)), (int)(j - i - 1 > 64 ? 64 : j - i - 1), t + i + 1,
+			 quoted(t + j, len - j, q2, sizeof(q2)));
+		path_warning(s, a, i, hint, msg);
+		return;
+	}
+}
+
+/* `*` has no meaning in a path: heel has no wildcards, and a rule
+ * already covers everything beneath the directory it names. */
+static void
+warn_wildcard(struct sema *s, const struct ast_arg *a)
+{
+	const char *t = a->text, *star = memchr(t, '*', a->len);
+	char hint[400], q[320];
+
+	if (!star)
+		return;
+	if (star > t && (star[-1] == '/' || star[-1] == '\\') && (size_t)(star - t) + 1 == a->len &&
+	    star - t > 1)
+		snprintf(hint, sizeof(hint),
+			 "a rule covers everything beneath the directory it names: write \"%s\"",
+			 quoted(t, (size_t)(star - t - 1), q, sizeof(q)));
+	else
+		snprintf(hint, sizeof(hint),
+			 "a rule covers everything beneath the directory it names; give each "
+			 "path a rule of its own");
+	path_warning(s, a, (size_t)(star - t), hint,
+		     "`*` is taken literally: paths have no wildcards");
+}
+
 int
 sema_check_path(struct sema *s, const struct ast_arg *a, const struct sema_ectx *e,
 		enum sema_path_use use, unsigned *mask, char **norm)
@@ -104,6 +230,10 @@ sema_check_path(struct sema *s, const struct ast_arg *a, const struct sema_ectx 
 		if (check_path_char(s, a, t, len, &i))
 			return -EINVAL;
 	}
+	if (check_shell_spellings(s, a, use))
+		return -EINVAL;
+	warn_bare_variable(s, a, use);
+	warn_wildcard(s, a);
 	for (i = 0; i < len; i++) {
 		size_t j;
 
@@ -308,6 +438,13 @@ sema_parse_mode(struct sema *s, const struct ast_arg *a)
 {
 	static const char *const modes[] = {"r", "rw", "rx", "rwx", NULL};
 	static const uint8_t values[] = {IR_MODE_R, IR_MODE_RW, IR_MODE_RX, IR_MODE_RWX};
+	static const struct {
+		const char *word, *mode;
+	} spelt[] = {
+	    {"read", "r"},	   {"ro", "r"},	      {"readonly", "r"},    {"read-only", "r"},
+	    {"write", "rw"},	   {"readwrite", "rw"}, {"read-write", "rw"}, {"exec", "rx"},
+	    {"execute", "rx"}, {"run", "rx"},
+	};
 	unsigned bits = 0;
 	bool letters = a->len > 0;
 	char hint[96];
@@ -329,6 +466,14 @@ sema_parse_mode(struct sema *s, const struct ast_arg *a)
 	}
 	if (letters) {
 		snprintf(hint, sizeof(hint), "did you mean `%s`?", ir_mode_name(bits | IR_READ));
+		diag_push(s->ctx, DIAG_ERROR, &a->loc, hint, "unknown mode `%s`", a->text);
+		return -1;
+	}
+	/* Modes spelt out, as other tools write them. */
+	for (size_t i = 0; i < sizeof(spelt) / sizeof(spelt[0]); i++) {
+		if (strcmp(a->text, spelt[i].word) != 0)
+			continue;
+		snprintf(hint, sizeof(hint), "did you mean `%s`?", spelt[i].mode);
 		diag_push(s->ctx, DIAG_ERROR, &a->loc, hint, "unknown mode `%s`", a->text);
 		return -1;
 	}

@@ -68,5 +68,16 @@ suggest_word(const char *word, const char *const *candidates)
 			best = candidates[k];
 		}
 	}
+	if (best)
+		return best;
+	/* A word cut short (`mem`, `proc`, `cred`) names the one candidate it
+	 * begins, when only one does. */
+	for (size_t k = 0; lw >= 3 && candidates[k]; k++) {
+		if (strncmp(candidates[k], word, lw) != 0 || strlen(candidates[k]) == lw)
+			continue;
+		if (best)
+			return NULL;
+		best = candidates[k];
+	}
 	return best;
 }

@@ -8,7 +8,8 @@
 /* The candidate closest to `word` by edit distance (insert, delete,
  * substitute, transpose), or NULL when none is close enough to be a
  * plausible typo (distance at most 1 for words up to 4 characters, 2 for
- * longer ones). `candidates` is NULL-terminated. */
+ * longer ones), or, failing that, the only candidate that begins with a
+ * word of three or more characters. `candidates` is NULL-terminated. */
 const char *suggest_word(const char *word, const char *const *candidates);
 
 #endif

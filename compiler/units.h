@@ -21,7 +21,29 @@ enum units_status {
 	UNITS_UNKNOWN_UNIT,    /* a unit that this kind does not know */
 	UNITS_UNEXPECTED_UNIT, /* a count written with a unit */
 	UNITS_OVERFLOW,	       /* does not fit in 64 bits */
+	UNITS_MALFORMED,       /* a character other than a letter after the digits
+				  (`1.5GiB`): the scanner reports those */
 };
+
+/* What a unit units_parse() did not know most likely meant, for a hint. */
+struct units_guess {
+	const char *unit;    /* the unit meant: "GiB" for `G`, "m" for `min` */
+	const char *decimal; /* a size letter alone (`G`, `gb`) may also mean a power of
+				ten: that unit ("GB"), "" when there is none (`T`), NULL
+				when the spelling was not ambiguous */
+	unsigned times;	     /* the number is this many of `unit` (a day is 24h) */
+};
+
+/* Fills *g and returns 0 when `unit` is a common spelling of one this
+ * kind knows (`G`, `gb`, `sec`, `min`, `hours`, `d`), -ENOENT otherwise
+ * (then a "did you mean" by edit distance is the better hint). */
+int units_guess(enum units_kind kind, const char *unit, struct units_guess *g);
+
+/* A number with a fraction (`1.5GiB`, `0.5s`), which policies do not
+ * take, written whole in a smaller unit of the same kind ("1536MiB",
+ * "500ms") into `out`. Returns 0, or -EINVAL when `text` is not such a
+ * number or has no exact whole spelling. */
+int units_whole(const char *text, char *out, size_t size);
 
 /* Parses `text`. On UNITS_OK *value is bytes, milliseconds or the count.
  * *unit_off (may be NULL) receives the offset of the first character after

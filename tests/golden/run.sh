@@ -131,6 +131,11 @@ usage_case "-o belongs to compiling" check -o "$tmp/never.hpol" "$pol"
 usage_case "-o belongs to compiling" explain -o "$tmp/never.hpol" "$pol"
 usage_case "belong to explain and fmt" --json "$pol" -o "$tmp/never.hpol"
 usage_case "no policy file given" -o "$tmp/never.hpol"
+# A command heelc does not have, where a command stands, is named as one.
+usage_case "unknown command \`compile\`: to compile, give the policy alone" compile "$pol"
+usage_case "unknown command \`chek\`; did you mean \`heelc check\`?" chek "$pol"
+usage_case "heel-exec POLICY.hpol -- CMD" run "$pol"
+usage_case "unknown command \`frob\` (check, explain, fmt or emit)" frob "$pol"
 
 # explain shows what the policy is built for, or says it is not: a policy
 # that leaves windows out is refused for --target windows, naming why.

@@ -746,7 +746,8 @@ ERR_CASE(expected_gpu_unix_sockets_or_mach_2,
 ERR_CASE(expected_gpu_unix_sockets_or_mach_3,
 	 "allow \"a.com\"", 1, 7,
 	  "expected gpu, unix-sockets or mach-lookup after `allow`, found a string",
-	  "write it without quotes")
+	  "a path is opened with `grant \"PATH\" r` (or rw, rx, rwx), a host with "
+	  "`network allow { \"HOST\" }`; `allow` takes gpu, unix-sockets or mach-lookup")
 ERR_CASE(expected_a_quoted_service_name_after,
 	 "allow mach-lookup", 1, 18, "expected a quoted service name after `allow mach-lookup`",
 	  "*")

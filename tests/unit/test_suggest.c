@@ -111,3 +111,21 @@ Test(suggest, case_matters)
 	expect("GRANT", stmts, NULL);
 	expect("Grant", stmts, "grant");
 }
+
+Test(suggest, a_word_cut_short_names_the_one_it_begins)
+{
+	static const char *const limits[] = { "memory", "cpu", "processes", "open-files",
+					      "file-size", "stack", "core", NULL };
+	static const char *const sets[] = { "user-home", "credentials", "cloud-config", NULL };
+
+	expect("mem", limits, "memory");
+	expect("proc", limits, "processes");
+	expect("cred", sets, "credentials");
+	expect("net", stmts, "network");
+	/* Two candidates begin with it: no guess. */
+	expect("pro", (const char *const[]){ "protect", "processes", NULL }, NULL);
+	/* Two letters are too few to stand for a word. */
+	expect("st", limits, NULL);
+	/* Edit distance still comes first: `nic` is one edit from `nice`. */
+	expect("nic", stmts, "nice");
+}

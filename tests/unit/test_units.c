@@ -59,6 +59,10 @@ static const struct unit_case cases[] = {
     {"256", UNITS_COUNT, UNITS_OK, 256, 3},
     {"0", UNITS_COUNT, UNITS_OK, 0, 1},
     {"256k", UNITS_COUNT, UNITS_UNEXPECTED_UNIT, 0, 3},
+    /* Anything but letters after the digits is the scanner's to report. */
+    {"1.5GiB", UNITS_SIZE, UNITS_MALFORMED, 0, 1},
+    {"2_000", UNITS_COUNT, UNITS_MALFORMED, 0, 1},
+    {"60-s", UNITS_DURATION, UNITS_MALFORMED, 0, 2},
     {"18446744073709551616", UNITS_COUNT, UNITS_OVERFLOW, 0, 20},
 };
 
@@ -99,6 +103,66 @@ Test(units, seconds_round_up)
 	cr_expect_eq(units_ms_to_seconds_up(1999), 2);
 	cr_expect_eq(units_ms_to_seconds_up(60000), 60);
 	cr_expect_eq(units_ms_to_seconds_up(UINT64_MAX), UINT64_MAX / 1000 + 1);
+}
+
+Test(units, guess_a_misspelt_unit)
+{
+	static const struct {
+		enum units_kind kind;
+		const char *unit, *want, *decimal;
+		unsigned times;
+	} guesses[] = {
+	    {UNITS_SIZE, "G", "GiB", "GB", 1},	 {UNITS_SIZE, "g", "GiB", "GB", 1},
+	    {UNITS_SIZE, "gb", "GiB", "GB", 1},	 {UNITS_SIZE, "Gb", "GiB", "GB", 1},
+	    {UNITS_SIZE, "M", "MiB", "MB", 1},	 {UNITS_SIZE, "k", "KiB", "KB", 1},
+	    {UNITS_SIZE, "T", "TiB", "", 1},	 {UNITS_SIZE, "TB", "TiB", "", 1},
+	    {UNITS_SIZE, "bytes", "B", NULL, 1}, {UNITS_DURATION, "sec", "s", NULL, 1},
+	    {UNITS_DURATION, "Minutes", "m", NULL, 1}, {UNITS_DURATION, "hr", "h", NULL, 1},
+	    {UNITS_DURATION, "msec", "ms", NULL, 1},   {UNITS_DURATION, "days", "h", NULL, 24},
+	};
+	struct units_guess g;
+
+	for (size_t i = 0; i < sizeof(guesses) / sizeof(guesses[0]); i++) {
+		cr_assert_eq(units_guess(guesses[i].kind, guesses[i].unit, &g), 0, "%s", guesses[i].unit);
+		cr_expect_str_eq(g.unit, guesses[i].want, "%s", guesses[i].unit);
+		if (guesses[i].decimal)
+			cr_expect(g.decimal && strcmp(g.decimal, guesses[i].decimal) == 0, "%s",
+				  guesses[i].unit);
+		else
+			cr_expect_null(g.decimal, "%s", guesses[i].unit);
+		cr_expect_eq(g.times, guesses[i].times, "%s", guesses[i].unit);
+	}
+	/* Not a spelling of a unit: the edit-distance hint is better. */
+	cr_expect_neq(units_guess(UNITS_SIZE, "parsecs", &g), 0);
+	cr_expect_neq(units_guess(UNITS_SIZE, "Gib", &g), 0);
+	cr_expect_neq(units_guess(UNITS_SIZE, "sec", &g), 0);
+	cr_expect_neq(units_guess(UNITS_DURATION, "G", &g), 0);
+	cr_expect_neq(units_guess(UNITS_COUNT, "k", &g), 0);
+}
+
+Test(units, fractions_written_whole)
+{
+	static const struct {
+		const char *text, *want;
+	} ok[] = {
+	    {"1.5GiB", "1536MiB"}, {"0.5GiB", "512MiB"}, {"2.25KiB", "2304B"},
+	    {"0.5GB", "500MB"},	   {"1.5MB", "1500KB"},	 {"1.0GiB", "1GiB"},
+	    {"0.25s", "250ms"},	   {"1.5h", "90m"},	 {"2.5m", "150s"},
+	    {"0.001s", "1ms"},
+	};
+	static const char *const bad[] = {
+	    "1.3GiB", /* not a whole number of bytes */
+	    "0.5ms",  "1.5",   "1.5xyz", "1.GiB", ".5GiB", "1.5.5GiB", "GiB",
+	    "99999999999999999999.5GiB", "0.0000000000001GiB",
+	};
+	char out[64];
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		cr_assert_eq(units_whole(ok[i].text, out, sizeof(out)), 0, "%s", ok[i].text);
+		cr_expect_str_eq(out, ok[i].want, "%s", ok[i].text);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cr_expect_neq(units_whole(bad[i], out, sizeof(out)), 0, "%s", bad[i]);
 }
 
 Test(errno_names, values_are_linux_generic)
