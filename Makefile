@@ -102,7 +102,10 @@ LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lsecco
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
 	check-launcher check-conformance check-matrix check-container check-apparmor
 
+# The empty recipe keeps make from saying "Nothing to be done" when all
+# is built (make demo, make check).
 all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(BIN)/heel-proxy
+	@:
 
 deps:
 	$(call install_missing,$(DEPS_BUILD))
