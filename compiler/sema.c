@@ -631,6 +631,8 @@ eval_decide(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e
 	free(norm);
 }
 
+#define UNITS_LETTERS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
 /* "write `1GiB` (binary, 2^30 bytes); `1GB` is decimal (10^9 bytes)":
  * the number as written, in the unit it most likely meant. */
 static void
@@ -684,6 +686,10 @@ units_error(struct sema *s, const struct ast_arg *a, enum units_status rc, size_
 		diag_push(s->ctx, DIAG_ERROR, &a->loc, hint, "%s needs a unit", what);
 		break;
 	case UNITS_UNKNOWN_UNIT:
+		/* Not letters (`1.5GiB`): the scanner has said what is wrong
+		 * with the number, and a unit `.5GiB` would only repeat it. */
+		if (a->text[unit_off + strspn(a->text + unit_off, UNITS_LETTERS)] != '\0')
+			break;
 		if (units_guess(kind, a->text + unit_off, &g) == 0) {
 			units_hint(a->text, unit_off, &g, hint, sizeof(hint));
 			diag_push(s->ctx, DIAG_ERROR, &at, hint, "unknown %s unit `%s`",
@@ -693,8 +699,6 @@ units_error(struct sema *s, const struct ast_arg *a, enum units_status rc, size_
 		sema_unknown_word(s, &at, kind == UNITS_SIZE ? "size unit" : "duration unit",
 				  a->text + unit_off, units_names(kind));
 		break;
-	case UNITS_MALFORMED:
-		break; /* the scanner has said what is wrong with the number */
 	case UNITS_UNEXPECTED_UNIT:
 		snprintf(hint, sizeof(hint), "write a plain number, e.g. %.*s", (int)unit_off,
 			 a->text);

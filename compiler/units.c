@@ -73,9 +73,6 @@ units_parse(const char *text, enum units_kind kind, uint64_t *value, size_t *uni
 	}
 	if (unit_off)
 		*unit_off = i;
-	for (size_t j = i; text[j]; j++)
-		if (!isalpha((unsigned char)text[j]))
-			return UNITS_MALFORMED;
 	if (kind == UNITS_COUNT) {
 		if (text[i])
 			return UNITS_UNEXPECTED_UNIT;

@@ -21,8 +21,6 @@ enum units_status {
 	UNITS_UNKNOWN_UNIT,    /* a unit that this kind does not know */
 	UNITS_UNEXPECTED_UNIT, /* a count written with a unit */
 	UNITS_OVERFLOW,	       /* does not fit in 64 bits */
-	UNITS_MALFORMED,       /* a character other than a letter after the digits
-				  (`1.5GiB`): the scanner reports those */
 };
 
 /* What a unit units_parse() did not know most likely meant, for a hint. */
