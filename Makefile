@@ -90,7 +90,7 @@ LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lsecco
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
 	check-launcher check-conformance check-matrix check-container check-apparmor
 
-all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(BIN)/heel-proxy
+all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(BIN)/heel-proxy $(BIN)/heel
 
 deps:
 	$(call install_missing,$(DEPS_BUILD))
@@ -460,3 +460,38 @@ clean:
 .PHONY: check-net
 check-net: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-proxy
 	bash tests/net/run.sh $(B)
+
+# ---------------------------------------------------------------- heel
+# The front end (compiler/heel/): `heel run|shell|python` turns options
+# and a configuration file into one policy, compiles it with the compiler
+# library and hands the artifact to heel-exec by descriptor. Its TOML
+# reader is a grammar of its own (grammar/toml_*), since Debian packages
+# no TOML library for C.
+FRONT_SRC := $(sort $(filter-out compiler/heel/main.c,$(wildcard compiler/heel/*.c)))
+FRONT_OBJ := $(FRONT_SRC:%.c=$(OBJ)/%.o)
+TOML_GEN_OBJ := $(OBJ)/gen/toml_parser.o $(OBJ)/gen/toml_lexer.o
+FRONT_CFLAGS := $(CFLAGS_ALL) -Icompiler/heel
+
+# One run makes both files: the header is a by-product of the .c rule.
+$(GEN)/toml_parser.c: grammar/toml_parser.y | $(GEN)
+	$(BISON) -Wall -Werror --defines=$(GEN)/toml_parser.h -o $(GEN)/toml_parser.c $<
+$(GEN)/toml_parser.h: $(GEN)/toml_parser.c ;
+
+$(GEN)/toml_lexer.c: grammar/toml_lexer.l $(GEN)/toml_parser.h | $(GEN)
+	$(FLEX) --header-file=$(GEN)/toml_lexer.h -o $(GEN)/toml_lexer.c $<
+$(GEN)/toml_lexer.h: $(GEN)/toml_lexer.c ;
+
+$(TOML_GEN_OBJ): $(OBJ)/gen/%.o: $(GEN)/%.c $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(GEN_CFLAGS) -Icompiler/heel -MMD -MP -c -o $@ $<
+
+$(FRONT_OBJ) $(OBJ)/compiler/heel/main.o: $(OBJ)/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(FRONT_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIB)/libheelfront.a: $(FRONT_OBJ) $(TOML_GEN_OBJ) | $(LIB)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/heel: $(OBJ)/compiler/heel/main.o $(LIB)/libheelfront.a $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BIN)
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS_HEELC) -lutil
