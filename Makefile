@@ -493,5 +493,11 @@ $(LIB)/libheelfront.a: $(FRONT_OBJ) $(TOML_GEN_OBJ) | $(LIB)
 	@rm -f $@
 	ar rcs $@ $^
 
+# Unit tests of the front end link its archive too (the shorter stem
+# makes this rule win over the general test_% one).
+$(TBIN)/test_front_%: tests/unit/test_front_%.c $(LIB)/libheelfront.a $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(TBIN)
+	$(CC) $(FRONT_CFLAGS) -Itests/unit -o $@ $< $(LIB)/libheelfront.a $(LIB)/libheelc.a \
+		$(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC)
+
 $(BIN)/heel: $(OBJ)/compiler/heel/main.o $(LIB)/libheelfront.a $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BIN)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS_HEELC) -lutil
