@@ -499,5 +499,9 @@ $(TBIN)/test_front_%: tests/unit/test_front_%.c $(LIB)/libheelfront.a $(LIB)/lib
 	$(CC) $(FRONT_CFLAGS) -Itests/unit -o $@ $< $(LIB)/libheelfront.a $(LIB)/libheelc.a \
 		$(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC)
 
+# Linked statically, like heel-proxy: `heel run` starts before every
+# sandboxed command, and the dynamic loader's work for libc, jansson and
+# nettle was most of heel's own start-up time (it never looks up users or
+# hosts, so glibc's NSS is never needed).
 $(BIN)/heel: $(OBJ)/compiler/heel/main.o $(LIB)/libheelfront.a $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BIN)
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS_HEELC) -lutil
+	$(CC) -static-pie $(LDFLAGS) -o $@ $^ -ljansson -lnettle
