@@ -38,10 +38,12 @@ GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime 
 # nothing is missing). Build: what heelc needs. Check: what tests need
 # (debian-archive-keyring: tests/lib/debian-suite.sh checks what it
 # fetches from Debian's archive against it; curl, git, python3, pip and
-# iproute2: the clients and the stand-in internet of tests/net).
+# iproute2: the clients and the stand-in internet of tests/net;
+# ca-certificates and openssl: its HTTPS host, example.com, with a test
+# CA; cargo: the original README's cargo examples under heel run).
 DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ares-dev
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
-	debian-archive-keyring curl git python3 python3-pip iproute2
+	debian-archive-keyring curl git python3 python3-pip iproute2 ca-certificates openssl cargo
 # The demo's network part: a stand-in internet (tests/net/testhost.sh)
 # and a client.
 DEPS_DEMO := $(DEPS_BUILD) curl python3 iproute2
