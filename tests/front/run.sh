@@ -280,6 +280,21 @@ case_heel_exec_must_be_beside_heel() {
 	grep -q 'heel-exec is not beside heel' <<<"$out" || { echo "got: $out"; return 1; }
 }
 
+# The README's first commands run as written, in a directory where
+# build/bin is this build.
+case_readme_first_commands() {
+	local line n=0
+	mkdir -p build
+	ln -s "$T/bin" build/bin
+	while IFS= read -r line; do
+		n=$((n + 1))
+		as "$1" bash -c "$line" >out 2>&1 || { echo "\`$line\` failed: $(cat out)"; return 1; }
+	done < <(sed -n '/^```sh$/,/^```$/p' "$HERE/../../README.md" | grep '^build/bin/heel ')
+	[ "$n" -ge 3 ] || { echo "found $n heel commands in the README"; return 1; }
+	[ -s stamp ] || { echo "the README's write did not land"; return 1; }
+	"$T/bin/heelc" check sandbox.heel || { echo "the README's printed policy does not compile"; return 1; }
+}
+
 for c in $(declare -F | sed -n 's/^declare -f case_//p'); do
 	run_case "$c"
 done
