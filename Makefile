@@ -50,10 +50,12 @@ GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime 
 # nothing is missing). Build: what heelc needs. Check: what tests need
 # (debian-archive-keyring: tests/lib/debian-suite.sh checks what it
 # fetches from Debian's archive against it; curl, git, python3, pip and
-# iproute2: the clients and the stand-in internet of tests/net).
+# iproute2: the clients and the stand-in internet of tests/net;
+# ca-certificates and openssl: its HTTPS host, example.com, with a test
+# CA; cargo: the original README's cargo examples under heel run).
 DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ares-dev
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
-	debian-archive-keyring curl git python3 python3-pip iproute2
+	debian-archive-keyring curl git python3 python3-pip iproute2 ca-certificates openssl cargo
 # The demo's network part: a stand-in internet (tests/net/testhost.sh)
 # and a client.
 DEPS_DEMO := $(DEPS_BUILD) curl python3 iproute2
@@ -104,7 +106,7 @@ LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lsecco
 
 # The empty recipe keeps make from saying "Nothing to be done" when all
 # is built (make demo, make check).
-all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(BIN)/heel-proxy
+all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(BIN)/heel-proxy $(BIN)/heel
 	@:
 
 deps:
@@ -479,3 +481,48 @@ clean:
 .PHONY: check-net
 check-net: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-proxy
 	@bash tests/net/run.sh $(B)
+
+# ---------------------------------------------------------------- heel
+# The front end (compiler/heel/): `heel run|shell|python` turns options
+# and a configuration file into one policy, compiles it with the compiler
+# library and hands the artifact to heel-exec by descriptor. Its TOML
+# reader is a grammar of its own (grammar/toml_*), since Debian packages
+# no TOML library for C.
+FRONT_SRC := $(sort $(filter-out compiler/heel/main.c,$(wildcard compiler/heel/*.c)))
+FRONT_OBJ := $(FRONT_SRC:%.c=$(OBJ)/%.o)
+TOML_GEN_OBJ := $(OBJ)/gen/toml_parser.o $(OBJ)/gen/toml_lexer.o
+FRONT_CFLAGS := $(CFLAGS_ALL) -Icompiler/heel
+
+# One run makes both files: the header is a by-product of the .c rule.
+$(GEN)/toml_parser.c: grammar/toml_parser.y | $(GEN)
+	$(call quiet,GEN,$@)$(BISON) -Wall -Werror --defines=$(GEN)/toml_parser.h -o $(GEN)/toml_parser.c $<
+$(GEN)/toml_parser.h: $(GEN)/toml_parser.c ;
+
+$(GEN)/toml_lexer.c: grammar/toml_lexer.l $(GEN)/toml_parser.h | $(GEN)
+	$(call quiet,GEN,$@)$(FLEX) --header-file=$(GEN)/toml_lexer.h -o $(GEN)/toml_lexer.c $<
+$(GEN)/toml_lexer.h: $(GEN)/toml_lexer.c ;
+
+$(TOML_GEN_OBJ): $(OBJ)/gen/%.o: $(GEN)/%.c $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(GEN_CFLAGS) -Icompiler/heel -MMD -MP -c -o $@ $<
+
+$(FRONT_OBJ) $(OBJ)/compiler/heel/main.o: $(OBJ)/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(FRONT_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIB)/libheelfront.a: $(FRONT_OBJ) $(TOML_GEN_OBJ) | $(LIB)
+	$(Q)rm -f $@
+	$(call quiet,AR,$@)ar rcs $@ $^
+
+# Unit tests of the front end link its archive too (the shorter stem
+# makes this rule win over the general test_% one).
+$(TBIN)/test_front_%: tests/unit/test_front_%.c $(LIB)/libheelfront.a $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(TBIN)
+	$(call quiet,CCLD,$<)$(CC) $(FRONT_CFLAGS) -Itests/unit -o $@ $< $(LIB)/libheelfront.a $(LIB)/libheelc.a \
+		$(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC)
+
+# Linked statically, like heel-proxy: `heel run` starts before every
+# sandboxed command, and the dynamic loader's work for libc, jansson and
+# nettle was most of heel's own start-up time (it never looks up users or
+# hosts, so glibc's NSS is never needed).
+$(BIN)/heel: $(OBJ)/compiler/heel/main.o $(LIB)/libheelfront.a $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BIN)
+	$(call quiet,LD,$@)$(CC) -static-pie $(LDFLAGS) -o $@ $^ -ljansson -lnettle

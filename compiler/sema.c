@@ -361,6 +361,11 @@ touch_slot(struct sema *s, enum sema_slot slot, const char *name, unsigned mask,
 		if (!seen)
 			earlier[nearlier++] = st->loc;
 	}
+	/* Options that `heel run` wrote into the top text replace what the
+	 * files it includes say by design: no warning for them. */
+	if (s->opts->top_overrides_quietly && loc->src && !loc->src->included_from &&
+	    !loc->src->is_preset)
+		nearlier = 0;
 	if (nearlier) {
 		diag_push(s->ctx, DIAG_WARNING, loc, NULL,
 			  "`%s` set again; the earlier value is replaced", name);

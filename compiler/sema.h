@@ -16,6 +16,8 @@ struct sema_options {
 	size_t len;
 	unsigned platforms;   /* IR_PLAT_BIT mask of targets; 0 = all */
 	bool target_explicit; /* --target given: an unbuildable platform is an error, not a warning */
+	bool top_overrides_quietly; /* the top text is `heel run`'s options: its scalars replace
+				     * what it includes without a warning */
 };
 
 /* Compiles the policy. Diagnostics go to `ctx`. On success *out is the IR

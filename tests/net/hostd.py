@@ -19,6 +19,7 @@ import os
 import signal
 import socket
 import socketserver
+import ssl
 import struct
 import sys
 import threading
@@ -196,6 +197,9 @@ def main():
     ap.add_argument("--http", action="append", default=[])
     ap.add_argument("--echo", action="append", default=[])
     ap.add_argument("--dns", action="append", default=[])
+    ap.add_argument("--https", action="append", default=[])
+    ap.add_argument("--cert")
+    ap.add_argument("--key")
     a = ap.parse_args()
     LOG = open(a.log, "a", buffering=1)
     root = os.path.abspath(a.root)
@@ -206,6 +210,17 @@ def main():
         cls = make_server_class(socketserver.ThreadingTCPServer, fam)
         servers.append(cls((host, port),
                            lambda *x, **k: HTTPHandler(*x, directory=root, **k)))
+    # HTTPS (example.com, for the original README's curl example): the
+    # same files, TLS with a certificate of the suite's own test CA.
+    if a.https:
+        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        tls.load_cert_chain(a.cert, a.key)
+    for spec in a.https:
+        fam, host, port = split_addr(spec)
+        cls = make_server_class(socketserver.ThreadingTCPServer, fam)
+        srv = cls((host, port), lambda *x, **k: HTTPHandler(*x, directory=root, **k))
+        srv.socket = tls.wrap_socket(srv.socket, server_side=True)
+        servers.append(srv)
     for spec in a.echo:
         fam, host, port = split_addr(spec)
         cls = make_server_class(socketserver.ThreadingTCPServer, fam)

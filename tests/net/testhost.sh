@@ -51,6 +51,7 @@ fd77::10	ula.test
 169.254.169.254	meta.test
 127.0.0.1	loop.test
 203.0.113.1	self.test
+203.0.113.10	example.com
 EOF
 	# The machine's own name, as its /etc/hosts has it: without it some
 	# clients (pip) ask DNS for it, and the query count must stay theirs.
@@ -117,7 +118,30 @@ th_content() {
 	) || { th_err "cannot build the git repository"; return 1; }
 	rm -rf "$TH_DIR/repo-src"
 	"$TH_PY" "$TH_HERE/mkwheel.py" "$www" || { th_err "cannot build the package index"; return 1; }
+	printf '<html><body><h1>Example Domain</h1><p>the heel test host</p></body></html>\n' >"$www/index.html"
 	chmod -R a+rX "$www"
+	th_tls || return 1
+}
+
+# th_tls: a test CA and a certificate for example.com signed by it, and
+# the system's CA bundle plus that CA, which the client side's mount
+# namespace sees in place of the real bundle: `curl https://example.com`
+# then works as written, with no option to trust the test host.
+th_tls() {
+	local d=$TH_DIR/tls
+	mkdir -p "$d"
+	{
+		openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=heel test CA" \
+			-keyout "$d/ca.key" -out "$d/ca.pem" &&
+			openssl req -newkey rsa:2048 -nodes -subj "/CN=example.com" \
+				-keyout "$d/site.key" -out "$d/site.csr" &&
+			printf 'subjectAltName=DNS:example.com\nbasicConstraints=CA:FALSE\n' >"$d/ext" &&
+			openssl x509 -req -in "$d/site.csr" -CA "$d/ca.pem" -CAkey "$d/ca.key" -CAcreateserial \
+				-days 2 -extfile "$d/ext" -out "$d/site.pem"
+	} >"$d/openssl.log" 2>&1 || { th_err "cannot make the test certificates"; cat "$d/openssl.log" >&2; return 1; }
+	cat /etc/ssl/certs/ca-certificates.crt "$d/ca.pem" >"$TH_DIR/etc/ca-certificates.crt" 2>/dev/null ||
+		cp "$d/ca.pem" "$TH_DIR/etc/ca-certificates.crt"
+	chmod 644 "$TH_DIR/etc/ca-certificates.crt"
 }
 
 # th_wait_ready FILE: hostd wrote its ready file (every socket listening).
@@ -158,7 +182,9 @@ th_up() {
 
 	th_hold TH_HPID --net -- "true" || return 1
 	th_hold TH_CPID --net --mount --propagation private -- \
-		"mount --bind '$TH_DIR/etc/hosts' /etc/hosts && mount --bind '$TH_DIR/etc/resolv.conf' /etc/resolv.conf" || return 1
+		"mount --bind '$TH_DIR/etc/hosts' /etc/hosts && mount --bind '$TH_DIR/etc/resolv.conf' /etc/resolv.conf &&
+		 { [ ! -f /etc/ssl/certs/ca-certificates.crt ] ||
+		   mount --bind '$TH_DIR/etc/ca-certificates.crt' /etc/ssl/certs/ca-certificates.crt; }" || return 1
 	TH_HNS=$(readlink /proc/"$TH_HPID"/ns/net)
 	TH_CNS=$(readlink /proc/"$TH_CPID"/ns/net)
 
@@ -185,9 +211,10 @@ th_up() {
 	local p a all=()
 	for p in 80 8080; do all+=(--http "0.0.0.0:$p" --http "[::]:$p"); done
 	for p in 7 8443; do all+=(--echo "0.0.0.0:$p" --echo "[::]:$p"); done
+	local tls=(--https 0.0.0.0:443 --cert "$TH_DIR/tls/site.pem" --key "$TH_DIR/tls/site.key")
 	# nsenter execs the server, so $! is the server itself.
 	nsenter --net=/proc/"$TH_HPID"/ns/net -- "${pd[@]}" "$TH_PY" "$TH_HERE/hostd.py" --root "$TH_DIR/www" --log "$TH_DIR/log/host.log" \
-		--ready "$TH_DIR/log/host.ready" "${all[@]}" --dns 0.0.0.0:53 --dns '[::]:53' \
+		--ready "$TH_DIR/log/host.ready" "${all[@]}" "${tls[@]}" --dns 0.0.0.0:53 --dns '[::]:53' \
 		</dev/null >"$TH_DIR/log/host.err" 2>&1 &
 	TH_SRV_PIDS="$!"
 	nsenter --net=/proc/"$TH_CPID"/ns/net --mount=/proc/"$TH_CPID"/ns/mnt -- "${pd[@]}" "$TH_PY" "$TH_HERE/hostd.py" --root "$TH_DIR/www" --log "$TH_DIR/log/canary.log" \

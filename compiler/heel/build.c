@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: MIT
+ * Options and a configuration file -> policy text -> artifact bytes (see
+ * build.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "artifact_write.h"
+#include "ast.h"
+#include "build.h"
+#include "config_toml.h"
+#include "fmt.h"
+#include "ir.h"
+#include "parse.h"
+#include "pathres.h"
+#include "policytext.h"
+#include "sema.h"
+
+static bool
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* Replaces *spelled with its resolved form and checks the links it
+ * crossed against the writable places (see pathres.h). */
+struct resolved {
+	char **slot;	/* where the path lives in the settings */
+	const char *origin;
+	struct pathres r;
+	bool writable;
+};
+
+static int
+resolve_all(struct settings *s, const char *cwd, char *err, size_t errlen)
+{
+	size_t n = s->ngrants + 2, k = 0;
+	struct resolved *rs = calloc(n, sizeof(*rs));
+	int rc = 0;
+
+	if (!rs)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->ngrants; i++)
+		rs[k++] = (struct resolved){ &s->grants[i].path, s->grants[i].origin,
+					     { 0 }, strchr(s->grants[i].mode, 'w') != NULL };
+	if (s->audit_log.value)
+		rs[k++] = (struct resolved){ &s->audit_log.value, s->audit_log.origin, { 0 }, false };
+	if (s->working_dir.value)
+		rs[k++] = (struct resolved){ &s->working_dir.value, s->working_dir.origin, { 0 }, true };
+	for (size_t i = 0; i < k && !rc; i++) {
+		char why[600];
+
+		rc = pathres_resolve(cwd, *rs[i].slot, &rs[i].r, why, sizeof(why));
+		if (rc)
+			snprintf(err, errlen, "%s: %s", rs[i].origin, why);
+	}
+	/* A link inside a place the sandbox can write may be its own work
+	 * from an earlier run: following it would grant what it points to. */
+	for (size_t i = 0; i < k && !rc; i++) {
+		for (size_t l = 0; l < rs[i].r.nlinks && !rc; l++) {
+			for (size_t w = 0; w < k; w++) {
+				if (!rs[w].writable || !pathres_beneath(rs[i].r.links[l], rs[w].r.path))
+					continue;
+				snprintf(err, errlen, "%s: the path crosses the symbolic link %s, which lies "
+					 "inside the writable place %s (%s): a sandbox could have made it; "
+					 "name the place it points to instead", rs[i].origin,
+					 rs[i].r.links[l], rs[w].r.path, rs[w].origin);
+				rc = -EINVAL;
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < k; i++) {
+		if (!rc) {
+			free(*rs[i].slot);
+			*rs[i].slot = rs[i].r.path;
+			rs[i].r.path = NULL;
+		}
+		pathres_free(&rs[i].r);
+	}
+	free(rs);
+	return rc;
+}
+
+/* The original's rules between the network options: domains without a
+ * mode mean an allow-list; with another mode they are a mistake. */
+static int
+settle_network(struct settings *s, char *err, size_t errlen)
+{
+	if (!s->ndomains)
+		return 0;
+	if (!s->network.value)
+		return settings_set_scalar(&s->network, "allow-list", s->domains[0].origin);
+	if (strcmp(s->network.value, "allow-list") != 0) {
+		snprintf(err, errlen, "%s: domains are allowed only with --network allow-list (the "
+			 "network is %s, from %s)", s->domains[0].origin, s->network.value,
+			 s->network.origin ? s->network.origin : "the default");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+build_text(struct diag_ctx *ctx, const struct build_in *in, char **text, char *err, size_t errlen)
+{
+	struct settings file = { 0 }, merged = { 0 };
+	const char *includes[2];
+	size_t nincludes = 0;
+	char *abs[2] = { NULL, NULL };
+	int rc = 0;
+
+	*text = NULL;
+	err[0] = '\0';
+	/* .heel files are included by absolute path: the text is compiled
+	 * from memory, with no directory of its own. */
+	for (int i = 0; i < 2 && !rc; i++) {
+		const char *f = i == 0 ? in->policy : in->config;
+		struct pathres r;
+		char why[600];
+
+		if (!f || (i == 1 && !ends_with(f, ".heel")))
+			continue;
+		rc = pathres_resolve(in->cwd, f, &r, why, sizeof(why));
+		if (rc) {
+			snprintf(err, errlen, "%s: %s", f, why);
+			break;
+		}
+		abs[i] = r.path;
+		r.path = NULL;
+		pathres_free(&r);
+		includes[nincludes++] = abs[i];
+	}
+	if (!rc && in->config && !ends_with(in->config, ".heel")) {
+		if (ends_with(in->config, ".hpol")) {
+			snprintf(err, errlen, "--config %s: a compiled artifact is a whole policy; give it "
+				 "with --policy", in->config);
+			rc = -EINVAL;
+		} else {
+			rc = config_toml_read(ctx, in->config, &file);
+		}
+	}
+	if (!rc)
+		rc = settings_merge(&file, in->options, &merged);
+	if (!rc && in->script) {
+		struct pathres r;
+		char why[600];
+
+		rc = pathres_resolve(in->cwd, in->script, &r, why, sizeof(why));
+		if (rc)
+			snprintf(err, errlen, "%s: %s", in->script, why);
+		else if (!(in->read_start_dir && pathres_beneath(r.path, in->cwd)))
+			rc = settings_add_grant(&merged, r.path, "r", "heel python: the script");
+		pathres_free(&r);
+	}
+	if (!rc)
+		rc = settle_network(&merged, err, errlen);
+	if (!rc)
+		rc = resolve_all(&merged, in->cwd, err, errlen);
+	if (!rc) {
+		struct policytext_in pin = {
+			.settings = &merged,
+			.includes = includes,
+			.nincludes = nincludes,
+			.read_start_dir = in->read_start_dir,
+		};
+
+		rc = policytext_render(&pin, text, err, errlen);
+	}
+	if (rc == -ENOMEM && !err[0])
+		snprintf(err, errlen, "out of memory");
+	settings_free(&file);
+	settings_free(&merged);
+	free(abs[0]);
+	free(abs[1]);
+	return rc;
+}
+
+int
+build_compile(struct diag_ctx *ctx, const char *name, const char *text, uint8_t **bytes,
+	      size_t *len)
+{
+	struct sema_options opts = {
+		.path = name,
+		.text = text,
+		.len = strlen(text),
+		.top_overrides_quietly = true,
+	};
+	struct ir_policy *ir = NULL;
+	int rc;
+
+	*bytes = NULL;
+	*len = 0;
+	rc = sema_compile(ctx, &opts, &ir);
+	if (rc)
+		return rc;
+	rc = artifact_write(ir, bytes, len);
+	ir_policy_free(ir);
+	return rc;
+}
+
+int
+build_format(struct diag_ctx *ctx, const char *name, const char *text, char **out)
+{
+	const struct diag_source *src = diag_add_source(ctx, name, name, text, strlen(text));
+	struct ast_file *file = NULL;
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	if (!src)
+		return -ENOMEM;
+	rc = parse_source(ctx, src, &file);
+	if (!rc)
+		rc = fmt_render(file, out, &len);
+	ast_file_free(file);
+	return rc;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT
+ * From what `heel run` (or a libheel caller) asked for to an artifact in
+ * memory: the configuration file read, the options merged over it, the
+ * paths resolved, the policy text written and compiled by the compiler
+ * library. Nothing is written to disk. */
+#ifndef HEEL_FRONT_BUILD_H
+#define HEEL_FRONT_BUILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "settings.h"
+
+struct build_in {
+	const struct settings *options; /* the command line; paths as spelled */
+	const char *config;		/* --config FILE.heel|FILE.toml, or NULL */
+	const char *policy;		/* --policy FILE.heel, or NULL */
+	const char *cwd;		/* the caller's directory, absolute */
+	bool read_start_dir;		/* the command starts in cwd: grant it r */
+	const char *script;		/* heel python SCRIPT: readable too, or NULL */
+};
+
+/* Writes the policy text into *text (malloc'ed). Problems in files go to
+ * `ctx` as FILE:LINE:COL diagnostics; problems with options to err.
+ * Returns 0, -EINVAL, -EIO (a file cannot be read), -ENOMEM. */
+int build_text(struct diag_ctx *ctx, const struct build_in *in, char **text, char *err,
+	       size_t errlen);
+
+/* Compiles policy text (named `name` in diagnostics, relative includes
+ * taken from the current directory) into an artifact. The text's own
+ * scalars replace what it includes without warnings (they are options).
+ * Returns 0, -EINVAL (diagnostics in ctx), -EIO, -ENOMEM. */
+int build_compile(struct diag_ctx *ctx, const char *name, const char *text, uint8_t **bytes,
+		  size_t *len);
+
+/* The text in `heelc fmt` form (*out malloc'ed). -EINVAL when it does not
+ * parse (diagnostics in ctx). */
+int build_format(struct diag_ctx *ctx, const char *name, const char *text, char **out);
+
+#endif

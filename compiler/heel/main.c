@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: MIT
+ * heel: the original heel's command line on top of the compiler and the
+ * launcher. `heel run|shell|python [OPTIONS]` turns the options (and a
+ * configuration file) into one policy, compiles it in memory and execs
+ * heel-exec, beside this program, with the artifact on a descriptor:
+ * heel-exec stays the only code that applies a policy. Exit status: the
+ * command's (heel-exec's); 125 when heel itself fails. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "build.h"
+#include "cli.h"
+#include "diag.h"
+#include "pty.h"
+#include "readfile.h"
+#include "version.h"
+
+#define EXIT_HEEL 125
+
+static int
+failure(const char *fmt, const char *a, const char *b)
+{
+	fputs("heel: ", stderr);
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+	return EXIT_HEEL;
+}
+
+static bool
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* A compiled artifact, by name or by its first bytes. */
+static bool
+is_artifact(const char *path)
+{
+	char *text = NULL;
+	size_t len = 0;
+	bool art;
+
+	if (ends_with(path, ".hpol"))
+		return true;
+	if (ends_with(path, ".heel") || rf_read_regular(path, &text, &len, NULL) != 0)
+		return false;
+	art = rf_content_kind(text, len) == RF_ARTIFACT;
+	free(text);
+	return art;
+}
+
+/* heel-exec beside this program: never from PATH, which the caller's
+ * environment (or a repository's tooling) decides. */
+static int
+find_launcher(char *out, size_t len)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n < 0)
+		return -errno;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return -ENOENT;
+	*slash = '\0';
+	if ((size_t)snprintf(out, len, "%s/heel-exec", self) >= len)
+		return -ENAMETOOLONG;
+	return access(out, X_OK) == 0 ? 0 : -errno;
+}
+
+/* The artifact in a sealed memfd the launcher reads it from. */
+static int
+artifact_fd(const uint8_t *bytes, size_t len)
+{
+	int fd = memfd_create("heel-policy", MFD_ALLOW_SEALING);
+	size_t off = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (off < len) {
+		ssize_t w = write(fd, bytes + off, len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			return -errno;
+		}
+		off += (size_t)w;
+	}
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE) < 0) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+/* heel-exec's command line: launch options, the artifact, `--`, argv. */
+struct launch {
+	char *argv[64 + CLI_MAX_ACCEPT * 2];
+	int argc;
+	char fdbuf[16];
+};
+
+static void
+push(struct launch *l, const char *s)
+{
+	l->argv[l->argc++] = (char *)s;
+}
+
+static void
+launch_options(struct launch *l, const struct cli *c, const char *launcher, const char *cwd,
+	       const char *workdir)
+{
+	static const char *const vs[] = { NULL, "-v", "-vv", "-vvv" };
+
+	push(l, launcher);
+	if (c->best_effort)
+		push(l, "--best-effort");
+	if (c->no_namespaces)
+		push(l, "--no-namespaces");
+	for (size_t i = 0; i < c->naccept; i++) {
+		push(l, "--accept");
+		push(l, c->accept[i]);
+	}
+	if (c->verbose)
+		push(l, vs[c->verbose > 3 ? 3 : c->verbose]);
+	if (workdir) {
+		push(l, "--workdir");
+		push(l, workdir);
+	}
+	push(l, "--cwd");
+	push(l, cwd);
+}
+
+/* What runs inside: argv for heel-exec after `--`. */
+static int
+command_argv(const struct cli *c, struct launch *l, char **extra, int nextra)
+{
+	switch (c->command) {
+	case CLI_RUN:
+		break;
+	case CLI_SHELL: {
+		const char *sh = c->shell ? c->shell : getenv("SHELL");
+
+		push(l, sh && sh[0] == '/' ? sh : "/bin/sh");
+		break;
+	}
+	case CLI_PYTHON:
+		push(l, "python3");
+		if (c->python_code) {
+			push(l, "-c");
+			push(l, c->python_code);
+		}
+		break;
+	}
+	if (l->argc + nextra + 1 > (int)(sizeof(l->argv) / sizeof(l->argv[0])))
+		return -E2BIG;
+	for (int i = 0; i < nextra; i++)
+		push(l, extra[i]);
+	l->argv[l->argc] = NULL;
+	return 0;
+}
+
+/* The fresh working directory heel-exec would remove, made on disk
+ * instead, for --keep-working-dir. */
+static int
+kept_workdir(char *out, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (!tmp || tmp[0] != '/')
+		tmp = "/tmp";
+	if ((size_t)snprintf(out, len, "%s/heel-XXXXXX", tmp) >= len)
+		return -ENAMETOOLONG;
+	return mkdtemp(out) ? 0 : -errno;
+}
+
+static int
+run_launcher(const struct cli *c, struct launch *l)
+{
+	if (c->command == CLI_SHELL && isatty(STDIN_FILENO)) {
+		int status = pty_run(l->argv);
+
+		if (status < 0)
+			return failure("cannot give the shell a terminal of its own: %s%s", strerror(-status), "");
+		return status;
+	}
+	execv(l->argv[0], l->argv);
+	return failure("cannot run %s: %s", l->argv[0], strerror(errno));
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cli c;
+	char err[1200], cwd[PATH_MAX], launcher[PATH_MAX], workdir[PATH_MAX];
+	struct launch l = { .argc = 0 };
+	const char *wd = NULL;
+	enum cli_result res;
+	int rc;
+
+	res = cli_parse(argc, argv, &c, err, sizeof(err));
+	if (res == CLI_HELP) {
+		fputs(cli_usage, stdout);
+		fputs(cli_help, stdout);
+		cli_free(&c);
+		return 0;
+	}
+	if (res == CLI_VERSION) {
+		printf("heel %s (policy language %d)\n", HEEL_VERSION, HEEL_LANGUAGE_VERSION);
+		cli_free(&c);
+		return 0;
+	}
+	if (res == CLI_ERROR) {
+		fprintf(stderr, "heel: %s\n%s", err, cli_usage);
+		cli_free(&c);
+		return EXIT_HEEL;
+	}
+	if (!getcwd(cwd, sizeof(cwd)))
+		return failure("cannot tell the current directory: %s%s", strerror(errno), "");
+	rc = find_launcher(launcher, sizeof(launcher));
+	if (rc && !c.print_policy)
+		return failure("heel-exec is not beside heel (%s): %s", launcher, strerror(-rc));
+	if (c.opts.keep_working_dir.on == TRI_ON && !c.opts.working_dir.value && !c.print_policy) {
+		rc = kept_workdir(workdir, sizeof(workdir));
+		if (rc)
+			return failure("cannot make a working directory to keep: %s%s", strerror(-rc), "");
+		wd = workdir;
+		fprintf(stderr, "heel: the working directory is %s; it is kept after the run\n", wd);
+	}
+	launch_options(&l, &c, launcher, cwd, wd);
+
+	if (c.policy && is_artifact(c.policy)) {
+		/* A compiled policy is applied as it was reviewed. */
+		if (c.policy_option[0])
+			return failure("%s cannot change the compiled policy %s; give its .heel source "
+				       "with --policy to add to it", c.policy_option, c.policy);
+		if (c.config)
+			return failure("--config %s cannot change the compiled policy %s", c.config, c.policy);
+		if (c.print_policy)
+			return failure("%s is compiled; `heelc explain %s` says what it allows", c.policy, c.policy);
+		push(&l, c.policy);
+	} else {
+		struct diag_ctx *ctx = diag_new();
+		struct build_in in = {
+			.options = &c.opts,
+			.config = c.config,
+			.policy = c.policy,
+			.cwd = cwd,
+			.read_start_dir = true,
+			.script = c.command == CLI_PYTHON && !c.python_code && c.nargs ? c.args[0] : NULL,
+		};
+		char *text = NULL;
+		uint8_t *bytes = NULL;
+		size_t len = 0;
+		int fd;
+
+		if (!ctx)
+			return failure("out of memory%s%s", "", "");
+		rc = build_text(ctx, &in, &text, err, sizeof(err));
+		if (!rc && c.print_policy) {
+			char *formatted = NULL;
+
+			rc = build_format(ctx, "<heel run>", text, &formatted);
+			if (!rc)
+				fputs(formatted, stdout);
+			free(formatted);
+		} else if (!rc) {
+			rc = build_compile(ctx, "<heel run>", text, &bytes, &len);
+		}
+		diag_render(ctx, stderr);
+		diag_free(ctx);
+		free(text);
+		if (rc && err[0])
+			fprintf(stderr, "heel: %s\n", err);
+		if (rc || c.print_policy) {
+			free(bytes);
+			cli_free(&c);
+			return rc ? EXIT_HEEL : 0;
+		}
+		fd = artifact_fd(bytes, len);
+		free(bytes);
+		if (fd < 0)
+			return failure("cannot hand the policy over: %s%s", strerror(-fd), "");
+		snprintf(l.fdbuf, sizeof(l.fdbuf), "%d", fd);
+		push(&l, "--artifact-fd");
+		push(&l, l.fdbuf);
+	}
+	push(&l, "--");
+	if (command_argv(&c, &l, c.args, c.nargs) < 0)
+		return failure("too many arguments%s%s", "", "");
+	return run_launcher(&c, &l);
+}

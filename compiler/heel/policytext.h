@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT
+ * Settings -> policy text: what `heel run` was asked for, written in the
+ * policy language, so that one compiler checks it and `--print-policy`
+ * can show it for review. Each statement carries a comment naming the
+ * option or configuration line it came from. */
+#ifndef HEEL_FRONT_POLICYTEXT_H
+#define HEEL_FRONT_POLICYTEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "settings.h"
+
+struct policytext_in {
+	const struct settings *settings;
+	const char *const *includes; /* absolute paths of .heel files, in order */
+	size_t nincludes;
+	bool read_start_dir;	     /* grant "${CWD}" r: the command starts there */
+};
+
+/* Renders the policy into a malloc'ed NUL-terminated *out. Returns 0,
+ * -ENOMEM, or -EINVAL with the reason in err when a value cannot be
+ * written in the language (a path holding `${` or a control character). */
+int policytext_render(const struct policytext_in *in, char **out, char *err, size_t errlen);
+
+#endif

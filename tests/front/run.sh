@@ -1,0 +1,302 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Live tests of `heel run|shell|python`: the front end compiles its
+# options into a policy in memory and execs bin/heel-exec, so every case
+# here runs the real launcher and asserts on the effect (the file was not
+# written, the output came back, the status passed through), as root and
+# as uid 65534. Usage: tests/front/run.sh BUILD_DIR [CASE-GLOB]
+# Prints "N passed, N failed, N skipped"; exit 1 on a failure.
+set -u
+
+B=${1:-build}
+B=$(cd "$B" && pwd) || exit 2
+ONLY=${2:-*}
+HERE=$(cd "$(dirname "$0")" && pwd)
+NOBODY=65534
+pass=0 failed=0 skipped=0
+
+for f in heel heel-exec heel-proxy heelc; do
+	[ -x "$B/bin/$f" ] || { echo "missing $B/bin/$f: build it first (make all)"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
+done
+
+T=$(mktemp -d /tmp/heel-front-test.XXXXXX)
+chmod 755 "$T"
+cleanup() {
+	pkill -KILL -f '^sleep 3321[0-9]$' 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
+mkdir -p "$T/bin"
+cp "$B/bin/heel" "$B/bin/heel-exec" "$B/bin/heel-proxy" "$B/bin/heelc" "$T/bin/"
+chmod 755 "$T/bin"/*
+H=$T/bin/heel
+
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { failed=$((failed + 1)); echo "FAIL $*"; }
+skip() { skipped=$((skipped + 1)); echo "SKIP $*"; }
+
+# as WHO CMD...: runs CMD as root or as uid 65534 (no groups), in the
+# current directory, with a small clean environment.
+as() {
+	local who=$1
+	shift
+	if [ "$who" = root ]; then
+		env -i PATH=/usr/bin:/bin HOME="$HOMEDIR" LANG=C.UTF-8 TMPDIR=/tmp "$@"
+	else
+		setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups \
+			env -i PATH=/usr/bin:/bin HOME="$HOMEDIR" LANG=C.UTF-8 TMPDIR=/tmp "$@"
+	fi
+}
+
+# A project directory and a home per user, owned by that user.
+setup_user() {
+	local who=$1
+	P=$T/$who/proj
+	HOMEDIR=$T/$who/home
+	rm -rf "$T/$who"
+	mkdir -p "$P" "$HOMEDIR/.ssh"
+	echo "project file" >"$P/readme.txt"
+	echo "SECRET-KEY" >"$HOMEDIR/.ssh/id_rsa"
+	echo "print('script says', 6 * 7)" >"$P/script.py"
+	if [ "$who" != root ]; then chown -R $NOBODY:$NOBODY "$T/$who"; fi
+	chmod 755 "$T/$who"
+}
+
+# case NAME: runs the function case_NAME for root and for uid 65534.
+run_case() {
+	local name=$1 who
+	# shellcheck disable=SC2053
+	[[ $name == $ONLY ]] || return 0
+	for who in root user; do
+		setup_user "$who"
+		local msg
+		if msg=$(cd "$P" && "case_$name" "$who" 2>&1); then
+			ok "$name [$who]"
+		else
+			bad "$name [$who]: $msg"
+		fi
+	done
+}
+
+# expect WHAT ACTUAL-STATUS WANTED-STATUS [OUTPUT]
+want_status() {
+	[ "$1" = "$2" ] || { echo "status $1, wanted $2; output: ${3:-}"; return 1; }
+}
+
+# ------------------------------------------------------------------ cases
+
+# The original README's first example.
+case_echo_hello() {
+	local out
+	out=$(as "$1" "$H" run echo hello 2>&1)
+	[ "$out" = hello ] || { echo "got: $out"; return 1; }
+}
+
+# The command starts in the caller's directory and can read it; it
+# cannot write there, and TMPDIR (the fresh working directory) is the
+# writable place.
+case_starts_in_the_callers_directory() {
+	local out
+	out=$(as "$1" "$H" run sh -c 'pwd; cat readme.txt; echo t >"$TMPDIR/t" && cat "$TMPDIR/t"' 2>&1)
+	[ "$out" = "$P
+project file
+t" ] || { echo "got: $out"; return 1; }
+	as "$1" "$H" run sh -c 'echo x >new.txt' 2>/dev/null && { echo "wrote into the caller's directory"; return 1; }
+	[ ! -e new.txt ] || { echo "new.txt exists"; return 1; }
+	# Control: with a grant, the same write lands.
+	as "$1" "$H" run --writable . sh -c 'echo x >new.txt' || { echo "the granted write failed"; return 1; }
+	[ -s new.txt ] || { echo "new.txt missing after a granted write"; return 1; }
+}
+
+case_status_passes_through() {
+	local st
+	as "$1" "$H" run sh -c 'exit 42'
+	st=$?
+	want_status $st 42 || return 1
+	as "$1" "$H" run sh -c 'kill -TERM $$'
+	st=$?
+	want_status $st 143 || return 1
+	as "$1" "$H" run /nonexistent/cmd 2>/dev/null
+	want_status $? 127
+}
+
+case_isolation_strict_reads_system_files() {
+	local out
+	out=$(as "$1" "$H" run --isolation strict cat /etc/hosts 2>&1) || { echo "$out"; return 1; }
+	grep -q localhost <<<"$out" || { echo "got: $out"; return 1; }
+}
+
+# A credential is unreadable by default; --protect-credentials=false is
+# the control that shows the read itself works.
+case_protections_take_a_value() {
+	local out
+	out=$(as "$1" "$H" run cat "$HOMEDIR/.ssh/id_rsa" 2>&1) && { echo "read the key: $out"; return 1; }
+	grep -q SECRET <<<"$out" && { echo "key leaked: $out"; return 1; }
+	out=$(as "$1" "$H" run --protect-credentials=false cat "$HOMEDIR/.ssh/id_rsa" 2>&1) ||
+		{ echo "control failed: $out"; return 1; }
+	[ "$out" = SECRET-KEY ] || { echo "got: $out"; return 1; }
+}
+
+# Written, then run: only where the grant says rwx.
+case_rwx_grant() {
+	mkdir -p target
+	as "$1" "$H" run --writable ./target sh -c 'cp /bin/true target/t && ./target/t' 2>/dev/null &&
+		{ echo "ran a program written into an rw grant"; return 1; }
+	as "$1" "$H" run --grant ./target=rwx sh -c 'cp /bin/true target/t2 && ./target/t2' ||
+		{ echo "rwx grant did not let the program run"; return 1; }
+}
+
+case_python_script_and_code() {
+	local out
+	out=$(as "$1" "$H" python script.py 2>&1) || { echo "$out"; return 1; }
+	[ "$out" = "script says 42" ] || { echo "got: $out"; return 1; }
+	out=$(as "$1" "$H" python -c 'import sys; print(sys.argv[1:])' a b 2>&1) || { echo "$out"; return 1; }
+	[ "$out" = "['a', 'b']" ] || { echo "got: $out"; return 1; }
+	# A script outside the caller's directory is made readable too.
+	cp script.py "$T/$1/elsewhere.py"
+	out=$(cd / && as "$1" "$H" python "$T/$1/elsewhere.py" 2>&1) || { echo "$out"; return 1; }
+	[ "$out" = "script says 42" ] || { echo "got: $out"; return 1; }
+}
+
+case_env_option() {
+	local out
+	out=$(FOO=host as "$1" env FOO=host "$H" run --env GREETING=hi --env FOO sh -c 'echo "$GREETING $FOO"' 2>&1)
+	[ "$out" = "hi host" ] || { echo "got: $out"; return 1; }
+}
+
+case_print_policy_is_canonical_and_compiles() {
+	local out
+	as "$1" "$H" run --print-policy --isolation strict --writable ./out --max-memory 512MiB \
+		--network allow-list --allow-domain example.com --nice 5 -- true >p.heel 2>err || { cat err; return 1; }
+	grep -q '^isolation strict' p.heel || { cat p.heel; return 1; }
+	grep -q '"example.com"' p.heel || { cat p.heel; return 1; }
+	"$T/bin/heelc" fmt --check p.heel || { echo "not in heelc fmt form:"; cat p.heel; return 1; }
+	mkdir -p out
+	"$T/bin/heelc" check p.heel || return 1
+}
+
+case_toml_config() {
+	local out
+	cat >heel.toml <<'TOML'
+# the original's keys
+isolation = "strict"
+nice = 5
+writable = ["./out"]
+[limits]
+processes = 64
+TOML
+	mkdir -p out
+	out=$(as "$1" "$H" run --config heel.toml sh -c 'echo x >out/f && cut -d" " -f19 /proc/self/stat' 2>&1) ||
+		{ echo "$out"; return 1; }
+	[ "$out" = 5 ] || { echo "nice: $out"; return 1; }
+	[ -s out/f ] || { echo "the config's writable grant did not apply"; return 1; }
+	# The command line beats the file.
+	out=$(as "$1" "$H" run --config heel.toml --nice 9 cut -d" " -f19 /proc/self/stat 2>&1)
+	[ "$out" = 9 ] || { echo "nice with --nice 9: $out"; return 1; }
+	# A mistake is reported as FILE:LINE:COL and nothing runs.
+	printf 'nice = 5\nwritable = "./out"\n' >bad.toml
+	out=$(as "$1" "$H" run --config bad.toml touch ran 2>&1)
+	want_status $? 125 "$out" || return 1
+	grep -q 'bad.toml:2:12: error: `writable` takes an array' <<<"$out" || { echo "got: $out"; return 1; }
+	[ ! -e ran ] || { echo "ran despite the error"; return 1; }
+}
+
+case_policy_file_heel_and_hpol() {
+	local out
+	printf 'heel 1\nisolation strict\nenv set "FROM" "policy"\n' >p.heel
+	out=$(as "$1" "$H" run --policy p.heel --env EXTRA=1 sh -c 'echo $FROM$EXTRA' 2>&1)
+	[ "$out" = policy1 ] || { echo "got: $out"; return 1; }
+	"$T/bin/heelc" p.heel -o p.hpol || return 1
+	[ "$1" = root ] || chown $NOBODY:$NOBODY p.hpol
+	out=$(as "$1" "$H" run --policy p.hpol sh -c 'echo $FROM' 2>&1)
+	[ "$out" = policy ] || { echo "got: $out"; return 1; }
+	out=$(as "$1" "$H" run --policy p.hpol --writable . true 2>&1)
+	want_status $? 125 "$out" || return 1
+	grep -q 'cannot change the compiled policy' <<<"$out" || { echo "got: $out"; return 1; }
+}
+
+# A repository cannot grant itself more: nothing in the current directory
+# is read unless named.
+case_no_policy_from_the_current_directory() {
+	printf 'heel 1\ngrant "${CWD}" rw\n' >heel.heel
+	cp heel.heel .heel
+	printf 'writable = ["."]\n' >heel.toml
+	cp heel.toml .heel.toml
+	as "$1" "$H" run sh -c 'echo x >planted' 2>/dev/null
+	[ ! -e planted ] || { echo "a policy file in the current directory was used"; return 1; }
+}
+
+case_link_inside_a_writable_grant_is_refused() {
+	local out
+	mkdir -p work secret
+	echo s >secret/s
+	ln -s ../secret work/out
+	out=$(as "$1" "$H" run --writable ./work --readable ./work/out cat work/out/s 2>&1)
+	want_status $? 125 "$out" || return 1
+	grep -q 'crosses the symbolic link' <<<"$out" || { echo "got: $out"; return 1; }
+	# Control: a link outside the writable places is followed.
+	ln -s secret plain
+	out=$(as "$1" "$H" run --writable ./work --readable ./plain cat plain/s 2>&1) || { echo "$out"; return 1; }
+	[ "$out" = s ] || { echo "got: $out"; return 1; }
+}
+
+case_keep_working_dir() {
+	local out dir
+	out=$(as "$1" "$H" run --keep-working-dir sh -c 'echo kept >"$TMPDIR/k"' 2>&1) || { echo "$out"; return 1; }
+	dir=$(sed -n 's/^heel: the working directory is \(.*\); it is kept after the run$/\1/p' <<<"$out")
+	[ -n "$dir" ] || { echo "no path printed: $out"; return 1; }
+	grep -q kept "$dir"/*/k "$dir/k" 2>/dev/null || { echo "nothing kept in $dir: $(ls -la "$dir")"; rm -rf "$dir"; return 1; }
+	rm -rf "$dir"
+}
+
+case_shell_has_a_terminal_of_its_own() {
+	local out
+	out=$(as "$1" python3 "$HERE/ptyshell.py" 'echo answer=$((6*7))' 'tty' 'exit 3' -- "$H" shell --shell /bin/sh 2>&1)
+	grep -q 'answer=42' <<<"$out" || { echo "no answer: $out"; return 1; }
+	grep -q '^/dev/pts/' <<<"$(tr -d '\r' <<<"$out")" || { echo "no tty: $out"; return 1; }
+	grep -q MODES-RESTORED <<<"$out" || { echo "terminal modes changed: $out"; return 1; }
+	grep -q 'EXIT 3' <<<"$out" || { echo "exit status: $out"; return 1; }
+}
+
+case_usage_errors_say_what_was_wrong() {
+	local out
+	out=$(as "$1" "$H" run 2>&1)
+	want_status $? 125 "$out" || return 1
+	grep -q 'heel run needs a command' <<<"$out" || { echo "got: $out"; return 1; }
+	out=$(as "$1" "$H" frob 2>&1)
+	grep -q 'unknown subcommand `frob`' <<<"$out" || { echo "got: $out"; return 1; }
+	out=$(as "$1" "$H" --help 2>&1) || { echo "--help failed: $out"; return 1; }
+	grep -q -- '--protect-SET' <<<"$out" || { echo "help: $out"; return 1; }
+	out=$(as "$1" "$H" --version 2>&1) || return 1
+	grep -q '^heel ' <<<"$out" || { echo "version: $out"; return 1; }
+}
+
+case_heel_exec_must_be_beside_heel() {
+	local out
+	mkdir -p alone
+	cp "$H" alone/heel
+	out=$(as "$1" ./alone/heel run true 2>&1)
+	want_status $? 125 "$out" || return 1
+	grep -q 'heel-exec is not beside heel' <<<"$out" || { echo "got: $out"; return 1; }
+}
+
+# The README's first commands run as written, in a directory where
+# build/bin is this build.
+case_readme_first_commands() {
+	local line n=0
+	mkdir -p build
+	ln -s "$T/bin" build/bin
+	while IFS= read -r line; do
+		n=$((n + 1))
+		as "$1" bash -c "$line" >out 2>&1 || { echo "\`$line\` failed: $(cat out)"; return 1; }
+	done < <(sed -n '/^```sh$/,/^```$/p' "$HERE/../../README.md" | grep '^build/bin/heel ')
+	[ "$n" -ge 3 ] || { echo "found $n heel commands in the README"; return 1; }
+	[ -s stamp ] || { echo "the README's write did not land"; return 1; }
+	"$T/bin/heelc" check sandbox.heel || { echo "the README's printed policy does not compile"; return 1; }
+}
+
+for c in $(declare -F | sed -n 's/^declare -f case_//p'); do
+	run_case "$c"
+done
+echo "$pass passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ]
