@@ -240,9 +240,14 @@ $(LIB)/libheelproxy.a: $(PROXY_OBJ) | $(LIB)
 # Linked statically: every launch under a proxy waits for it to start,
 # and the dynamic loader's work for libc, c-ares and jansson was the
 # largest part of that (it never looks up services or users, so glibc's
-# NSS is never loaded at run time).
+# NSS is never loaded at run time). For that reason the linker's warning
+# that c-ares's getservbyname and getservbyport_r would need NSS (two
+# lines each) is dropped; anything else it prints is shown.
+NSS_WARNING := in statically linked applications requires at runtime the shared libraries
 $(BIN)/heel-proxy: $(OBJ)/runtime/proxy/main.o $(LIB)/libheelproxy.a $(LIB)/libheelrt.a | $(BIN)
-	$(call quiet,LD,$@)$(CC) -static-pie $(LDFLAGS) -o $@ $^ -lcares -ljansson
+	$(call quiet,LD,$@)$(CC) -static-pie $(LDFLAGS) -o $@ $^ -lcares -ljansson 2>&1 >/dev/null | \
+		awk 'index($$0, "$(NSS_WARNING)") { held = ""; next } \
+			held != "" { print held } { held = $$0 } END { if (held != "") print held }' >&2
 
 # ---------------------------------------------------------------- tests
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
