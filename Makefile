@@ -422,6 +422,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-container
 	@$(MAKE) --no-print-directory check-apparmor
 	@$(MAKE) --no-print-directory check-net
+	@$(MAKE) --no-print-directory check-front
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz-smoke
 	@# Debian 12's own kernel (6.1, Landlock ABI 2) in QEMU: the suites
@@ -507,3 +508,9 @@ $(TBIN)/test_front_%: tests/unit/test_front_%.c $(LIB)/libheelfront.a $(LIB)/lib
 # hosts, so glibc's NSS is never needed).
 $(BIN)/heel: $(OBJ)/compiler/heel/main.o $(LIB)/libheelfront.a $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BIN)
 	$(CC) -static-pie $(LDFLAGS) -o $@ $^ -ljansson -lnettle
+
+# heel run|shell|python for real, as root and as uid 65534 (tests/front),
+# the README's first commands among them.
+.PHONY: check-front
+check-front: all
+	@bash tests/front/run.sh $(B)

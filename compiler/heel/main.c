@@ -140,8 +140,12 @@ launch_options(struct launch *l, const struct cli *c, const char *launcher, cons
 		push(l, "--workdir");
 		push(l, workdir);
 	}
-	push(l, "--cwd");
-	push(l, cwd);
+	/* Started in `/`, which no base lets a sandbox read, the command
+	 * starts in its working directory, as heel-exec's own commands do. */
+	if (strcmp(cwd, "/") != 0) {
+		push(l, "--cwd");
+		push(l, cwd);
+	}
 }
 
 /* What runs inside: argv for heel-exec after `--`. */

@@ -139,7 +139,7 @@ case_protections_take_a_value() {
 
 # Written, then run: only where the grant says rwx.
 case_rwx_grant() {
-	mkdir -p target
+	as "$1" mkdir -p target
 	as "$1" "$H" run --writable ./target sh -c 'cp /bin/true target/t && ./target/t' 2>/dev/null &&
 		{ echo "ran a program written into an rw grant"; return 1; }
 	as "$1" "$H" run --grant ./target=rwx sh -c 'cp /bin/true target/t2 && ./target/t2' ||
@@ -183,9 +183,9 @@ isolation = "strict"
 nice = 5
 writable = ["./out"]
 [limits]
-processes = 64
+open-files = 256
 TOML
-	mkdir -p out
+	as "$1" mkdir -p out
 	out=$(as "$1" "$H" run --config heel.toml sh -c 'echo x >out/f && cut -d" " -f19 /proc/self/stat' 2>&1) ||
 		{ echo "$out"; return 1; }
 	[ "$out" = 5 ] || { echo "nice: $out"; return 1; }
@@ -206,6 +206,14 @@ case_policy_file_heel_and_hpol() {
 	printf 'heel 1\nisolation strict\nenv set "FROM" "policy"\n' >p.heel
 	out=$(as "$1" "$H" run --policy p.heel --env EXTRA=1 sh -c 'echo $FROM$EXTRA' 2>&1)
 	[ "$out" = policy1 ] || { echo "got: $out"; return 1; }
+	"$T/bin/heelc" p.heel -o p.hpol || return 1
+	[ "$1" = root ] || chown $NOBODY:$NOBODY p.hpol
+	# A compiled policy is run as reviewed: one that does not let the
+	# command read the caller's directory is refused, saying so.
+	out=$(as "$1" "$H" run --policy p.hpol sh -c 'echo $FROM' 2>&1)
+	want_status $? 125 "$out" || return 1
+	grep -q 'cannot enter it' <<<"$out" || { echo "got: $out"; return 1; }
+	printf 'grant "${CWD}" r\n' >>p.heel
 	"$T/bin/heelc" p.heel -o p.hpol || return 1
 	[ "$1" = root ] || chown $NOBODY:$NOBODY p.hpol
 	out=$(as "$1" "$H" run --policy p.hpol sh -c 'echo $FROM' 2>&1)
