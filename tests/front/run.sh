@@ -288,6 +288,36 @@ case_heel_exec_must_be_beside_heel() {
 	grep -q 'heel-exec is not beside heel' <<<"$out" || { echo "got: $out"; return 1; }
 }
 
+# The compile cache: a second run with the same options takes the
+# artifact compiled by the first; a changed included policy, a damaged
+# entry or an entry another user could write is never used.
+case_compile_cache() {
+	local out c=$HOMEDIR/.cache/heel e
+	printf 'heel 1\nenv set "FROM" "first"\n' >p.heel
+	out=$(as "$1" "$H" run --policy p.heel sh -c 'echo $FROM' 2>&1)
+	[ "$out" = first ] || { echo "got: $out"; return 1; }
+	e=$(ls "$c" 2>/dev/null)
+	[ "$(echo "$e" | wc -w)" = 1 ] || { echo "cache holds: $(ls -la "$c")"; return 1; }
+	[ "$(stat -c %a "$c")" = 700 ] && [ "$(stat -c %a "$c/$e")" = 600 ] || { echo "modes: $(ls -la "$c")"; return 1; }
+	printf 'heel 1\nenv set "FROM" "second"\n' >p.heel
+	out=$(as "$1" "$H" run --policy p.heel sh -c 'echo $FROM' 2>&1)
+	[ "$out" = second ] || { echo "a changed included policy was not recompiled: $out"; return 1; }
+	# Damage the artifact inside the entry: the run compiles again.
+	e=$(ls "$c")
+	printf 'XXXX' | dd of="$c/$e" bs=1 seek=400 conv=notrunc 2>/dev/null
+	out=$(as "$1" "$H" run --policy p.heel sh -c 'echo $FROM' 2>&1)
+	[ "$out" = second ] || { echo "a damaged entry: $out"; return 1; }
+	# Writable by the group: not used, replaced.
+	chmod 620 "$c/$e"
+	out=$(as "$1" "$H" run --policy p.heel sh -c 'echo $FROM' 2>&1)
+	[ "$out" = second ] || { echo "a group-writable entry: $out"; return 1; }
+	[ "$(stat -c %a "$c/$e")" = 600 ] || { echo "the entry was not replaced: $(ls -la "$c")"; return 1; }
+	# HEEL_NO_CACHE: nothing is stored.
+	rm -rf "$c"
+	out=$(as "$1" env HEEL_NO_CACHE=1 "$H" run --policy p.heel true 2>&1) || { echo "$out"; return 1; }
+	[ -z "$(ls -A "$c" 2>/dev/null)" ] || { echo "HEEL_NO_CACHE stored: $(ls "$c")"; return 1; }
+}
+
 # The README's first commands run as written, in a directory where
 # build/bin is this build.
 case_readme_first_commands() {
