@@ -318,6 +318,41 @@ case_compile_cache() {
 	[ -z "$(ls -A "$c" 2>/dev/null)" ] || { echo "HEEL_NO_CACHE stored: $(ls "$c")"; return 1; }
 }
 
+# The original README's `heel run --grant ./target=rwx cargo test`: a
+# build directory written, then its programs run. As written on a fresh
+# checkout it is refused naming the missing directory; with the
+# directory there it runs the tests; with `rw` instead of `rwx` the test
+# binary cannot run (the control).
+case_readme_cargo_test() {
+	local out
+	command -v cargo >/dev/null || { echo "SKIPPED: no cargo"; return 0; }
+	mkdir -p crate/src
+	printf '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n' >crate/Cargo.toml
+	printf 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod t { #[test] fn adds() { assert_eq!(super::add(2, 2), 4); } }\n' >crate/src/lib.rs
+	[ "$1" = root ] || chown -R $NOBODY:$NOBODY crate
+	cd crate || return 1
+	as "$1" cargo generate-lockfile >/dev/null 2>&1 || { echo "cargo generate-lockfile failed"; return 1; }
+	out=$(as "$1" "$H" run --grant ./target=rwx cargo test 2>&1)
+	want_status $? 125 "$out" || return 1
+	grep -q 'target does not exist; create it' <<<"$out" || { echo "got: $out"; return 1; }
+	as "$1" mkdir target
+	out=$(as "$1" "$H" run --grant ./target=rwx cargo test 2>&1) || { echo "$out"; return 1; }
+	grep -q 'test t::adds ... ok' <<<"$out" || { echo "got: $out"; return 1; }
+	out=$(as "$1" "$H" run --writable ./target cargo test 2>&1) && { echo "ran a test binary from an rw grant: $out"; return 1; }
+	grep -q 'Permission denied' <<<"$out" || { echo "got: $out"; return 1; }
+}
+
+# The original README's `heel run --protect-credentials=false ssh-add -l`:
+# ssh-add runs (its own status and message, not heel's 125); reaching an
+# agent's socket takes a policy that allows unix sockets (heel(5)).
+case_readme_ssh_add() {
+	local out
+	command -v ssh-add >/dev/null || { echo "SKIPPED: no ssh-add"; return 0; }
+	out=$(as "$1" "$H" run --protect-credentials=false ssh-add -l 2>&1)
+	want_status $? 2 "$out" || return 1
+	grep -q 'authentication agent' <<<"$out" || { echo "got: $out"; return 1; }
+}
+
 # The README's first commands run as written, in a directory where
 # build/bin is this build.
 case_readme_first_commands() {
