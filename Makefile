@@ -52,10 +52,11 @@ GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime 
 # fetches from Debian's archive against it; curl, git, python3, pip and
 # iproute2: the clients and the stand-in internet of tests/net;
 # ca-certificates and openssl: its HTTPS host, example.com, with a test
-# CA; cargo: the original README's cargo examples under heel run).
+# CA; cargo and openssh-client: the original README's cargo and ssh-add
+# examples under heel run).
 DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ares-dev
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
-	debian-archive-keyring curl git python3 python3-pip iproute2 ca-certificates openssl cargo
+	debian-archive-keyring curl git python3 python3-pip iproute2 ca-certificates openssl cargo openssh-client
 # The demo's network part: a stand-in internet (tests/net/testhost.sh)
 # and a client.
 DEPS_DEMO := $(DEPS_BUILD) curl python3 iproute2
@@ -446,6 +447,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-container
 	@$(MAKE) --no-print-directory check-apparmor
 	@$(MAKE) --no-print-directory check-net
+	@$(MAKE) --no-print-directory check-front
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz-smoke
 	@# Debian 12's own kernel (6.1, Landlock ABI 2) in QEMU: the suites
@@ -531,3 +533,9 @@ $(TBIN)/test_front_%: tests/unit/test_front_%.c $(LIB)/libheelfront.a $(LIB)/lib
 # hosts, so glibc's NSS is never needed).
 $(BIN)/heel: $(OBJ)/compiler/heel/main.o $(LIB)/libheelfront.a $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BIN)
 	$(call quiet,LD,$@)$(CC) -static-pie $(LDFLAGS) -o $@ $^ -ljansson -lnettle
+
+# heel run|shell|python for real, as root and as uid 65534 (tests/front),
+# the README's first commands among them.
+.PHONY: check-front
+check-front: all
+	@bash tests/front/run.sh $(B)

@@ -148,6 +148,18 @@ diag_push(struct diag_ctx *ctx, enum diag_severity sev,
 }
 
 size_t
+diag_source_count(const struct diag_ctx *ctx)
+{
+	return ctx->nsources;
+}
+
+const struct diag_source *
+diag_source_at(const struct diag_ctx *ctx, size_t i)
+{
+	return i < ctx->nsources ? ctx->sources[i] : NULL;
+}
+
+size_t
 diag_error_count(const struct diag_ctx *ctx)
 {
 	return ctx->errors + (ctx->oom ? 1 : 0);

@@ -69,6 +69,11 @@ void diag_vpush(struct diag_ctx *ctx, enum diag_severity sev,
 		const struct diag_loc *loc, const char *hint, const char *fmt,
 		va_list ap);
 
+/* The texts registered so far, in order (what a compile read: the
+ * top text, included files, embedded presets). */
+size_t diag_source_count(const struct diag_ctx *ctx);
+const struct diag_source *diag_source_at(const struct diag_ctx *ctx, size_t i);
+
 size_t diag_error_count(const struct diag_ctx *ctx);
 size_t diag_warning_count(const struct diag_ctx *ctx);
 size_t diag_count(const struct diag_ctx *ctx);

@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "env.h"
@@ -673,6 +674,12 @@ job_stopped(int sig, void *ctx)
 	struct sigaction dfl = { .sa_handler = SIG_DFL }, saved;
 	sigset_t one, old;
 
+	/* Only a job of a shell with job control, on our terminal, has
+	 * someone to continue it: elsewhere (no terminal, as in CI) a
+	 * stopped command stays stopped, as any process does, and we go on
+	 * waiting for it rather than stop where nobody will continue us. */
+	if (!isatty(STDIN_FILENO) || tcgetsid(STDIN_FILENO) != getsid(0))
+		return;
 	/* Back to our group, which the shell takes it from once we stop;
 	 * after `bg` it is the shell's, and not ours to give back at the end. */
 	if (*j->tty) {

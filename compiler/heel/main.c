@@ -15,7 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "artifact_read.h"
 #include "build.h"
+#include "cache.h"
 #include "cli.h"
 #include "diag.h"
 #include "pty.h"
@@ -140,8 +142,12 @@ launch_options(struct launch *l, const struct cli *c, const char *launcher, cons
 		push(l, "--workdir");
 		push(l, workdir);
 	}
-	push(l, "--cwd");
-	push(l, cwd);
+	/* Started in `/`, which no base lets a sandbox read, the command
+	 * starts in its working directory, as heel-exec's own commands do. */
+	if (strcmp(cwd, "/") != 0) {
+		push(l, "--cwd");
+		push(l, cwd);
+	}
 }
 
 /* What runs inside: argv for heel-exec after `--`. */
@@ -199,6 +205,36 @@ run_launcher(const struct cli *c, struct launch *l)
 	}
 	execv(l->argv[0], l->argv);
 	return failure("cannot run %s: %s", l->argv[0], strerror(errno));
+}
+
+/* The artifact for `text`: from the compile cache when an entry for it is
+ * there and sound, else compiled (and then stored, when the compile had
+ * nothing to say: a warning must show on every run). HEEL_NO_CACHE set
+ * to anything turns the cache off. */
+static int
+compile_cached(struct diag_ctx *ctx, const char *text, uint8_t **bytes, size_t *len)
+{
+	const char *off = getenv("HEEL_NO_CACHE");
+	uint8_t key[CACHE_KEY_BYTES];
+	char dir[PATH_MAX];
+	bool cached = !(off && off[0]) && cache_dir(dir, sizeof(dir)) == 0 &&
+		      cache_key("/proc/self/exe", text, key) == 0;
+	int rc;
+
+	if (cached && cache_lookup(dir, key, bytes, len) == 0) {
+		struct art_view view;
+		char why[256];
+
+		/* A damaged entry is a miss, never a launch that fails. */
+		if (art_validate(*bytes, *len, &view, why, sizeof(why)) == 0)
+			return 0;
+		free(*bytes);
+		*bytes = NULL;
+	}
+	rc = build_compile(ctx, "<heel run>", text, bytes, len);
+	if (!rc && cached && diag_count(ctx) == 0)
+		cache_store(dir, key, ctx, *bytes, *len);
+	return rc;
 }
 
 int
@@ -278,7 +314,7 @@ main(int argc, char **argv)
 				fputs(formatted, stdout);
 			free(formatted);
 		} else if (!rc) {
-			rc = build_compile(ctx, "<heel run>", text, &bytes, &len);
+			rc = compile_cached(ctx, text, &bytes, &len);
 		}
 		diag_render(ctx, stderr);
 		diag_free(ctx);

@@ -139,7 +139,7 @@ case_protections_take_a_value() {
 
 # Written, then run: only where the grant says rwx.
 case_rwx_grant() {
-	mkdir -p target
+	as "$1" mkdir -p target
 	as "$1" "$H" run --writable ./target sh -c 'cp /bin/true target/t && ./target/t' 2>/dev/null &&
 		{ echo "ran a program written into an rw grant"; return 1; }
 	as "$1" "$H" run --grant ./target=rwx sh -c 'cp /bin/true target/t2 && ./target/t2' ||
@@ -183,9 +183,9 @@ isolation = "strict"
 nice = 5
 writable = ["./out"]
 [limits]
-processes = 64
+open-files = 256
 TOML
-	mkdir -p out
+	as "$1" mkdir -p out
 	out=$(as "$1" "$H" run --config heel.toml sh -c 'echo x >out/f && cut -d" " -f19 /proc/self/stat' 2>&1) ||
 		{ echo "$out"; return 1; }
 	[ "$out" = 5 ] || { echo "nice: $out"; return 1; }
@@ -206,6 +206,14 @@ case_policy_file_heel_and_hpol() {
 	printf 'heel 1\nisolation strict\nenv set "FROM" "policy"\n' >p.heel
 	out=$(as "$1" "$H" run --policy p.heel --env EXTRA=1 sh -c 'echo $FROM$EXTRA' 2>&1)
 	[ "$out" = policy1 ] || { echo "got: $out"; return 1; }
+	"$T/bin/heelc" p.heel -o p.hpol || return 1
+	[ "$1" = root ] || chown $NOBODY:$NOBODY p.hpol
+	# A compiled policy is run as reviewed: one that does not let the
+	# command read the caller's directory is refused, saying so.
+	out=$(as "$1" "$H" run --policy p.hpol sh -c 'echo $FROM' 2>&1)
+	want_status $? 125 "$out" || return 1
+	grep -q 'cannot enter it' <<<"$out" || { echo "got: $out"; return 1; }
+	printf 'grant "${CWD}" r\n' >>p.heel
 	"$T/bin/heelc" p.heel -o p.hpol || return 1
 	[ "$1" = root ] || chown $NOBODY:$NOBODY p.hpol
 	out=$(as "$1" "$H" run --policy p.hpol sh -c 'echo $FROM' 2>&1)
@@ -278,6 +286,71 @@ case_heel_exec_must_be_beside_heel() {
 	out=$(as "$1" ./alone/heel run true 2>&1)
 	want_status $? 125 "$out" || return 1
 	grep -q 'heel-exec is not beside heel' <<<"$out" || { echo "got: $out"; return 1; }
+}
+
+# The compile cache: a second run with the same options takes the
+# artifact compiled by the first; a changed included policy, a damaged
+# entry or an entry another user could write is never used.
+case_compile_cache() {
+	local out c=$HOMEDIR/.cache/heel e
+	printf 'heel 1\nenv set "FROM" "first"\n' >p.heel
+	out=$(as "$1" "$H" run --policy p.heel sh -c 'echo $FROM' 2>&1)
+	[ "$out" = first ] || { echo "got: $out"; return 1; }
+	e=$(ls "$c" 2>/dev/null)
+	[ "$(echo "$e" | wc -w)" = 1 ] || { echo "cache holds: $(ls -la "$c")"; return 1; }
+	[ "$(stat -c %a "$c")" = 700 ] && [ "$(stat -c %a "$c/$e")" = 600 ] || { echo "modes: $(ls -la "$c")"; return 1; }
+	printf 'heel 1\nenv set "FROM" "second"\n' >p.heel
+	out=$(as "$1" "$H" run --policy p.heel sh -c 'echo $FROM' 2>&1)
+	[ "$out" = second ] || { echo "a changed included policy was not recompiled: $out"; return 1; }
+	# Damage the artifact inside the entry: the run compiles again.
+	e=$(ls "$c")
+	printf 'XXXX' | dd of="$c/$e" bs=1 seek=400 conv=notrunc 2>/dev/null
+	out=$(as "$1" "$H" run --policy p.heel sh -c 'echo $FROM' 2>&1)
+	[ "$out" = second ] || { echo "a damaged entry: $out"; return 1; }
+	# Writable by the group: not used, replaced.
+	chmod 620 "$c/$e"
+	out=$(as "$1" "$H" run --policy p.heel sh -c 'echo $FROM' 2>&1)
+	[ "$out" = second ] || { echo "a group-writable entry: $out"; return 1; }
+	[ "$(stat -c %a "$c/$e")" = 600 ] || { echo "the entry was not replaced: $(ls -la "$c")"; return 1; }
+	# HEEL_NO_CACHE: nothing is stored.
+	rm -rf "$c"
+	out=$(as "$1" env HEEL_NO_CACHE=1 "$H" run --policy p.heel true 2>&1) || { echo "$out"; return 1; }
+	[ -z "$(ls -A "$c" 2>/dev/null)" ] || { echo "HEEL_NO_CACHE stored: $(ls "$c")"; return 1; }
+}
+
+# The original README's `heel run --grant ./target=rwx cargo test`: a
+# build directory written, then its programs run. As written on a fresh
+# checkout it is refused naming the missing directory; with the
+# directory there it runs the tests; with `rw` instead of `rwx` the test
+# binary cannot run (the control).
+case_readme_cargo_test() {
+	local out
+	command -v cargo >/dev/null || { echo "SKIPPED: no cargo"; return 0; }
+	mkdir -p crate/src
+	printf '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n' >crate/Cargo.toml
+	printf 'pub fn add(a: i32, b: i32) -> i32 { a + b }\n#[cfg(test)]\nmod t { #[test] fn adds() { assert_eq!(super::add(2, 2), 4); } }\n' >crate/src/lib.rs
+	[ "$1" = root ] || chown -R $NOBODY:$NOBODY crate
+	cd crate || return 1
+	as "$1" cargo generate-lockfile >/dev/null 2>&1 || { echo "cargo generate-lockfile failed"; return 1; }
+	out=$(as "$1" "$H" run --grant ./target=rwx cargo test 2>&1)
+	want_status $? 125 "$out" || return 1
+	grep -q 'target does not exist; create it' <<<"$out" || { echo "got: $out"; return 1; }
+	as "$1" mkdir target
+	out=$(as "$1" "$H" run --grant ./target=rwx cargo test 2>&1) || { echo "$out"; return 1; }
+	grep -q 'test t::adds ... ok' <<<"$out" || { echo "got: $out"; return 1; }
+	out=$(as "$1" "$H" run --writable ./target cargo test 2>&1) && { echo "ran a test binary from an rw grant: $out"; return 1; }
+	grep -q 'Permission denied' <<<"$out" || { echo "got: $out"; return 1; }
+}
+
+# The original README's `heel run --protect-credentials=false ssh-add -l`:
+# ssh-add runs (its own status and message, not heel's 125); reaching an
+# agent's socket takes a policy that allows unix sockets (heel(5)).
+case_readme_ssh_add() {
+	local out
+	command -v ssh-add >/dev/null || { echo "SKIPPED: no ssh-add"; return 0; }
+	out=$(as "$1" "$H" run --protect-credentials=false ssh-add -l 2>&1)
+	want_status $? 2 "$out" || return 1
+	grep -q 'authentication agent' <<<"$out" || { echo "got: $out"; return 1; }
 }
 
 # The README's first commands run as written, in a directory where

@@ -515,6 +515,31 @@ run_suite() {
 		check "$tag SIG$sig to heel-exec: working directory removed" no_workdir_left
 	done
 
+	# A command stopped where there is no job control (no terminal): it
+	# stays stopped, and heel-exec waits for it, not stopped itself where
+	# nobody would continue it; continued, it finishes.
+	next_n; d=$N
+	bg_hx "$P" -- sh -c ": $d; kill -STOP \$\$; echo continued"
+	local stopped=
+	for _ in $(seq 50); do
+		stopped=$(pgrep -f "^sh -c : $d; kill -STOP")
+		[ -n "$stopped" ] && [ "$(ps -o stat= -p "$stopped" | cut -c1)" = T ] && break
+		stopped=
+		sleep 0.1
+	done
+	if [ -n "$stopped" ]; then
+		sleep 0.3
+		check "$tag command stopped, no terminal: heel-exec does not stop" \
+			bash -c "[ \"\$(ps -o stat= -p $pid | cut -c1)\" != T ]"
+		kill -CONT "$stopped"
+		wait_hx
+		check "$tag command stopped, no terminal: continued, it finishes (exit 0)" \
+			bash -c "[ $rc = 0 ] && grep -qx continued '$T/out'"
+	else
+		bad "$tag command stopped, no terminal: the command did not stop"
+		kill -9 $pid; wait_hx
+	fi
+
 	# A command that ignores the signal is killed after the grace.
 	next_n; d=$N
 	bg_hx "$P" -- sh -c "trap '' TERM; sleep $d"

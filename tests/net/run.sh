@@ -65,6 +65,7 @@ trap 'exit 130' INT TERM
 mkdir -p "$T/bin" "$T/lib"
 cp "$B/bin/heel-exec" "$T/bin/heel-exec"
 [ -x "$B/bin/heel-proxy" ] && cp "$B/bin/heel-proxy" "$T/bin/heel-proxy"
+[ -x "$B/bin/heel" ] && cp "$B/bin/heel" "$T/bin/heel"
 cp "$HERE/decider.py" "$T/bin/decider.py"
 cp "$HERE/clients.sh" "$T/lib/clients.sh"
 chmod 755 "$T/bin" "$T/lib" "$T/bin"/*
@@ -634,6 +635,81 @@ case_no_namespaces() { # --best-effort --no-namespaces: the proxy on the host's 
 
 # case_decide MODE: a decider that allows, refuses, hangs, crashes or
 # answers garbage; all but the first are refusals.
+case_readme_curl() { # The original README's curl example, as written, through `heel run`.
+	begin readme-curl || return
+	local d=$T/u-$U/readme o rc
+	rm -rf "$d"
+	mkdir -p "$d"
+	[ "$U" = nobody ] && chown $NOBODY:$NOBODY "$d"
+	[ -x "$T/bin/heel" ] || { prob "no heel in $B/bin"; finish; return; }
+	o=$(cd "$d" && th_client "${PRE[@]}" env -i PATH=/usr/bin:/bin HOME="$T/u-$U/home" LANG=C.UTF-8 \
+		timeout -k 5 "$RUN_TIMEOUT" "$T/bin/heel" run --network allow-list --allow-domain example.com \
+		--audit-log ./run.jsonl curl https://example.com 2>&1)
+	rc=$?
+	[ "$rc" = 0 ] || prob "heel run exited $rc: $(head -c 300 <<<"$o")"
+	grep -q "Example Domain" <<<"$o" || prob "no page: $(head -c 300 <<<"$o")"
+	arrived host "http 443"
+	if [ -f "$d/run.jsonl" ]; then
+		o=$(/usr/bin/python3 "$HERE/auditcheck.py" "$d/run.jsonl" example.com:443:allowed)
+		case $o in OK*) ;; *) prob "audit: $o" ;; esac
+	else
+		prob "no audit file run.jsonl"
+	fi
+	# The same with example.com not in the list: refused, recorded, nothing arrives.
+	rm -f "$d/run.jsonl"
+	local before
+	before=$(grep -c '^http 443' "$TH_DIR/log/host.log")
+	o=$(cd "$d" && th_client "${PRE[@]}" env -i PATH=/usr/bin:/bin HOME="$T/u-$U/home" LANG=C.UTF-8 \
+		timeout -k 5 "$RUN_TIMEOUT" "$T/bin/heel" run --network allow-list --allow-domain other.example \
+		--audit-log ./run.jsonl curl -sS https://example.com 2>&1)
+	rc=$?
+	[ "$rc" != 0 ] || prob "curl reached example.com though it is not in the list"
+	[ "$(grep -c '^http 443' "$TH_DIR/log/host.log")" = "$before" ] || prob "a request reached example.com"
+	grep -q 403 <<<"$o" || prob "no 403 in: $(head -c 300 <<<"$o")"
+	o=$(/usr/bin/python3 "$HERE/auditcheck.py" "$d/run.jsonl" example.com:443:refused 2>&1)
+	case $o in OK*) ;; *) prob "audit of the refusal: $o" ;; esac
+	finish
+}
+
+case_readme_cargo() { # The original README's `cargo fetch` example.
+	begin readme-cargo || return
+	local d=$T/u-$U/crate o rc h=$T/u-$U/home
+	command -v cargo >/dev/null || { skipr "no cargo (make deps-check installs it)"; finish; return; }
+	rm -rf "$d"
+	mkdir -p "$d/src"
+	printf '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n' >"$d/Cargo.toml"
+	echo 'fn main() {}' >"$d/src/main.rs"
+	[ "$U" = nobody ] && chown -R $NOBODY:$NOBODY "$d"
+	heel_run() {
+		(cd "$d" && th_client "${PRE[@]}" env -i PATH=/usr/bin:/bin HOME="$h" LANG=C.UTF-8 \
+			timeout -k 5 "$RUN_TIMEOUT" "$T/bin/heel" run "$@" 2>&1)
+	}
+	# As written: the project is read-only unless granted, and cargo
+	# writes Cargo.lock there; refused by the kernel, and cargo says so.
+	o=$(heel_run --network allow-list --allow-domain '*.crates.io' cargo fetch)
+	rc=$?
+	[ "$rc" != 0 ] || prob "cargo fetch wrote Cargo.lock into a read-only project"
+	grep -q 'Read-only file system' <<<"$o" || prob "not a clear refusal: $(head -c 300 <<<"$o")"
+	[ ! -e "$d/Cargo.lock" ] || prob "Cargo.lock was written"
+	# With the project writable and cargo's home in it, it works. (A
+	# writable ~/.cargo is refused: the package-credentials protection
+	# covers ~/.cargo/credentials, which no mount can cover while it is
+	# missing.)
+	o=$(heel_run --network allow-list --allow-domain '*.crates.io' --writable . --env CARGO_HOME="$d/.cargo" cargo fetch)
+	rc=$?
+	[ "$rc" = 0 ] || prob "cargo fetch with --writable . and ~/.cargo exited $rc: $(head -c 300 <<<"$o")"
+	[ -s "$d/Cargo.lock" ] || prob "no Cargo.lock"
+	# A dependency: this cargo's registry index is not under *.crates.io
+	# (Debian 12's cargo reads it from github.com), so the proxy refuses it.
+	printf '[dependencies]\nlibc = "0.2"\n' >>"$d/Cargo.toml"
+	o=$(heel_run --network allow-list --allow-domain '*.crates.io' --writable . --env CARGO_HOME="$d/.cargo" cargo fetch)
+	rc=$?
+	[ "$rc" != 0 ] || prob "cargo fetch with a dependency succeeded offline?"
+	grep -qE "403|allow-list" <<<"$o" || prob "the refusal does not say why: $(tail -c 400 <<<"$o")"
+	NOTE="with a dependency: $(grep -m1 -E "403|allow-list" <<<"$o" | cut -c1-160)"
+	finish
+}
+
 case_decide() {
 	local mode=$1 log=$T/u-$U/decider.log
 	begin "decider-$mode" || return
@@ -678,7 +754,8 @@ case_decider_writable() { # A decider in a place the sandbox may write: refused 
 ALL_CASES="case_control_deny case_proxy_env case_curl_plain case_curl_connect case_curl_socks
 	case_ip_literal case_git case_urllib case_pip case_by_address case_bypass case_empty_list
 	case_env_removed case_proxy_dns case_auth case_proxy_killed case_audit case_audit_daily
-	case_no_namespaces case_decider_writable case_proxy_confined case_upstream_failure"
+	case_no_namespaces case_decider_writable case_proxy_confined case_upstream_failure
+	case_readme_curl case_readme_cargo"
 DECIDERS="allow refuse hang crash garbage"
 
 U=root
