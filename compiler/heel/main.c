@@ -260,7 +260,7 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (res == CLI_ERROR) {
-		fprintf(stderr, "heel: %s\n%s", err, cli_usage);
+		fprintf(stderr, "heel: %s\n(heel --help lists the options)\n", err);
 		cli_free(&c);
 		return EXIT_HEEL;
 	}

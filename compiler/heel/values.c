@@ -60,12 +60,13 @@ values_limit(enum settings_limit lim, const char *text, char *out, size_t outlen
 			       : (lim == LIM_PROCESSES || lim == LIM_OPEN_FILES) ? UNITS_COUNT
 										 : UNITS_SIZE;
 	uint64_t v;
+	size_t unit_off = 0;
 
 	if (kind != UNITS_COUNT && all_digits(text))
 		snprintf(out, outlen, "%s%s", text, kind == UNITS_DURATION ? "s" : "B");
 	else
 		snprintf(out, outlen, "%s", text);
-	switch (units_parse(out, kind, &v, NULL)) {
+	switch (units_parse(out, kind, &v, &unit_off)) {
 	case UNITS_OK:
 		break;
 	case UNITS_NOT_A_NUMBER:
@@ -74,8 +75,22 @@ values_limit(enum settings_limit lim, const char *text, char *out, size_t outlen
 	case UNITS_MISSING_UNIT:
 	case UNITS_UNKNOWN_UNIT: {
 		const char *const *u = units_names(kind);
+		struct units_guess g;
+		char whole[64];
 		size_t n = 0;
 
+		/* The compiler's own guesses: `1G` is 1GiB, `1.5GiB` 1536MiB. */
+		if (units_whole(text, whole, sizeof(whole)) == 0) {
+			snprintf(why, whylen, "`%s`: a limit is a whole number; write %s", text, whole);
+			return -EINVAL;
+		}
+		if (units_guess(kind, out + unit_off, &g) == 0 && g.times == 1) {
+			snprintf(why, whylen, "`%s`: write %.*s%s%s%s%s", text, (int)unit_off, out, g.unit,
+				 g.decimal && g.decimal[0] ? " (binary; " : "",
+				 g.decimal && g.decimal[0] ? g.decimal : "",
+				 g.decimal && g.decimal[0] ? " is decimal)" : "");
+			return -EINVAL;
+		}
 		n += (size_t)snprintf(why + n, whylen - n, "`%s`: the unit is one of", text);
 		for (; *u && n < whylen; u++)
 			n += (size_t)snprintf(why + n, whylen - n, " %s", *u);

@@ -163,7 +163,7 @@ Test(front_toml, wrong_types_and_values)
 	expect_error(&p, 6, 13, "not an isolation base");
 	expect_error(&p, 8, 8, "only the letters r, w and x");
 	expect_error(&p, 9, 8, "every mode includes r");
-	expect_error(&p, 11, 10, "the unit is one of");
+	expect_error(&p, 11, 10, "write 1GiB (binary; GB is decimal)");
 	expect_error(&p, 12, 7, "cannot be negative");
 	expect_error(&p, 13, 13, "a count takes no unit");
 	done(&p);
