@@ -101,7 +101,7 @@ LIBS_HEELC := $(shell pkg-config --libs jansson nettle 2>/dev/null || echo -ljan
 # builds its BPF itself and does not link it.
 LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lseccomp)
 
-.PHONY: all deps deps-check deps-bench deps-demo deps-kernels check-kernels check-kernel-no-landlock demo check fuzz bench fmt install clean \
+.PHONY: uninstall all deps deps-check deps-bench deps-demo deps-kernels check-kernels check-kernel-no-landlock demo check fuzz bench fmt install clean \
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
 	check-launcher check-conformance check-matrix check-container check-apparmor
 
@@ -153,6 +153,15 @@ $(OBJ)/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h
 $(LIB)/libheelrt.a: $(RUNTIME_OBJ) | $(LIB)
 	$(Q)rm -f $@
 	$(call quiet,AR,$@)ar rcs $@ $^
+
+# `include <name>` also finds presets a site put beside the installed
+# stock policies (compiler/load.c).
+# The object is rebuilt when PREFIX changes ($(B)/prefix holds the last).
+$(OBJ)/compiler/load.o: CFLAGS_ALL += -DHEEL_POLICY_DIR='"$(PREFIX)/share/heel/policies"'
+$(OBJ)/compiler/load.o: $(B)/prefix
+$(B)/prefix: FORCE
+	@mkdir -p $(B); [ "$$(cat $@ 2>/dev/null)" = "$(PREFIX)" ] || echo "$(PREFIX)" >$@
+.PHONY: FORCE
 
 $(LIB)/libheelc.a: $(COMPILER_OBJ) $(GEN_OBJ) | $(LIB)
 	$(Q)rm -f $@
@@ -467,18 +476,46 @@ bench: deps-bench
 fmt:
 	$(call quiet,FMT,compiler runtime launcher tests)clang-format -i $(filter-out $(GEN)/%,$(wildcard compiler/*.[ch] runtime/*.[ch] launcher/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c))
 
+# What `make install` puts where: SOURCE:DESTINATION:MODE, DESTINATION
+# under DESTDIR/PREFIX. `make uninstall` removes exactly these (and the
+# AppArmor profile install.sh put in place), then the directories of
+# heel's own that are left empty.
+STOCK_POLICIES := $(sort $(wildcard policies/*.heel policies/protect/*.heel policies/devices/*.heel))
+EXAMPLE_POLICIES := $(sort $(wildcard policies/examples/*.heel))
+INSTALL_MAP := \
+	$(BIN)/heel:bin/heel:0755 $(BIN)/heelc:bin/heelc:0755 \
+	$(BIN)/heel-exec:bin/heel-exec:0755 $(BIN)/heel-proxy:bin/heel-proxy:0755 \
+	docs/heel.1:share/man/man1/heel.1:0644 docs/heelc.1:share/man/man1/heelc.1:0644 \
+	docs/heel-exec.1:share/man/man1/heel-exec.1:0644 docs/heel.5:share/man/man5/heel.5:0644 \
+	$(foreach f,$(STOCK_POLICIES),$(f):share/heel/$(f):0644) \
+	$(foreach f,$(EXAMPLE_POLICIES),$(f):share/doc/heel/examples/$(notdir $(f)):0644) \
+	packaging/completion/heel.bash:share/bash-completion/completions/heel:0644 \
+	packaging/completion/heel.bash:share/bash-completion/completions/heelc:0644 \
+	packaging/completion/heel.bash:share/bash-completion/completions/heel-exec:0644 \
+	packaging/completion/_heel:share/zsh/site-functions/_heel:0644 \
+	packaging/vim/syntax/heel.vim:share/vim/vimfiles/syntax/heel.vim:0644 \
+	packaging/vim/ftdetect/heel.vim:share/vim/vimfiles/ftdetect/heel.vim:0644 \
+	$(LIBHEEL_INSTALL_MAP)
+# Directories only heel uses: removed by uninstall once empty.
+INSTALL_OWN_DIRS := share/heel/policies/protect share/heel/policies/devices share/heel/policies \
+	share/heel share/doc/heel/examples share/doc/heel
+
 # Also heel-exec's AppArmor profile, for PREFIX/bin/heel-exec: into
 # DESTDIR/etc/apparmor.d, and loaded where AppArmor is enabled and no
 # DESTDIR is given (packaging/apparmor/install.sh says when it is not).
 install: all
-	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
-	$(Q)install -m 0755 $(BIN)/heelc $(DESTDIR)$(PREFIX)/bin/heelc
-	$(Q)install -m 0755 $(BIN)/heel-exec $(DESTDIR)$(PREFIX)/bin/heel-exec
-	$(Q)install -m 0755 $(BIN)/heel-proxy $(DESTDIR)$(PREFIX)/bin/heel-proxy
-	$(Q)install -m 0644 docs/heel-exec.1 $(DESTDIR)$(PREFIX)/share/man/man1/heel-exec.1
-	$(Q)install -m 0644 docs/heelc.1 $(DESTDIR)$(PREFIX)/share/man/man1/heelc.1
-	$(Q)install -m 0644 docs/heel.5 $(DESTDIR)$(PREFIX)/share/man/man5/heel.5
-	@sh packaging/apparmor/install.sh packaging/apparmor/heel-exec "$(PREFIX)" "$(DESTDIR)"
+	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))set -e; for e in $(INSTALL_MAP); do \
+		src=$${e%%:*}; rest=$${e#*:}; dst=$${rest%%:*}; mode=$${rest##*:}; \
+		install -D -m $$mode "$$src" "$(DESTDIR)$(PREFIX)/$$dst"; \
+	done
+	$(Q)sh packaging/apparmor/install.sh packaging/apparmor/heel-exec "$(PREFIX)" "$(DESTDIR)"
+
+uninstall:
+	$(call quiet,RM,$(DESTDIR)$(PREFIX))set -e; for e in $(INSTALL_MAP); do \
+		rest=$${e#*:}; dst=$${rest%%:*}; rm -f "$(DESTDIR)$(PREFIX)/$$dst"; \
+	done; \
+	for d in $(INSTALL_OWN_DIRS); do rmdir "$(DESTDIR)$(PREFIX)/$$d" 2>/dev/null || true; done
+	$(Q)sh packaging/apparmor/install.sh --remove packaging/apparmor/heel-exec "$(PREFIX)" "$(DESTDIR)"
 
 clean:
 	$(call quiet,CLEAN,$(B))rm -rf $(B)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "parse.h"
 #include "grow.h"
@@ -257,6 +258,77 @@ preset_candidates(struct sema *s)
 	return v;
 }
 
+/* The directory `make install` puts the stock policies in, where a site
+ * may add presets of its own: `include <name>` finds NAME.heel there
+ * when no embedded preset has that name. */
+#ifndef HEEL_POLICY_DIR
+#define HEEL_POLICY_DIR "/usr/local/share/heel/policies"
+#endif
+
+/* A preset from HEEL_POLICY_DIR: true when one was found (and loaded, or
+ * an error reported), false to go on with "unknown preset". Only plain
+ * names, and only a file nobody but its owner (root or the user) can
+ * change: a preset is trusted like the stock ones. */
+static bool
+site_preset(struct sema *s, struct sema_file *f, const struct ast_stmt *st,
+	    struct sema_include *inc, const char *name)
+{
+	char *path = NULL, *origin = NULL, *text = NULL;
+	struct sema_file *t;
+	struct stat sb;
+	size_t len = 0;
+	int rc;
+
+	if (!name[0] || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-_") != strlen(name))
+		return false;
+	if (asprintf(&path, "%s/%s.heel", HEEL_POLICY_DIR, name) < 0) {
+		s->oom = true;
+		return true;
+	}
+	rc = rf_read_regular(path, &text, &len, &sb);
+	if (rc == -ENOENT || rc == -ENOTDIR) {
+		free(path);
+		return false;
+	}
+	if (rc) {
+		inc_error(s, inc, NULL, "cannot read the preset `%s`: %s", path, rf_strerror(rc, &sb));
+		goto out;
+	}
+	if ((sb.st_mode & 022) || (sb.st_uid != 0 && sb.st_uid != getuid())) {
+		inc_error(s, inc, "only root or you may own it, and only the owner write it",
+			  "the preset `%s` is not trusted: others can change it", path);
+		goto out;
+	}
+	for (size_t i = 0; i < s->nfiles; i++)
+		if (s->files[i]->preset && strcmp(s->files[i]->preset, name) == 0) {
+			inc->status = SEMA_INC_DUPLICATE;
+			goto out;
+		}
+	t = new_file(s);
+	if (!t || asprintf(&origin, "<%s>", name) < 0) {
+		s->oom = true;
+		goto out;
+	}
+	t->source = IR_SRC_PRESET;
+	t->preset = sema_strdup(s, name);
+	t->dir = sema_strdup(s, HEEL_POLICY_DIR);
+	t->origin_dir = sema_strdup(s, "");
+	t->includer = f;
+	if (parse_into(s, t, path, origin, text, len) == 0) {
+		diag_set_included(s->ctx, t->src, f->src, st->loc.line, st->loc.col, 0);
+		inc->status = SEMA_INC_OK;
+		inc->target = t;
+		load_includes(s, t);
+	} else {
+		inc->status = SEMA_INC_DUPLICATE;
+	}
+out:
+	free(path);
+	free(origin);
+	free(text);
+	return true;
+}
+
 static void
 include_preset(struct sema *s, struct sema_file *f, const struct ast_stmt *st,
 	       struct sema_include *inc)
@@ -275,6 +347,8 @@ include_preset(struct sema *s, struct sema_file *f, const struct ast_stmt *st,
 	}
 	if (!strchr(name, '/'))
 		p = presets_find(name);
+	if (!p && site_preset(s, f, st, inc, name))
+		return;
 	if (!p) {
 		const char **cands = preset_candidates(s);
 		const char *near = cands ? suggest_word(name, cands) : NULL;

@@ -18,13 +18,18 @@
 #     are root, apparmor_parser -r loads (or replaces) it;
 #   - otherwise it is only installed, quietly.
 #
-# Usage: packaging/apparmor/install.sh PROFILE PREFIX [DESTDIR]
+# Usage: packaging/apparmor/install.sh [--remove] PROFILE PREFIX [DESTDIR]
+#   --remove (make uninstall): removes the profile it installed for this
+#   PREFIX (and unloads it where it loaded it); another file of that name
+#   is left alone.
 # Env (for tests/apparmor): APPARMOR_PARSER (the parser, default
 # apparmor_parser from PATH, /sbin or /usr/sbin), HEEL_APPARMOR_D (default
 # DESTDIR/etc/apparmor.d), HEEL_APPARMOR_FS (default
 # /sys/kernel/security/apparmor).
 set -eu
 
+remove=
+if [ "${1:-}" = --remove ]; then remove=1; shift; fi
 src=$1 prefix=$2 destdir=${3:-}
 dir=${HEEL_APPARMOR_D:-$destdir/etc/apparmor.d}
 fs=${HEEL_APPARMOR_FS:-/sys/kernel/security/apparmor}
@@ -45,6 +50,22 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 sed "s|^@{HEEL_PREFIX}=.*|@{HEEL_PREFIX}=$prefix|" "$src" >"$tmp"
 grep -qx "@{HEEL_PREFIX}=$prefix" "$tmp" || { echo "install.sh: $src has no @{HEEL_PREFIX}= line" >&2; exit 1; }
+
+if [ -n "$remove" ]; then
+	f=$dir/heel-exec
+	[ -f "$f" ] || exit 0
+	if ! grep -qx "@{HEEL_PREFIX}=$prefix" "$f"; then
+		echo "install.sh: $f is not the profile for $prefix; left alone" >&2
+		exit 0
+	fi
+	p=${APPARMOR_PARSER:-$(command -v apparmor_parser 2>/dev/null || true)}
+	if [ -z "$destdir" ] && [ -n "$p" ] && [ -d "$fs" ] && [ "$(id -u)" = 0 ]; then
+		"$p" -R "$f" 2>/dev/null || true
+	fi
+	rm -f "$f"
+	rmdir "$dir" 2>/dev/null || true
+	exit 0
+fi
 
 parser=${APPARMOR_PARSER:-}
 if [ -z "$parser" ]; then
