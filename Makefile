@@ -53,10 +53,12 @@ GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime 
 # iproute2: the clients and the stand-in internet of tests/net;
 # ca-certificates and openssl: its HTTPS host, example.com, with a test
 # CA; cargo and openssh-client: the original README's cargo and ssh-add
-# examples under heel run).
+# examples under heel run; zsh, bash-completion and vim: checking what
+# make install puts in place).
 DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ares-dev
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
-	debian-archive-keyring curl git python3 python3-pip iproute2 ca-certificates openssl cargo openssh-client
+	debian-archive-keyring curl git python3 python3-pip iproute2 ca-certificates openssl cargo openssh-client \
+	zsh bash-completion vim
 # The demo's network part: a stand-in internet (tests/net/testhost.sh)
 # and a client.
 DEPS_DEMO := $(DEPS_BUILD) curl python3 iproute2

@@ -368,8 +368,87 @@ case_readme_first_commands() {
 	"$T/bin/heelc" check sandbox.heel || { echo "the README's printed policy does not compile"; return 1; }
 }
 
+# ------------------------------------------------------------ root only
+# root_NAME: run once, as root (they install files or mount).
+run_root() {
+	local name=$1 msg
+	# shellcheck disable=SC2053
+	[[ $name == $ONLY ]] || return 0
+	[ "$(id -u)" = 0 ] || { skip "$name: needs root"; return 0; }
+	setup_user root
+	if msg=$(cd "$P" && "root_$name" 2>&1); then ok "$name [root]"; else bad "$name [root]: $msg"; fi
+}
+
+# make install puts every part in place (with its mode), each part works
+# from there, and make uninstall removes exactly what install put.
+root_install_uninstall() {
+	local d=$T/dest pre=/usr/local f out
+	(cd "$HERE/../.." && make --no-print-directory install DESTDIR="$d" >"$T/install.log" 2>&1) ||
+		{ cat "$T/install.log"; return 1; }
+	for f in bin/heel:755 bin/heelc:755 bin/heel-exec:755 bin/heel-proxy:755 \
+		share/man/man1/heel.1:644 share/man/man1/heelc.1:644 share/man/man1/heel-exec.1:644 \
+		share/man/man5/heel.5:644 share/heel/policies/python.heel:644 \
+		share/heel/policies/protect/credentials.heel:644 share/heel/policies/default.heel:644 \
+		share/doc/heel/examples/demo.heel:644 \
+		share/bash-completion/completions/heel:644 share/bash-completion/completions/heelc:644 \
+		share/bash-completion/completions/heel-exec:644 share/zsh/site-functions/_heel:644 \
+		share/vim/vimfiles/syntax/heel.vim:644 share/vim/vimfiles/ftdetect/heel.vim:644; do
+		[ -f "$d$pre/${f%:*}" ] || { echo "not installed: ${f%:*}"; return 1; }
+		[ "$(stat -c %a "$d$pre/${f%:*}")" = "${f#*:}" ] || { echo "mode of ${f%:*}: $(stat -c %a "$d$pre/${f%:*}")"; return 1; }
+	done
+	# The installed heel finds the installed heel-exec beside it.
+	out=$("$d$pre/bin/heel" run echo from-the-install 2>&1) || { echo "$out"; return 1; }
+	[ "$out" = from-the-install ] || { echo "got: $out"; return 1; }
+	# Man pages render without warnings.
+	for f in man1/heel.1 man1/heelc.1 man1/heel-exec.1 man5/heel.5; do
+		out=$(LC_ALL=C.UTF-8 groff -man -ww -z "$d$pre/share/man/$f" 2>&1)
+		[ -z "$out" ] || { echo "$f: $out"; return 1; }
+	done
+	# bash: the completion offers heel's subcommands and options.
+	out=$(bash -c '. /usr/share/bash-completion/bash_completion 2>/dev/null; . "$1"
+		COMP_WORDS=(heel run --isol); COMP_CWORD=2; _heel; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(heel ""); COMP_CWORD=1; _heel; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(heel run --network ""); COMP_CWORD=3; _heel; echo "${COMPREPLY[*]}"' _ \
+		"$d$pre/share/bash-completion/completions/heel" 2>&1)
+	[ "$out" = "--isolation
+run shell python --help --version
+deny allow-all allow-list" ] || { echo "bash completion: $out"; return 1; }
+	zsh -n "$d$pre/share/zsh/site-functions/_heel" || { echo "zsh: the completion does not parse"; return 1; }
+	# vim: a .heel file gets the heel syntax; `grant` is a statement.
+	printf 'heel 1\ngrant "/usr/share" r\n' >"$T/v.heel"
+	out=$(HOME=$T vim -Nu NONE -i NONE -es --cmd "set rtp^=$d$pre/share/vim/vimfiles" \
+		-c 'filetype on' -c 'syntax on' -c 'edit '"$T"'/v.heel' \
+		-c 'redir! > '"$T"'/vim.out' -c 'echo &filetype synIDattr(synID(2, 1, 1), "name")' -c 'redir END' -c 'qa!' 2>&1;
+		cat "$T/vim.out")
+	grep -q 'heel heelStatement' <<<"$out" || { echo "vim: $out"; return 1; }
+	(cd "$HERE/../.." && make --no-print-directory uninstall DESTDIR="$d" >"$T/uninstall.log" 2>&1) ||
+		{ cat "$T/uninstall.log"; return 1; }
+	out=$(find "$d" -type f)
+	[ -z "$out" ] || { echo "left after uninstall: $out"; return 1; }
+	[ ! -e "$d$pre/share/heel" ] || { echo "share/heel left after uninstall"; return 1; }
+}
+
+# `include <name>` finds a site's preset beside the installed policies,
+# and refuses one others could have changed.
+root_site_preset() {
+	local out
+	out=$(unshare -m sh -c '
+		mount -t tmpfs site /usr/local/share && mkdir -p /usr/local/share/heel/policies &&
+		printf "heel 1\nenv set \"SITE\" \"yes\"\n" >/usr/local/share/heel/policies/site.heel &&
+		printf "heel 1\ninclude <site>\n" >p.heel &&
+		"$1" run --policy p.heel sh -c "echo SITE=\$SITE" &&
+		chmod 666 /usr/local/share/heel/policies/site.heel &&
+		echo "# changed by someone else" >>/usr/local/share/heel/policies/site.heel &&
+		"$1" run --policy p.heel true' _ "$H" 2>&1)
+	grep -q 'SITE=yes' <<<"$out" || { echo "the site preset was not found: $out"; return 1; }
+	grep -q 'is not trusted: others can change it' <<<"$out" || { echo "a writable preset was used: $out"; return 1; }
+}
+
 for c in $(declare -F | sed -n 's/^declare -f case_//p'); do
 	run_case "$c"
+done
+for c in $(declare -F | sed -n 's/^declare -f root_//p'); do
+	run_root "$c"
 done
 echo "$pass passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
