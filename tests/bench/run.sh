@@ -90,6 +90,11 @@ setpriv --reuid=65534 --regid=65534 --clear-groups env -u HOME "$out/ab_launch" 
 	::: "$bin/heel-exec-musl" "$out/default-nocarve.hpol" -- /bin/true \
 	2>&1 | tee -a "$out/launch-choices.txt"
 
+# ---------------------------------------------------------------- heel run
+# What the front end adds: heel run against heel-exec with the same policy
+# precompiled (tests/bench/heel_run.sh).
+bash tests/bench/heel_run.sh "$bin" "$out"
+
 # ---------------------------------------------------------------- user session
 # The working directory goes under $XDG_RUNTIME_DIR when that is private:
 # a tmpfs in a user session, where making and removing it is cheap. Same
