@@ -495,3 +495,105 @@ $(LIB)/libheelfront.a: $(FRONT_OBJ) $(TOML_GEN_OBJ) | $(LIB)
 
 $(BIN)/heel: $(OBJ)/compiler/heel/main.o $(LIB)/libheelfront.a $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BIN)
 	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS_HEELC) -lutil
+
+# ---------------------------------------------------------------- libheel
+# libheel (compiler/libheel/, libheel(3)): policies from files, text or
+# builder calls, spawned through heel-exec. The shared library needs PIC
+# objects, so its sources and those of the libraries it uses (libheelc,
+# libheelfront, libheelrt) are compiled again under build/obj/pic. Both
+# libheel.so and libheel.a are made from one relocatable object whose
+# hidden symbols are made local: a program linking either sees heel_*
+# and nothing of the compiler (no clash with its own diag_new, say).
+PIC := $(OBJ)/pic
+LIBHEEL_SRC := $(sort $(wildcard compiler/libheel/*.c))
+HEEL_LIB_VERSION := $(shell sed -n 's/^\#define HEEL_VERSION "\(.*\)"/\1/p' compiler/version.h)
+LIBS_LIBHEEL := $(shell pkg-config --libs nettle 2>/dev/null || echo -lnettle)
+PIC_CFLAGS = $(filter-out -fPIE,$(1)) -fPIC
+
+PIC_COMPILER_OBJ := $(COMPILER_SRC:%.c=$(PIC)/%.o)
+PIC_FRONT_OBJ := $(FRONT_SRC:%.c=$(PIC)/%.o)
+PIC_RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(PIC)/%.o)
+PIC_GEN_OBJ := $(GEN_SRC:$(GEN)/%.c=$(PIC)/gen/%.o) $(PIC)/gen/toml_parser.o $(PIC)/gen/toml_lexer.o
+PIC_LIBHEEL_OBJ := $(LIBHEEL_SRC:%.c=$(PIC)/%.o)
+
+# Where libheel looks for heel-exec when the caller names none: fixed at
+# build time from PREFIX (never from the caller's environment, which
+# would let it swap the launcher), and rewritten only when PREFIX changes.
+$(GEN)/libheel_prefix.h: FORCE | $(GEN)
+	@printf '#define HEEL_EXEC_PATH "%s/bin/heel-exec"\n' '$(PREFIX)' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+.PHONY: FORCE
+FORCE:
+
+$(PIC_COMPILER_OBJ): $(PIC)/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(call PIC_CFLAGS,$(CFLAGS_ALL)) -MMD -MP -c -o $@ $<
+$(PIC_FRONT_OBJ): $(PIC)/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(call PIC_CFLAGS,$(FRONT_CFLAGS)) -MMD -MP -c -o $@ $<
+$(PIC_RUNTIME_OBJ): $(PIC)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(call PIC_CFLAGS,$(CFLAGS_TRUSTED)) -MMD -MP -c -o $@ $<
+$(PIC_GEN_OBJ): $(PIC)/gen/%.o: $(GEN)/%.c $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(call PIC_CFLAGS,$(GEN_CFLAGS)) -Icompiler/heel -MMD -MP -c -o $@ $<
+$(PIC_LIBHEEL_OBJ): $(PIC)/%.o: %.c $(GEN)/libheel_prefix.h | $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(call PIC_CFLAGS,$(FRONT_CFLAGS)) -Icompiler/libheel -include $(GEN)/libheel_prefix.h \
+		-MMD -MP -c -o $@ $<
+
+$(PIC)/libheelc.a: $(PIC_COMPILER_OBJ) $(filter-out $(PIC)/gen/toml_%,$(PIC_GEN_OBJ))
+	@rm -f $@
+	ar rcs $@ $^
+$(PIC)/libheelfront.a: $(PIC_FRONT_OBJ) $(PIC)/gen/toml_parser.o $(PIC)/gen/toml_lexer.o
+	@rm -f $@
+	ar rcs $@ $^
+$(PIC)/libheelrt.a: $(PIC_RUNTIME_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+# One object: libheel's own and the archive members they need (ld -r
+# pulls members as a final link would), hidden symbols then made local.
+$(PIC)/libheel.o: $(PIC_LIBHEEL_OBJ) $(PIC)/libheelfront.a $(PIC)/libheelc.a $(PIC)/libheelrt.a
+	$(LD) -r -o $@.tmp $(PIC_LIBHEEL_OBJ) --start-group $(PIC)/libheelfront.a $(PIC)/libheelc.a \
+		$(PIC)/libheelrt.a --end-group
+	objcopy --localize-hidden $@.tmp $@
+	@rm -f $@.tmp
+
+$(LIB)/libheel.a: $(PIC)/libheel.o | $(LIB)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(LIB)/libheel.so.0: $(PIC)/libheel.o compiler/libheel/libheel.map | $(LIB)
+	$(CC) -shared -Wl,-soname,libheel.so.0 -Wl,--version-script=compiler/libheel/libheel.map \
+		-Wl,-z,relro,-z,now,-z,noexecstack -Wl,--as-needed $(LDFLAGS) -o $@ $(PIC)/libheel.o $(LIBS_LIBHEEL)
+$(LIB)/libheel.so: $(LIB)/libheel.so.0
+	ln -sf libheel.so.0 $@
+
+# pkg-config's file, for the PREFIX given (also in the build tree, for
+# the examples).
+$(LIB)/heel.pc: compiler/libheel/heel.pc.in compiler/version.h FORCE | $(LIB)
+	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(HEEL_LIB_VERSION)|g' \
+		-e 's|@LIBS_PRIVATE@|$(LIBS_LIBHEEL)|g' $< >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+
+LIBHEEL_OUT := $(LIB)/libheel.a $(LIB)/libheel.so.0 $(LIB)/libheel.so $(LIB)/heel.pc
+all: $(LIBHEEL_OUT)
+
+# Unit tests of libheel (tests/unit/test_libheel*.c) see heel.h only and
+# link the library as a user does.
+LIBHEEL_TEST_CFLAGS := $(CSTD) $(OPT) $(WARN) -Icompiler/libheel -Itests/unit
+$(TBIN)/test_libheel%: tests/unit/test_libheel%.c $(LIB)/libheel.a | $(TBIN)
+	$(CC) $(LIBHEEL_TEST_CFLAGS) -o $@ $< $(LIB)/libheel.a -lcriterion $(LIBS_LIBHEEL) -lpthread
+
+install-libheel: $(LIBHEEL_OUT)
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 0644 compiler/libheel/heel.h $(DESTDIR)$(PREFIX)/include/heel.h
+	install -m 0644 $(LIB)/libheel.a $(DESTDIR)$(PREFIX)/lib/libheel.a
+	install -m 0755 $(LIB)/libheel.so.0 $(DESTDIR)$(PREFIX)/lib/libheel.so.0
+	ln -sf libheel.so.0 $(DESTDIR)$(PREFIX)/lib/libheel.so
+	install -m 0644 $(LIB)/heel.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/heel.pc
+	install -m 0644 docs/libheel.3 $(DESTDIR)$(PREFIX)/share/man/man3/libheel.3
+install: install-libheel
+.PHONY: install-libheel
