@@ -420,6 +420,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-container
 	@$(MAKE) --no-print-directory check-apparmor
 	@$(MAKE) --no-print-directory check-net
+	@$(MAKE) --no-print-directory check-libheel
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz-smoke
 	@# Debian 12's own kernel (6.1, Landlock ABI 2) in QEMU: the suites
@@ -583,8 +584,21 @@ all: $(LIBHEEL_OUT)
 # Unit tests of libheel (tests/unit/test_libheel*.c) see heel.h only and
 # link the library as a user does.
 LIBHEEL_TEST_CFLAGS := $(CSTD) $(OPT) $(WARN) -Icompiler/libheel -Itests/unit
-$(TBIN)/test_libheel%: tests/unit/test_libheel%.c $(LIB)/libheel.a | $(TBIN)
+LIBHEEL_UNIT_BIN := $(patsubst tests/unit/%.c,$(TBIN)/%,$(wildcard tests/unit/test_libheel*.c))
+$(LIBHEEL_UNIT_BIN): $(TBIN)/%: tests/unit/%.c $(LIB)/libheel.a | $(TBIN)
 	$(CC) $(LIBHEEL_TEST_CFLAGS) -o $@ $< $(LIB)/libheel.a -lcriterion $(LIBS_LIBHEEL) -lpthread
+
+# The live tests (tests/libheel) and the examples (docs/examples), run by
+# check-libheel as root and as uid 65534.
+$(TBIN)/libheel_live: tests/libheel/live.c $(LIB)/libheel.a | $(TBIN)
+	$(CC) $(LIBHEEL_TEST_CFLAGS) -o $@ $< $(LIB)/libheel.a -lcriterion $(LIBS_LIBHEEL) -lpthread
+$(B)/examples/run: docs/examples/run.c compiler/libheel/heel.h $(LIB)/libheel.so
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(WARN) -Icompiler/libheel -o $@ $< -L$(LIB) -lheel -Wl,-rpath,$(CURDIR)/$(LIB)
+
+.PHONY: check-libheel
+check-libheel: $(LIBHEEL_OUT) $(BIN)/heel-exec $(BIN)/heelc $(TBIN)/libheel_live $(B)/examples/run
+	@bash tests/libheel/run.sh $(B)
 
 install-libheel: $(LIBHEEL_OUT)
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
