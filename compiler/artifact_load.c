@@ -429,8 +429,16 @@ artifact_load(const uint8_t *buf, size_t len, struct ir_policy **out, char *err,
 	load_python(&l);
 	load_extras(&l);
 	load_decider(&l);
-	if (art_meta(&view, &meta))
+	if (art_meta(&view, &meta)) {
 		memcpy(l.p->source_digest, meta.source_digest, sizeof(l.p->source_digest));
+		if (meta.source_name) {
+			l.p->source_name = ir_intern(l.p, meta.source_name);
+			if (!l.p->source_name)
+				l.rc = -ENOMEM;
+			l.p->source_size = meta.source_size;
+			l.p->source_crc = meta.source_crc;
+		}
+	}
 	if (l.rc)
 		goto oom;
 	rc = check_linux_derived(&view, l.p, err, errlen);

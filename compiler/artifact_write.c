@@ -420,6 +420,7 @@ static void
 write_meta(struct writer *w, const struct ir_policy *p)
 {
 	uint32_t version = str(w, ARTIFACT_COMPILER_VERSION);
+	uint32_t source = str(w, p->source_name);
 	uint8_t *m = grow(w, &w->sec[ART_SEC_META], sizeof(struct art_rec_meta));
 
 	if (!m)
@@ -427,6 +428,11 @@ write_meta(struct writer *w, const struct ir_policy *p)
 	le_put32(m + offsetof(struct art_rec_meta, compiler_version), version);
 	memcpy(m + offsetof(struct art_rec_meta, source_digest), p->source_digest,
 	       sizeof(p->source_digest));
+	/* 1.2: the top source file, for heel-exec's stale-artifact warning. */
+	le_put32(m + offsetof(struct art_rec_meta, source_name), source);
+	le_put32(m + offsetof(struct art_rec_meta, source_crc), p->source_name ? p->source_crc : 0);
+	le_put64(m + offsetof(struct art_rec_meta, source_size),
+		 p->source_name ? p->source_size : 0);
 }
 
 /* DECIDER: only when a platform has one, so that an artifact without a

@@ -196,6 +196,13 @@ struct ir_policy {
 	char *excluded_reason[IR_PLATFORM_COUNT];
 
 	uint8_t source_digest[32];   /* SHA-256 over the canonical (fmt) text of every source, in include order */
+	/* The top source file as read (bytes, not canonical form), for a
+	 * launcher to tell that the file beside an artifact has changed
+	 * since: its base name (interned; NULL when compiled from memory
+	 * with no file name), size and CRC-32C. */
+	const char *source_name;
+	uint64_t source_size;
+	uint32_t source_crc;
 
 	struct ir_pool *pool;        /* owns origin file names */
 };

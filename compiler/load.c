@@ -15,6 +15,7 @@
 #include "grow.h"
 #include "presets.h"
 #include "readfile.h"
+#include "crc32c.h"
 #include "suggest.h"
 
 static bool
@@ -516,6 +517,15 @@ load_top(struct sema *s)
 	base = base ? base + 1 : path;
 	f->dir = dir_of(s, path);
 	f->origin_dir = sema_strdup(s, "");
+	/* What heel-exec compares with the file beside the artifact: the
+	 * bytes read, so any edit shows, layout included. */
+	if (o->path) {
+		s->ir->source_name = ir_intern(s->ir, base);
+		if (!s->ir->source_name)
+			s->oom = true;
+		s->ir->source_size = len;
+		s->ir->source_crc = crc32c_buf(text, len);
+	}
 	rc = parse_into(s, f, path, base, text, len);
 	free(text);
 	if (rc)

@@ -3,7 +3,7 @@
 #ifndef HEEL_COMPILER_VERSION_H
 #define HEEL_COMPILER_VERSION_H
 
-#define HEEL_VERSION "0.1.0"
+#include "heel_version.h" /* HEEL_VERSION, shared with heel-exec */
 #define HEEL_LANGUAGE_VERSION 1
 
 #endif

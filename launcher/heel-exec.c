@@ -13,9 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "artifact_read.h"
+#include "artifact_source.h"
+#include "heel_version.h"
 #include "env.h"
 #include "launch_timing.h"
 #include "linux.h"
@@ -31,13 +34,53 @@
 
 extern char **environ;
 
-static void __attribute__((noreturn))
-usage(void)
+static const char usage_text[] =
+	"usage: heel-exec [OPTIONS] POLICY.hpol -- CMD [ARG...]\n"
+	"       heel-exec [OPTIONS] --artifact-fd N -- CMD [ARG...]\n"
+	"       heel-exec check [-v | -vv] POLICY.hpol\n"
+	"       heel-exec --help | --version\n";
+
+static const char help_text[] =
+	"\n"
+	"Runs CMD under a policy compiled by heelc (heel-exec(1), heel(5)): in a fresh\n"
+	"private working directory, with an environment built from scratch, under\n"
+	"Landlock, seccomp and namespaces of its own. Nothing it starts outlives it.\n"
+	"\n"
+	"options:\n"
+	"      --workdir DIR       run in DIR (made if missing, and kept) instead of a\n"
+	"                          fresh working directory removed at exit\n"
+	"      --cwd DIR           start CMD in DIR (absolute) instead of the working\n"
+	"                          directory, which stays TMPDIR\n"
+	"      --artifact-fd N     read the artifact from the inherited descriptor N\n"
+	"                          (a memfd or a regular file) instead of POLICY.hpol\n"
+	"      --best-effort       run where this machine cannot enforce all of the\n"
+	"                          policy, printing each weakening, instead of refusing\n"
+	"      --no-namespaces     with --best-effort: make no namespaces\n"
+	"      --accept WEAKENING  accept this one weakening (per-process-limits)\n"
+	"  -v, --verbose           say what is done; -vv also lists each optional rule\n"
+	"                          skipped because its path is missing here\n"
+	"  -h, --help              this text\n"
+	"      --version           the version, and the artifact format it reads\n"
+	"\n"
+	"check POLICY.hpol says what this machine can enforce of the policy (-vv: and\n"
+	"lists each optional rule skipped), without running anything.\n"
+	"\n"
+	"exit status: CMD's own; 128+N when CMD died of signal N; 125 when heel-exec\n"
+	"refused or failed; 126 CMD cannot be run; 127 CMD not found.\n";
+
+/* A mistake on heel-exec's own command line: what was wrong, then how it
+ * is used. */
+static void __attribute__((noreturn, format(printf, 1, 2)))
+usage_error(const char *fmt, ...)
 {
-	fprintf(stderr,
-		"usage: heel-exec [--workdir DIR] [--best-effort [--no-namespaces]] [--accept WEAKENING]... [-v]\n"
-		"                 POLICY.hpol -- CMD [ARG...]\n"
-		"       heel-exec check POLICY.hpol\n");
+	va_list ap;
+
+	fputs("heel-exec: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fputs(usage_text, stderr);
 	exit(EXIT_HEEL);
 }
 
@@ -81,22 +124,177 @@ ensure_std_fds(void)
 			exit(EXIT_HEEL);
 }
 
-/* Reads and validates the artifact; exits 125 at the first failure. */
+static bool
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* What heelc names the artifact of `source` when no -o is given. */
 static void
-load_policy(const char *path, uint8_t **buf, struct art_view *view)
+default_artifact(const char *source, char *out, size_t len)
+{
+	size_t n = strlen(source);
+
+	if (ends_with(source, ".heel"))
+		n -= 5;
+	snprintf(out, len, "%.*s.hpol", (int)n, source);
+}
+
+/* Whether `path` is policy text rather than an artifact: it does not
+ * start with the artifact's magic, and it is named .heel or its first
+ * statement (after blank lines and comments) is `heel N`. Asked only
+ * once reading it as an artifact has failed, so a launch pays nothing. */
+static bool
+is_policy_source(const char *path)
+{
+	char head[1024];
+	struct stat st;
+	ssize_t n;
+	size_t i = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return false;
+	/* Only a regular file: reading a device may do something. */
+	n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? read(fd, head, sizeof(head)) : -1;
+	close(fd);
+	if (n < 0 || memchr(head, '\0', (size_t)n))
+		return false;
+	if ((size_t)n >= ART_MAGIC_LEN && memcmp(head, ART_MAGIC, ART_MAGIC_LEN) == 0)
+		return false;
+	if (ends_with(path, ".heel"))
+		return true;
+	while (i < (size_t)n) {
+		if (strchr(" \t\r\n", head[i])) {
+			i++;
+		} else if (head[i] == '#') {
+			while (i < (size_t)n && head[i] != '\n')
+				i++;
+		} else {
+			break;
+		}
+	}
+	return (size_t)n - i >= 6 && memcmp(head + i, "heel", 4) == 0 &&
+	       (head[i + 4] == ' ' || head[i + 4] == '\t') &&
+	       strchr("0123456789 \t", head[i + 5]) != NULL;
+}
+
+/* A policy source given where its artifact belongs: say how to make it. */
+static void __attribute__((noreturn))
+refuse_source(const char *path)
+{
+	char hpol[PATH_MAX];
+
+	default_artifact(path, hpol, sizeof(hpol));
+	note("%s is a policy source; compile it first: heelc %s", path, path);
+	note("then run the artifact: heel-exec %s -- CMD [ARG...]", hpol);
+	exit(EXIT_HEEL);
+}
+
+/* Warns when the source the artifact was compiled from, beside it, has
+ * changed since (META, format 1.2): a warning, not a refusal, since the
+ * artifact is what was reviewed and what is enforced; and only a
+ * CRC-32C, which catches an edit, not a forgery. */
+static void
+warn_if_stale(const char *path, const struct art_view *view)
+{
+	char src[PATH_MAX], hpol[PATH_MAX];
+	struct art_meta m;
+
+	if (!art_meta(view, &m) || !m.source_name ||
+	    art_source_path(path, m.source_name, src, sizeof(src)) < 0 || strcmp(src, path) == 0 ||
+	    art_source_changed(src, &m) != 1)
+		return;
+	default_artifact(src, hpol, sizeof(hpol));
+	note("warning: %s is older than its source %s, which has changed since it was compiled; "
+	     "run heelc %s%s%s",
+	     path, src, src, strcmp(hpol, path) ? " -o " : "", strcmp(hpol, path) ? path : "");
+}
+
+/* Reads and validates the artifact: the file `path`, or the descriptor
+ * fd (>= 0, --artifact-fd; path then names it in messages), which is
+ * closed once read so that nothing started later inherits it. Exits 125
+ * at the first failure. */
+static void
+load_policy(const char *path, int fd, uint8_t **buf, struct art_view *view)
 {
 	char err[256];
 	size_t len;
 	int r;
 
-	r = art_read_file(path, buf, &len, err, sizeof(err));
+	if (fd >= 0) {
+		r = art_read_fd(fd, path, buf, &len, err, sizeof(err));
+		close(fd);
+	} else {
+		r = art_read_file(path, buf, &len, err, sizeof(err));
+	}
+	if (r < 0 && fd < 0 && is_policy_source(path))
+		refuse_source(path);
 	if (r < 0)
 		fail("%s", err);
 	r = art_validate(*buf, len, view, err, sizeof(err));
+	if (r < 0 && fd < 0 && is_policy_source(path))
+		refuse_source(path);
 	if (r < 0)
 		fail("%s: %s", path, err);
 	if (!art_platform_enabled(view, ART_LINUX))
 		fail("%s: the policy was not compiled for linux", path);
+	if (fd < 0)
+		warn_if_stale(path, view);
+}
+
+/* Edit distance (insertions, deletions, substitutions, transpositions)
+ * between two short words, for "did you mean `check`?"; 99 when either
+ * is too long to be a misspelling of a subcommand. */
+static int
+word_distance(const char *a, const char *b)
+{
+	int d[17][17];
+	size_t n = strlen(a), m = strlen(b);
+
+	if (n > 16 || m > 16)
+		return 99;
+	for (size_t i = 0; i <= n; i++)
+		d[i][0] = (int)i;
+	for (size_t j = 0; j <= m; j++)
+		d[0][j] = (int)j;
+	for (size_t i = 1; i <= n; i++)
+		for (size_t j = 1; j <= m; j++) {
+			int best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[n][m];
+}
+
+/* The policy argument must name a file: one that does not exist is a
+ * usage error, and a bare word that is not a file, before anything but
+ * `--`, is a subcommand heel-exec does not have. */
+static void
+check_policy_arg(const char *policy, const char *next)
+{
+	struct stat st;
+	bool word = !strchr(policy, '/') && !strchr(policy, '.');
+	bool near = word_distance(policy, "check") <= 2;
+
+	if (lstat(policy, &st) == 0 || errno != ENOENT)
+		return;
+	if (word && (!next || strcmp(next, "--") != 0))
+		usage_error("%s: unknown subcommand%s", policy,
+			    near ? " (did you mean `check`?)"
+				 : " (heel-exec's one subcommand is `check`)");
+	usage_error("%s: no such file%s", policy, near && word ? " (did you mean `check`?)" : "");
 }
 
 /* Fail closed on what this heel-exec cannot enforce at all, before the
@@ -200,7 +398,7 @@ namespace_verdict(const struct linux_probe *p, const struct hostenv *host, char 
  * launch would run, 125 when it would refuse. */
 static int
 policy_verdict(const struct art_view *view, struct linux_probe *p, const struct lim_plan *plan,
-	       const char *nserr, bool ns_fatal)
+	       const char *nserr, bool ns_fatal, bool list_skipped)
 {
 	struct linux_launch l = {
 		.view = view,
@@ -209,6 +407,7 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 		.note = note_stdout,
 		.namespaces = true,
 		.limits = plan,
+		.list_skipped = list_skipped,
 	};
 	char cwd[PATH_MAX], dir[PATH_MAX], err[2048] = "", cgerr[512] = "", pxerr[512] = "";
 	struct linux_proxy proxy = { .on = true, .port = PROXYCTL_PORT, .pidfd = -1, .ctl = -1,
@@ -282,9 +481,29 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 	return EXIT_HEEL;
 }
 
+/* An option getopt_long did not know, or one that lacks its value, named
+ * as it was written. */
+static void __attribute__((noreturn))
+bad_option(char *argv[], int ch)
+{
+	const char *arg = argv[optind - 1];
+
+	if (ch == ':')
+		usage_error("%s needs a value", arg);
+	if (optopt && strncmp(arg, "--", 2) != 0)
+		usage_error("-%c: unknown option", optopt);
+	usage_error("%s: unknown option", arg);
+}
+
+/* heel-exec check [-v | -vv] POLICY.hpol; argv[0] is "check". */
 static int
 check_main(int argc, char *argv[])
 {
+	static const struct option longopts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct he_diag diag = { .cause = HE_CAUSE_UNKNOWN, .brief = "" };
 	char line[1200], nserr[2048];
 	struct hostenv host;
@@ -293,13 +512,32 @@ check_main(int argc, char *argv[])
 	struct lim_plan plan;
 	uint8_t *buf;
 	bool ns_fatal;
-	int rc;
+	int rc, ch, verbosity = 0;
+	const char *policy;
 
-	if (argc != 3)
-		usage();
-	load_policy(argv[2], &buf, &view);
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "+:vh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'v':
+			verbosity++;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			fputs(help_text, stdout);
+			exit(0);
+		default:
+			bad_option(argv, ch);
+		}
+	}
+	if (optind >= argc)
+		usage_error("check: missing POLICY.hpol");
+	if (optind + 1 < argc)
+		usage_error("check: one POLICY.hpol, and nothing after it (%s)", argv[optind + 1]);
+	policy = argv[optind];
+	check_policy_arg(policy, "--");
+	load_policy(policy, -1, &buf, &view);
 	if ((rc = lim_plan(&plan, &view, ART_LINUX)) < 0)
-		fail("%s: limits: %s", argv[2], strerror(-rc));
+		fail("%s: limits: %s", policy, strerror(-rc));
 	linux_probe(&p, true);
 	if (p.landlock_abi > 0)
 		printf("landlock: ABI %d\n", p.landlock_abi);
@@ -342,7 +580,7 @@ check_main(int argc, char *argv[])
 		}
 	}
 	namespace_verdict(&p, &host, nserr, sizeof(nserr), &ns_fatal);
-	rc = policy_verdict(&view, &p, &plan, nserr, ns_fatal);
+	rc = policy_verdict(&view, &p, &plan, nserr, ns_fatal, verbosity >= 2);
 	free(buf);
 	return rc;
 }
@@ -358,19 +596,150 @@ note_capped(const struct lim_plan *plan)
 			     (unsigned long long)plan->rl[i].value);
 }
 
-int
-main(int argc, char *argv[])
+/* --artifact-fd N: a descriptor above the standard streams (0, 1 and 2
+ * are the command's), written in decimal. -1 when it is not one. */
+static int
+parse_fd(const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || arg[0] == '+' || v < 3 || v > INT_MAX)
+		return -1;
+	return (int)v;
+}
+
+/* --cwd DIR, before anything is made: an absolute directory. Whether the
+ * sandbox can enter it is known only inside (linux.c). */
+static void
+check_cwd_arg(const char *dir)
+{
+	struct stat st;
+
+	if (dir[0] != '/')
+		usage_error("--cwd %s: must be an absolute path", dir);
+	if (stat(dir, &st) < 0)
+		fail("--cwd %s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		fail("--cwd %s: not a directory", dir);
+}
+
+/* What the command line asks beyond struct linux_launch. */
+struct cli {
+	const char *policy;	/* POLICY.hpol, or fdname */
+	const char *workdir;	/* --workdir, or NULL */
+	int artifact_fd;	/* --artifact-fd, or -1 */
+	char fdname[40];	/* "--artifact-fd N", for messages */
+};
+
+/* heel-exec [OPTIONS] (POLICY.hpol | --artifact-fd N) -- CMD [ARG...]:
+ * into *l and *c; --help and --version exit 0 here, a mistake 125. */
+static void
+parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c)
 {
 	static const struct option longopts[] = {
 		{ "workdir", required_argument, NULL, 'w' },
+		{ "cwd", required_argument, NULL, 'C' },
+		{ "artifact-fd", required_argument, NULL, 'f' },
 		{ "best-effort", no_argument, NULL, 'b' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-namespaces", no_argument, NULL, 'n' },
 		{ "accept", required_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
+	int ch, verbosity = 0, at = 0;
+
+	c->artifact_fd = -1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "+:vh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'w':
+			c->workdir = optarg;
+			break;
+		case 'C':
+			check_cwd_arg(optarg);
+			l->start_dir = optarg;
+			break;
+		case 'f':
+			if ((c->artifact_fd = parse_fd(optarg)) < 0)
+				usage_error("--artifact-fd %s: not a descriptor number of 3 or above "
+					    "(0, 1 and 2 are the command's)", optarg);
+			break;
+		case 'b':
+			l->best_effort = true;
+			break;
+		case 'v':
+			verbosity++;
+			break;
+		case 'n':
+			l->namespaces = false;
+			break;
+		case 'a':
+			if (!linux_accept_bit(optarg))
+				fail("--accept %s: not a weakening heel-exec knows "
+				     "(it knows per-process-limits)", optarg);
+			l->accept |= linux_accept_bit(optarg);
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			fputs(help_text, stdout);
+			exit(0);
+		case 'V':
+			printf("heel-exec %s (reads heel artifacts, format %d.x; newest known "
+			       "%d.%d)\n",
+			       HEEL_VERSION, ART_FMT_MAJOR, ART_FMT_MAJOR, ART_FMT_MINOR);
+			exit(0);
+		default:
+			bad_option(argv, ch);
+		}
+	}
+	l->verbose = verbosity >= 1;
+	l->list_skipped = verbosity >= 2;
+	/* getopt takes a `--` right after the options as its own end mark:
+	 * with --artifact-fd, where no POLICY.hpol stands between, that is
+	 * the `--` before the command. */
+	if (c->artifact_fd >= 0 && optind > 1 && strcmp(argv[optind - 1], "--") == 0)
+		optind--;
+	argc -= optind;
+	argv += optind;
+	if (c->artifact_fd >= 0) {
+		if (argc > 1 && strcmp(argv[0], "--") != 0 && strcmp(argv[1], "--") == 0)
+			usage_error("%s: --artifact-fd takes the place of POLICY.hpol; give one or "
+				    "the other", argv[0]);
+		snprintf(c->fdname, sizeof(c->fdname), "--artifact-fd %d", c->artifact_fd);
+		c->policy = c->fdname;
+	} else {
+		if (argc == 0)
+			usage_error("missing POLICY.hpol");
+		if (strcmp(argv[0], "--") == 0)
+			usage_error("missing POLICY.hpol before `--`");
+		c->policy = argv[0];
+		check_policy_arg(c->policy, argc > 1 ? argv[1] : NULL);
+		at = 1;
+	}
+	if (argc <= at)
+		usage_error("missing `--` and the command after %s", c->policy);
+	if (strcmp(argv[at], "--") != 0) {
+		if (at)
+			usage_error("missing `--` between %s and the command (%s)", c->policy,
+				    argv[at]);
+		usage_error("missing `--` before the command (%s)", argv[at]);
+	}
+	if (argc <= at + 1)
+		usage_error("nothing to run after `--`");
+	l->argv = argv + at + 1;
+}
+
+int
+main(int argc, char *argv[])
+{
 	struct linux_launch l = { .namespaces = true, .note = note };
-	const char *policy, *workdir_arg = NULL;
+	struct cli c = { 0 };
+	const char *policy, *workdir_arg;
 	char cwd[PATH_MAX], path[PATH_MAX], file[PATH_MAX], err[1024], msg[2048];
 	struct linux_cgroup cgroup = { 0 };
 	struct linux_probe probe;
@@ -382,43 +751,15 @@ main(int argc, char *argv[])
 	uint8_t *buf;
 	bool started = false;
 	struct art_scalar iso;
-	int ch, r, status;
+	int r, status;
 
 	ensure_std_fds();
 	launch_mark("start");
 	if (argc >= 2 && strcmp(argv[1], "check") == 0)
-		return check_main(argc, argv);
-
-	while ((ch = getopt_long(argc, argv, "+v", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'w':
-			workdir_arg = optarg;
-			break;
-		case 'b':
-			l.best_effort = true;
-			break;
-		case 'v':
-			l.verbose = true;
-			break;
-		case 'n':
-			l.namespaces = false;
-			break;
-		case 'a':
-			if (!linux_accept_bit(optarg))
-				fail("--accept %s: not a weakening heel-exec knows "
-				     "(it knows per-process-limits)", optarg);
-			l.accept |= linux_accept_bit(optarg);
-			break;
-		default:
-			usage();
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	if (argc < 3 || strcmp(argv[1], "--") != 0)
-		usage();
-	policy = argv[0];
-	l.argv = argv + 2;
+		return check_main(argc - 1, argv + 1);
+	parse_command_line(argc, argv, &l, &c);
+	policy = c.policy;
+	workdir_arg = c.workdir;
 #ifdef HEEL_TEST_NO_ENFORCE
 	/* Test build only: exercise the fallback without namespaces. */
 	if (getenv("HEEL_TEST_NO_NAMESPACES")) {
@@ -437,7 +778,7 @@ main(int argc, char *argv[])
 
 	/* 1. The artifact, and whether this kernel can enforce it. Nothing
 	 * has been created yet, so a refusal leaves nothing behind. */
-	load_policy(policy, &buf, &view);
+	load_policy(policy, c.artifact_fd, &buf, &view);
 	refuse_unsupported(policy, &view);
 	launch_mark("artifact read and validated");
 	l.view = &view;

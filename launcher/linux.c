@@ -331,6 +331,28 @@ enter_workdir(const char *workdir, char *err, size_t errlen)
 	return -errno;
 }
 
+/* --cwd: where the command starts, entered as the sandbox will be: with
+ * Landlock enforced and no capability left (a covered path is mode 000,
+ * which root would otherwise pass). Landlock has no right for chdir
+ * itself, so the directory is opened as well: one whose entries the
+ * sandbox may not read is refused too, rather than starting the
+ * command somewhere it cannot see. */
+static int
+enter_start_dir(const char *dir, char *err, size_t errlen)
+{
+	int fd, e;
+
+	if (!dir)
+		return 0;
+	if (chdir(dir) < 0 || (fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		e = errno;
+		snprintf(err, errlen, "--cwd %s: the sandbox cannot enter it: %s", dir, strerror(e));
+		return -e;
+	}
+	close(fd);
+	return 0;
+}
+
 static int
 set_no_new_privs(char *err, size_t errlen)
 {
@@ -465,6 +487,7 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	check_step(rep, apply_limits(l->limits, err, sizeof(err)), err);
 	/* Mounts are done: root's capabilities go, bounding set included. */
 	check_step(rep, linux_drop_capabilities(err, sizeof(err)), err);
+	check_step(rep, enter_start_dir(l->start_dir, err, sizeof(err)), err);
 	check_step(rep, linux_load_seccomp(l, err, sizeof(err)), err);
 	check_step(rep, close_inherited(max_fd, err, sizeof(err)), err);
 	launch_mark("capabilities dropped, seccomp loaded");
@@ -500,7 +523,7 @@ clone_fork(int flags)
  * behind either way. It starts the command, forwards signals, reaps, and
  * exits with the command's status. Never returns. */
 static void __attribute__((noreturn))
-init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep,
+init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep, int jc,
 	  int max_fd)
 {
 	bool pidns = flags & CLONE_NEWPID;
@@ -509,8 +532,15 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep,
 	pid_t cmd;
 	char c;
 
+	/* The terminal's stop signals reach the whole foreground group, us
+	 * included: stopped, we could not tell the launcher that the
+	 * command stopped (as PID 1 of a namespace the kernel ignores them
+	 * for us anyway). The command gets the launcher's mask back. */
 	sigemptyset(&term);
 	sigaddset(&term, SIGTERM);
+	sigaddset(&term, SIGTSTP);
+	sigaddset(&term, SIGTTIN);
+	sigaddset(&term, SIGTTOU);
 	sigprocmask(SIG_BLOCK, &term, NULL);
 	setpgid(0, 0);
 	/* In a new PID namespace getppid() is 0 whoever the parent is: the
@@ -556,8 +586,8 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep,
 	/* Forward to the whole sandbox, as a terminal would to a job: a
 	 * shell waiting for its child ignores SIGINT unless the child got
 	 * it too. kill(-1) from PID 1 reaches its namespace only. */
-	if (pt_init_wait(cmd, &l->fwd, pidns ? -1 : -getpgrp(), pidns ? 0 : parent,
-			 &status) < 0) {
+	if (pt_init_wait_jobs(cmd, &l->fwd, pidns ? -1 : -getpgrp(), pidns ? 0 : parent, jc,
+			      &status) < 0) {
 		pt_kill_tree(0);
 		_exit(125);
 	}
@@ -619,6 +649,53 @@ set_foreground(int fd, pid_t pgrp)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
+/* The sandbox as a job of the shell that started us. */
+struct job {
+	pid_t group;  /* the sandbox's process group (the init's pid) */
+	bool *tty;    /* linux_run's flag: we gave the sandbox our terminal,
+		       * and take it back at the end */
+};
+
+/* The command stopped (Ctrl-Z stops the terminal's foreground group, which
+ * is the sandbox's, or it read the terminal from the background): stop
+ * as any job does, so that the shell sees its job stopped, takes the
+ * terminal and prints its prompt; the same signal, so it says why
+ * ("Stopped", "Stopped (tty input)"). When continued (fg, bg), continue
+ * the sandbox, handing it the terminal only if the shell made us the
+ * foreground again (fg). Where a terminal stop signal cannot stop us (an
+ * orphaned process group), raise returns at once and the sandbox just
+ * goes on. */
+static void
+job_stopped(int sig, void *ctx)
+{
+	struct job *j = ctx;
+	int stop = sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU ? sig : SIGSTOP;
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, saved;
+	sigset_t one, old;
+
+	/* Back to our group, which the shell takes it from once we stop;
+	 * after `bg` it is the shell's, and not ours to give back at the end. */
+	if (*j->tty) {
+		set_foreground(STDIN_FILENO, getpgrp());
+		*j->tty = false;
+	}
+	if (stop != SIGSTOP)
+		sigaction(stop, &dfl, &saved);
+	sigemptyset(&one);
+	sigaddset(&one, stop);
+	sigprocmask(SIG_UNBLOCK, &one, &old);
+	raise(stop);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (stop != SIGSTOP)
+		sigaction(stop, &saved, NULL);
+	if (isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp()) {
+		set_foreground(STDIN_FILENO, j->group);
+		*j->tty = true;
+	}
+	/* What the terminal stopped: the sandbox's group. */
+	kill(-j->group, SIGCONT);
+}
+
 void
 linux_block_signals(struct linux_launch *l)
 {
@@ -627,6 +704,9 @@ linux_block_signals(struct linux_launch *l)
 	pt_forward_set(&l->fwd);
 	set = l->fwd;
 	sigaddset(&set, SIGCHLD);
+	/* The job-control pipe's wake-up (see job_stopped); its default
+	 * action would end us. */
+	sigaddset(&set, SIGIO);
 	sigprocmask(SIG_BLOCK, &set, &l->old_mask);
 }
 
@@ -671,10 +751,12 @@ collect(struct linux_launch *l, int rep, int status, char *msg, size_t msglen)
 int
 linux_run(struct linux_launch *l, char *msg, size_t msglen)
 {
-	int go[2], rep[2], flags = 0, status, first_sig, ret, max_fd;
-	pid_t parent = getpid(), child, fg = -1;
+	int go[2], rep[2], jc[2], flags = 0, status, first_sig, ret, max_fd;
+	pid_t parent = getpid(), child, fg = getpgrp();
 	bool tty = false;
 	struct rlimit nofile;
+	struct job job = { .tty = &tty };
+	struct pt_jobctl jobctl = { .stopped = job_stopped, .ctx = &job };
 
 	msg[0] = '\0';
 	if (getrlimit(RLIMIT_NOFILE, &nofile) < 0 || nofile.rlim_cur > (1 << 20))
@@ -688,7 +770,8 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 		snprintf(msg, msglen, "PR_SET_CHILD_SUBREAPER: %s", strerror(errno));
 		return 125;
 	}
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(rep, O_CLOEXEC) < 0) {
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(rep, O_CLOEXEC) < 0 ||
+	    pipe2(jc, O_CLOEXEC | O_NONBLOCK) < 0) {
 		snprintf(msg, msglen, "pipe: %s", strerror(errno));
 		return 125;
 	}
@@ -732,6 +815,8 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 				close(go[1]);
 				close(rep[0]);
 				close(rep[1]);
+				close(jc[0]);
+				close(jc[1]);
 				return 125;
 			}
 			l->note("weakened: no namespaces (%s)%s%s%s", strerror(e), why,
@@ -751,10 +836,14 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 		l->mountns = flags & CLONE_NEWNS;
 		close(go[1]);
 		close(rep[0]);
-		init_main(l, flags, parent, go[0], rep[1], max_fd);
+		close(jc[0]);
+		init_main(l, flags, parent, go[0], rep[1], jc[1], max_fd);
 	}
 	close(go[0]);
 	close(rep[1]);
+	close(jc[1]);
+	job.group = child;
+	jobctl.fd = jc[0];
 	if (l->etc_tree >= 0)
 		close(l->etc_tree);
 	/* The init sends it on: only heel-proxy may hold the listener. */
@@ -776,6 +865,7 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 			close(go[1]);
 			pt_kill_tree(child);
 			close(rep[0]);
+			close(jc[0]);
 			return 125;
 		}
 	}
@@ -784,6 +874,7 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 		close(go[1]);
 		pt_kill_tree(child);
 		close(rep[0]);
+		close(jc[0]);
 		return ret;
 	}
 	/* Our environment may hold secrets the sandbox must not read through
@@ -793,9 +884,16 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 	/* Ctrl-C and job control reach the command, not us, when it holds
 	 * the terminal we were started in the foreground of. */
 	if (isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp()) {
-		fg = getpgrp();
 		tty = true;
 		set_foreground(STDIN_FILENO, child);
+	}
+	/* Ctrl-Z stops the sandbox; the init tells us, and we stop too. */
+	if (pt_jobctl_arm(jc[0]) < 0) {
+		snprintf(msg, msglen, "job control pipe: %s", strerror(errno));
+		close(go[1]);
+		pt_kill_tree(child);
+		ret = 125;
+		goto out;
 	}
 
 	if (write(go[1], "g", 1) != 1) {
@@ -809,7 +907,7 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 
 	launch_mark("launcher: id maps written, go sent");
 	status = pt_wait_child_watch(child, child, &l->fwd, &first_sig,
-				     linux_cgroup_watch(l->cgroup));
+				     linux_cgroup_watch(l->cgroup), &jobctl);
 	launch_mark("command ran and exited, init reaped");
 	/* Before the sweep below, which takes heel-proxy too. */
 	l->proxy_died = l->proxy && linux_proxy_died(l->proxy);
@@ -827,5 +925,6 @@ out:
 	if (tty)
 		set_foreground(STDIN_FILENO, fg);
 	close(rep[0]);
+	close(jc[0]);
 	return ret;
 }

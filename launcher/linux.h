@@ -46,6 +46,7 @@ struct linux_launch {
 	bool best_effort;         /* --best-effort: weaken with a note, never silently */
 	unsigned accept;          /* --accept NAME: LINUX_ACCEPT_* (linux_cgroup.h) */
 	bool verbose;             /* -v */
+	bool list_skipped;        /* -vv: each optional rule skipped, not their count */
 	/* One line to stderr ("heel-exec: " is prepended): -v notes and
 	 * --best-effort weakenings. Parent side only, never in the child. */
 	void (*note)(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -59,6 +60,8 @@ struct linux_launch {
 	const char *file;         /* what to execute: argv[0], or, when that is a
 				   * relative path with a '/', it taken from
 				   * launch_dir (the command runs elsewhere) */
+	const char *start_dir;    /* --cwd: where the command starts (absolute);
+				   * NULL: the working directory */
 	bool namespaces;          /* try user/PID/mount namespaces (default true) */
 	sigset_t fwd;             /* forwarded signals, blocked since linux_block_signals() */
 	sigset_t old_mask;        /* the mask heel-exec started with; the command gets it */

@@ -63,19 +63,52 @@ table_of(const struct linux_launch *l, struct ll_table_view *t, char *err, size_
 	return ll_table_parse(payload, len, t, err, errlen);
 }
 
+/* The optional rules left out on this machine, in one line: a stock base
+ * grants dozens of paths a machine may lack (GPU devices, /lib32), and a
+ * line each buried what -v is for. -vv lists them instead. */
+static void
+note_skipped(const struct linux_launch *l, const size_t count[LL_SKIP_COUNT])
+{
+	static const char *const what[LL_SKIP_COUNT] = {
+		[LL_SKIP_MISSING] = "missing here",
+		[LL_SKIP_LINK] = "symbolic links",
+		[LL_SKIP_UNSET] = "naming an unset variable",
+		[LL_SKIP_OTHER] = "out of reach",
+	};
+	char parts[256] = "";
+	size_t total = 0, n = 0;
+
+	for (int k = 0; k < LL_SKIP_COUNT; k++)
+		total += count[k];
+	if (!total)
+		return;
+	for (int k = 0; k < LL_SKIP_COUNT; k++)
+		if (count[k])
+			n += (size_t)snprintf(parts + n, n < sizeof(parts) ? sizeof(parts) - n : 0,
+					      "%s%zu %s", n ? ", " : "", count[k], what[k]);
+	l->note("landlock: %zu optional rule%s skipped on this machine (%s); -vv lists them",
+		total, total == 1 ? "" : "s", parts);
+}
+
 static void
 report_lines(const struct linux_launch *l, const struct ll_report *rep)
 {
+	size_t skipped[LL_SKIP_COUNT] = { 0 };
+
 	for (size_t i = 0; i < rep->nlines; i++) {
 		const struct ll_report_line *line = &rep->lines[i];
 
 		if (line->kind == LL_LINE_WEAKENING)
 			l->note("weakened: %s", line->text);
+		else if (line->kind == LL_LINE_SKIPPED && !l->list_skipped)
+			skipped[line->skip < LL_SKIP_COUNT ? line->skip : LL_SKIP_OTHER]++;
 		else if (l->verbose && line->kind != LL_LINE_APPLIED)
 			l->note("landlock: %s", line->text);
 	}
-	if (l->verbose)
+	if (l->verbose) {
+		note_skipped(l, skipped);
 		l->note("landlock: ABI %d, %zu path rules", rep->abi, rep->nrules);
+	}
 }
 
 /* Whether the artifact's seccomp program refuses every inet socket

@@ -26,10 +26,11 @@
 /* A reader refuses another major version; it accepts a higher minor. A
  * minor version may only add non-critical sections, critical sections an
  * older reader then refuses (1.1: DECIDER), and append fields to records
- * (record_size grows; older readers ignore the tail). It never gives
- * meaning to a reserved field: 1.x readers refuse those unless 0. */
+ * (record_size grows; older readers ignore the tail; 1.2: META names the
+ * top source file). It never gives meaning to a reserved field: 1.x
+ * readers refuse those unless 0. */
 #define ART_FMT_MAJOR 1
-#define ART_FMT_MINOR 1
+#define ART_FMT_MINOR 2
 
 #define ART_HEADER_SIZE 64
 #define ART_SECTION_ENTRY_SIZE 32
@@ -120,7 +121,7 @@ enum art_section_type {
 	ART_SEC_PYTHON = 7,  /* critical: python block per platform + packages */
 	ART_SEC_EXTRAS = 8,  /* critical: seccomp adjustments, mach lookups, raw sbpl,
 			      * capabilities, excluded-platform reasons */
-	ART_SEC_META = 9,    /* non-critical: compiler version, source digest */
+	ART_SEC_META = 9,    /* non-critical: compiler version, source digest, top source file */
 	ART_SEC_DECIDER = 10, /* critical, only when a platform has one (1.1): the
 			       * `network decide` program per platform + arguments */
 	ART_SEC_COMMON_MAX = ART_SEC_DECIDER,
@@ -393,13 +394,27 @@ static_assert(offsetof(struct art_bpf_insn, jt) == 2, "layout");
 static_assert(offsetof(struct art_bpf_insn, jf) == 3, "layout");
 static_assert(offsetof(struct art_bpf_insn, k) == 4, "layout");
 
-/* META: not a table; size >= 40 (later minors may append). */
+/* META: not a table; a 1.0 META is 40 bytes, 1.2 appends the top source
+ * file (a later minor may append more; readers ignore the tail). */
 struct art_rec_meta {
 	uint32_t compiler_version; /* string, required */
 	uint32_t reserved;	   /* 0 */
 	uint8_t source_digest[32]; /* SHA-256 of the canonical source text */
+	/* 1.2: the top source file as heelc read it, so that a launcher can
+	 * tell an artifact whose source beside it has changed since. */
+	uint32_t source_name;	   /* string (a base name) or NONE */
+	uint32_t source_crc;	   /* CRC-32C of its bytes; 0 with NONE */
+	uint64_t source_size;	   /* its size in bytes; 0 with NONE */
 };
-static_assert(sizeof(struct art_rec_meta) == 40, "meta is 40 bytes");
+#define ART_META_SIZE_1_0 40u
+static_assert(sizeof(struct art_rec_meta) == 56, "meta is 56 bytes");
 static_assert(offsetof(struct art_rec_meta, source_digest) == 8, "layout");
+static_assert(offsetof(struct art_rec_meta, source_name) == ART_META_SIZE_1_0, "layout");
+static_assert(offsetof(struct art_rec_meta, source_crc) == 44, "layout");
+static_assert(offsetof(struct art_rec_meta, source_size) == 48, "layout");
+
+/* The largest source META may name: heelc reads nothing larger, and
+ * heel-exec reads no more than this of the file beside an artifact. */
+#define ART_MAX_SOURCE_SIZE (16u * 1024u * 1024u)
 
 #endif

@@ -11,6 +11,7 @@
 #include "artifact_read.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,12 +32,79 @@ static_assert(sizeof(struct art_bpf_insn) == sizeof(struct bpf_sim_insn), "sock_
 
 /* ------------------------------------------------------------ the file */
 
-int
-art_read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen)
+/* Checks the open artifact `fd` and reads it whole from offset 0 (pread:
+ * where the descriptor's offset stands does not matter, and it is not
+ * moved for whoever else holds it). `name` names it in messages; `named`
+ * is false for a file no path reaches (see art_read_fd). */
+static int
+read_checked(int fd, const char *name, bool named, uint8_t **buf, size_t *len, char *err,
+	     size_t errlen)
 {
 	struct stat st;
 	uint8_t *data = NULL;
 	size_t size, got = 0;
+	int rc;
+
+	if (fstat(fd, &st) < 0) {
+		rc = -errno;
+		return rt_error(err, errlen, rc, "%s: cannot stat: %s", name, strerror(-rc));
+	}
+	if (!S_ISREG(st.st_mode))
+		return rt_error(err, errlen, -EINVAL, "%s: not a regular file", name);
+	if (st.st_size < ART_MIN_FILE_SIZE)
+		return rt_error(err, errlen, -EINVAL,
+				"%s: too small to be an artifact (%lld bytes, at least %d)", name,
+				(long long)st.st_size, ART_MIN_FILE_SIZE);
+	if (st.st_size > (off_t)ART_MAX_FILE_SIZE)
+		return rt_error(err, errlen, -EFBIG,
+				"%s: too large to be an artifact (%lld bytes, at most %u)", name,
+				(long long)st.st_size, ART_MAX_FILE_SIZE);
+	/* Authenticity: the checksums only catch accidents, so whoever can
+	 * write the file decides the sandbox. Only root and the user who
+	 * runs the launcher may. */
+	if (st.st_uid != 0 && st.st_uid != getuid())
+		return rt_error(err, errlen, -EPERM,
+				"%s: owned by uid %lu, neither root nor the invoking user", name,
+				(unsigned long)st.st_uid);
+	/* A file that no name reaches (a memfd, which is always mode 0777,
+	 * or an unlinked file) can only be written through a descriptor
+	 * of its own: the mode is no one's way in. */
+	if (named && (st.st_mode & (S_IWGRP | S_IWOTH)))
+		return rt_error(err, errlen, -EPERM,
+				"%s: writable by group or others (mode %04o); chmod go-w it", name,
+				(unsigned)(st.st_mode & 07777));
+	size = (size_t)st.st_size;
+	data = malloc(size);
+	if (!data)
+		return rt_error(err, errlen, -ENOMEM, "%s: out of memory", name);
+	while (got < size) {
+		ssize_t n = pread(fd, data + got, size - got, (off_t)got);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			free(data);
+			return rt_error(err, errlen, rc, "%s: read failed: %s", name,
+					strerror(-rc));
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	/* Grown since fstat: the bytes read are not the whole file. */
+	if (got != size || fstat(fd, &st) < 0 || (size_t)st.st_size != size) {
+		free(data);
+		return rt_error(err, errlen, -EIO, "%s: changed size while being read", name);
+	}
+	*buf = data;
+	*len = size;
+	return 0;
+}
+
+int
+art_read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen)
+{
 	int fd, rc;
 
 	*buf = NULL;
@@ -59,74 +127,36 @@ art_read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t er
 				    path);
 		return rt_error(err, errlen, rc, "%s: cannot open: %s", path, strerror(-rc));
 	}
-	if (fstat(fd, &st) < 0) {
-		rc = -errno;
-		rt_error(err, errlen, rc, "%s: cannot stat: %s", path, strerror(-rc));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		rc = rt_error(err, errlen, -EINVAL, "%s: not a regular file", path);
-		goto out;
-	}
-	if (st.st_size < ART_MIN_FILE_SIZE) {
-		rc = rt_error(err, errlen, -EINVAL,
-			  "%s: too small to be an artifact (%lld bytes, at least %d)", path,
-			  (long long)st.st_size, ART_MIN_FILE_SIZE);
-		goto out;
-	}
-	if (st.st_size > (off_t)ART_MAX_FILE_SIZE) {
-		rc = rt_error(err, errlen, -EFBIG,
-			  "%s: too large to be an artifact (%lld bytes, at most %u)", path,
-			  (long long)st.st_size, ART_MAX_FILE_SIZE);
-		goto out;
-	}
-	/* Authenticity: the checksums only catch accidents, so whoever can
-	 * write the file decides the sandbox. Only root and the user who
-	 * runs the launcher may. */
-	if (st.st_uid != 0 && st.st_uid != getuid()) {
-		rc = rt_error(err, errlen, -EPERM,
-			  "%s: owned by uid %lu, neither root nor the invoking user", path,
-			  (unsigned long)st.st_uid);
-		goto out;
-	}
-	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
-		rc = rt_error(err, errlen, -EPERM,
-			  "%s: writable by group or others (mode %04o); chmod go-w it", path,
-			  (unsigned)(st.st_mode & 07777));
-		goto out;
-	}
-	size = (size_t)st.st_size;
-	data = malloc(size);
-	if (!data) {
-		rc = rt_error(err, errlen, -ENOMEM, "%s: out of memory", path);
-		goto out;
-	}
-	while (got < size) {
-		ssize_t n = read(fd, data + got, size - got);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			rt_error(err, errlen, rc, "%s: read failed: %s", path, strerror(-rc));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	if (got != size) {
-		rc = rt_error(err, errlen, -EIO, "%s: changed size while being read", path);
-		goto out;
-	}
-	*buf = data;
-	*len = size;
-	data = NULL;
-	rc = 0;
-out:
-	free(data);
+	rc = read_checked(fd, path, true, buf, len, err, errlen);
 	close(fd);
 	return rc;
+}
+
+int
+art_read_fd(int fd, const char *name, uint8_t **buf, size_t *len, char *err, size_t errlen)
+{
+	struct stat st;
+	int fl, rc;
+
+	*buf = NULL;
+	*len = 0;
+	fl = fcntl(fd, F_GETFL);
+	if (fl < 0)
+		return rt_error(err, errlen, -EBADF, "%s: not an open descriptor", name);
+	/* O_PATH cannot be read; say so rather than "Bad file descriptor". */
+#ifdef O_PATH
+	if (fl & O_PATH)
+		return rt_error(err, errlen, -EBADF, "%s: opened with O_PATH, which cannot be read",
+				name);
+#endif
+	if ((fl & O_ACCMODE) == O_WRONLY)
+		return rt_error(err, errlen, -EBADF, "%s: opened for writing only", name);
+	/* Whether a name reaches the file: a memfd has none (st_nlink 0). */
+	if (fstat(fd, &st) < 0) {
+		rc = -errno;
+		return rt_error(err, errlen, rc, "%s: cannot stat: %s", name, strerror(-rc));
+	}
+	return read_checked(fd, name, st.st_nlink > 0, buf, len, err, errlen);
 }
 
 /* ------------------------------------------------------------ validation */
@@ -763,17 +793,49 @@ check_decider(struct vctx *c, struct art_span *sp, struct art_view *view)
 	return 0;
 }
 
+/* The 1.2 tail names the top source file: a base name, so that a
+ * launcher looks for it beside the artifact and nowhere else. */
+static int
+check_meta_source(struct vctx *c, const uint8_t *m)
+{
+	uint32_t name = le_get32(m + offsetof(struct art_rec_meta, source_name));
+	uint32_t crc = le_get32(m + offsetof(struct art_rec_meta, source_crc));
+	uint64_t size = le_get64(m + offsetof(struct art_rec_meta, source_size));
+	const char *s;
+	int rc;
+
+	if ((rc = check_str(c, "META", 0, "source name", name, false)))
+		return rc;
+	if (name == ART_STR_NONE) {
+		if (crc || size)
+			return VFAIL(c, "META: a source size or checksum without a source name");
+		return 0;
+	}
+	s = (const char *)c->strtab + name;
+	if (!s[0] || strchr(s, '/') || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+		return VFAIL(c, "META: source name \"%.64s\" is not a file name", s);
+	if (size > ART_MAX_SOURCE_SIZE)
+		return VFAIL(c, "META: source size %llu is larger than heelc reads (%u)",
+			     (unsigned long long)size, ART_MAX_SOURCE_SIZE);
+	return 0;
+}
+
 static int
 check_meta(struct vctx *c, const struct art_span *sp)
 {
-	if (sp->size < sizeof(struct art_rec_meta))
-		return VFAIL(c, "META: %zu bytes, shorter than %zu", sp->size,
-			     sizeof(struct art_rec_meta));
+	int rc;
+
+	if (sp->size < ART_META_SIZE_1_0)
+		return VFAIL(c, "META: %zu bytes, shorter than %u", sp->size, ART_META_SIZE_1_0);
 	if (le_get32(sp->data + offsetof(struct art_rec_meta, reserved)))
 		return VFAIL(c, "META: reserved field is not zero");
-	return check_str(c, "META", 0, "compiler version",
-			 le_get32(sp->data + offsetof(struct art_rec_meta, compiler_version)),
-			 true);
+	rc = check_str(c, "META", 0, "compiler version",
+		       le_get32(sp->data + offsetof(struct art_rec_meta, compiler_version)), true);
+	/* A 1.0 or 1.1 META ends before the source; a shorter tail is no
+	 * field a reader knows. */
+	if (rc == 0 && sp->size >= sizeof(struct art_rec_meta))
+		rc = check_meta_source(c, sp->data);
+	return rc;
 }
 
 static int
@@ -1342,6 +1404,15 @@ art_meta(const struct art_view *view, struct art_meta *out)
 	out->compiler_version =
 	    str_at(view, le_get32(sp->data + offsetof(struct art_rec_meta, compiler_version)));
 	out->source_digest = sp->data + offsetof(struct art_rec_meta, source_digest);
+	out->source_name = NULL;
+	out->source_crc = 0;
+	out->source_size = 0;
+	if (sp->size >= sizeof(struct art_rec_meta)) {
+		out->source_name =
+		    str_at(view, le_get32(sp->data + offsetof(struct art_rec_meta, source_name)));
+		out->source_crc = le_get32(sp->data + offsetof(struct art_rec_meta, source_crc));
+		out->source_size = le_get64(sp->data + offsetof(struct art_rec_meta, source_size));
+	}
 	return true;
 }
 

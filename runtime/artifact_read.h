@@ -19,6 +19,13 @@
  * and 0 is returned; otherwise -errno and a one-line message in err. */
 int art_read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen);
 
+/* The same for an artifact handed over as the open descriptor `fd` (a
+ * memfd, or a regular file), named `name` in messages: a regular file of
+ * the same sizes, owned by root or the real uid and, when a name reaches
+ * it (st_nlink > 0), not writable by group or others; read whole from
+ * offset 0 with pread. The caller closes fd. 0 or -errno and a message. */
+int art_read_fd(int fd, const char *name, uint8_t **buf, size_t *len, char *err, size_t errlen);
+
 /* One known section of a validated artifact. */
 struct art_span {
 	const uint8_t *data; /* payload; NULL when the section is absent */
@@ -152,6 +159,12 @@ struct art_extra {
 struct art_meta {
 	const char *compiler_version;
 	const uint8_t *source_digest; /* 32 bytes */
+	/* 1.2: the top source file heelc compiled; NULL (and 0, 0) when the
+	 * artifact does not name one (an older heelc, or a policy compiled
+	 * from memory). */
+	const char *source_name;      /* a base name, no '/' */
+	uint32_t source_crc;          /* CRC-32C of its bytes */
+	uint64_t source_size;
 };
 
 /* True when the policy can be built for `platform` (enum art_platform). */

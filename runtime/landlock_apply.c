@@ -199,20 +199,14 @@ keeps(const struct ll_report *rep, enum ll_line_kind kind)
 	       (kind != LL_LINE_APPLIED || rep->want_applied);
 }
 
-__attribute__((format(printf, 3, 4))) static int
-report(struct ll_report *rep, enum ll_line_kind kind, const char *fmt, ...)
+static int
+report_add(struct ll_report *rep, enum ll_line_kind kind, enum ll_skip_reason skip,
+	   const char *fmt, va_list ap)
 {
 	struct ll_report_line *grown;
-	va_list ap;
 	char *text;
-	int n;
 
-	if (!keeps(rep, kind))
-		return 0;
-	va_start(ap, fmt);
-	n = vasprintf(&text, fmt, ap);
-	va_end(ap);
-	if (n < 0)
+	if (vasprintf(&text, fmt, ap) < 0)
 		return -ENOMEM;
 	grown = grow_array(rep->lines, &rep->cap_lines, rep->nlines + 1, sizeof(*grown), 0);
 	if (!grown) {
@@ -221,9 +215,39 @@ report(struct ll_report *rep, enum ll_line_kind kind, const char *fmt, ...)
 	}
 	rep->lines = grown;
 	rep->lines[rep->nlines].kind = kind;
+	rep->lines[rep->nlines].skip = skip;
 	rep->lines[rep->nlines].text = text;
 	rep->nlines++;
 	return 0;
+}
+
+__attribute__((format(printf, 3, 4))) static int
+report(struct ll_report *rep, enum ll_line_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	if (!keeps(rep, kind))
+		return 0;
+	va_start(ap, fmt);
+	rc = report_add(rep, kind, LL_SKIP_OTHER, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* An optional rule left out, and why (counted by the launcher). */
+__attribute__((format(printf, 3, 4))) static int
+report_skip(struct ll_report *rep, enum ll_skip_reason why, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	if (!keeps(rep, LL_LINE_SKIPPED))
+		return 0;
+	va_start(ap, fmt);
+	rc = report_add(rep, LL_LINE_SKIPPED, why, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 /* ------------------------------------------------------------ paths */
@@ -416,6 +440,23 @@ label(const struct builder *b, const struct ent *e, char *buf, size_t len)
 	return buf;
 }
 
+/* Where the user would mark a rule `optional`: its FILE:LINE when a
+ * policy file of theirs wrote it, "" for a stock base or preset
+ * ("<default>"), whose text is not theirs to edit, or no origin. */
+static const char *
+fix_where(const struct builder *b, const struct ent *e, char *buf, size_t len)
+{
+	struct ll_rule_view r;
+
+	buf[0] = '\0';
+	if (e->tidx < 0)
+		return buf;
+	ll_table_rule(b->t, (uint32_t)e->tidx, &r);
+	if (r.origin && r.origin[0] != '<')
+		snprintf(buf, len, "%s:%u", r.origin, r.origin_line);
+	return buf;
+}
+
 static int
 push_ent(struct builder *b, const struct ent *e)
 {
@@ -463,7 +504,7 @@ add_grant(struct builder *b, const char *path, uint64_t access, bool optional,
 	  enum ll_plan_kind pk, int32_t tidx, const char *why)
 {
 	struct ent e = { .fd = -1, .pk = pk, .tidx = tidx, .why = why, .exists = true };
-	char lab[PATH_MAX + 64];
+	char lab[PATH_MAX + 64], where[PATH_MAX + 16];
 	struct stat st;
 	int fd, rc;
 
@@ -485,12 +526,24 @@ add_grant(struct builder *b, const char *path, uint64_t access, bool optional,
 		 * have grants of their own. Skipping only ever removes
 		 * access; following would let a link choose the target. */
 		if (optional)
-			return report(b->rep, LL_LINE_SKIPPED, "%s: %s %s, skipped (optional)", lab,
-				      path, what);
+			return report_skip(b->rep,
+					   fd == -ELOOP ? LL_SKIP_LINK :
+					   (fd == -ENOENT || fd == -ENOTDIR) ? LL_SKIP_MISSING :
+					   LL_SKIP_OTHER,
+					   "%s: %s %s, skipped (optional)", lab, path, what);
 		if (fd == -ELOOP)
 			return rt_error(b->err, b->errlen, -ELOOP,
 				    "%s: %s is or passes through a symbolic link; heel does not "
 				    "follow links in grants (grant the link's target instead)", lab, path);
+		/* A required grant of a path this machine lacks: the way out
+		 * is the user's to choose. */
+		if (fd == -ENOENT || fd == -ENOTDIR) {
+			fix_where(b, &e, where, sizeof(where));
+			return rt_error(b->err, b->errlen, fd,
+				    "%s: %s does not exist; create it, or mark the grant `optional` "
+				    "%s%s if the sandbox can do without it", lab, path,
+				    where[0] ? "at " : "in the policy", where);
+		}
 		return rt_error(b->err, b->errlen, fd, "%s: %s %s", lab, path, what);
 	}
 	if (fstat(fd, &st) < 0) {
@@ -504,8 +557,8 @@ add_grant(struct builder *b, const char *path, uint64_t access, bool optional,
 	e.access = access & b->plan->dg.eff.fs & (e.is_dir ? ~0ull : LL_FS_FILE_RIGHTS);
 	if (!e.access) {
 		close(fd);
-		return report(b->rep, LL_LINE_SKIPPED, "%s: no right left on this kernel, skipped",
-			      label(b, &e, lab, sizeof(lab)));
+		return report_skip(b->rep, LL_SKIP_OTHER, "%s: no right left on this kernel, skipped",
+				   label(b, &e, lab, sizeof(lab)));
 	}
 	e.path = strdup(path);
 	if (!e.path) {
@@ -535,8 +588,8 @@ add_deny(struct builder *b, const char *path, int32_t tidx)
 	if (rc) {
 		/* Unreachable for the launcher (EACCES, a link loop): the
 		 * sandbox, with the same credentials, cannot reach it either. */
-		return report(b->rep, LL_LINE_SKIPPED, "%s: %s: %s, skipped", label(b, &e, lab,
-			      sizeof(lab)), path, strerror(-rc));
+		return report_skip(b->rep, LL_SKIP_OTHER, "%s: %s: %s, skipped",
+				   label(b, &e, lab, sizeof(lab)), path, strerror(-rc));
 	}
 	e.path = strdup(real);
 	if (!e.path)
@@ -1095,7 +1148,7 @@ plan_kind_name(enum ll_plan_kind k)
 static int
 expand_table(struct builder *b)
 {
-	char path[PATH_MAX], why[PATH_MAX + 256], lab[PATH_MAX + 64];
+	char path[PATH_MAX], why[PATH_MAX + 256], lab[PATH_MAX + 64], where[PATH_MAX + 16];
 	struct px_info info;
 	int rc;
 
@@ -1119,10 +1172,17 @@ expand_table(struct builder *b)
 			label(b, &tmp, lab, sizeof(lab));
 			px_describe(&info, why, sizeof(why));
 			if (skip) {
-				rc = report(b->rep, LL_LINE_SKIPPED, "%s: %s, skipped", lab, why);
+				rc = report_skip(b->rep, LL_SKIP_UNSET, "%s: %s, skipped", lab, why);
 				if (rc)
 					return rc;
 				continue;
+			}
+			if (rc == -ENOENT && r.kind == LL_KIND_GRANT) {
+				fix_where(b, &tmp, where, sizeof(where));
+				return rt_error(b->err, b->errlen, rc,
+					    "%s: %s; set it, or mark the grant `optional` %s%s if "
+					    "the sandbox can do without it", lab, why,
+					    where[0] ? "at " : "in the policy", where);
 			}
 			return rt_error(b->err, b->errlen, rc, "%s: %s", lab, why);
 		}

@@ -77,8 +77,19 @@ enum ll_line_kind {
 	LL_LINE_WEAKENING, /* weaker than the policy (only with --best-effort) */
 };
 
+/* Why an LL_LINE_SKIPPED rule was left out, so that a launcher can count
+ * them in one line instead of printing one each. */
+enum ll_skip_reason {
+	LL_SKIP_MISSING,  /* its path does not exist on this machine */
+	LL_SKIP_LINK,     /* its path is or passes through a symbolic link */
+	LL_SKIP_UNSET,    /* it names an unset (or empty) ${NAME} */
+	LL_SKIP_OTHER,    /* no right left on this kernel, or out of reach */
+	LL_SKIP_COUNT
+};
+
 struct ll_report_line {
 	enum ll_line_kind kind;
+	enum ll_skip_reason skip; /* LL_LINE_SKIPPED only */
 	char *text;
 };
 

@@ -56,12 +56,38 @@ now_ms(void)
 int
 pt_wait_child(pid_t child, pid_t pgid, const sigset_t *fwd, int *first_signal)
 {
-	return pt_wait_child_watch(child, pgid, fwd, first_signal, NULL);
+	return pt_wait_child_watch(child, pgid, fwd, first_signal, NULL, NULL);
+}
+
+int
+pt_jobctl_arm(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0 || fcntl(fd, F_SETOWN, getpid()) < 0 ||
+	    fcntl(fd, F_SETFL, fl | O_NONBLOCK | O_ASYNC) < 0)
+		return -errno;
+	return 0;
+}
+
+/* Reads every report the init sent; only the last counts (a stop that
+ * was continued since needs nothing). */
+static void
+jobctl_drain(const struct pt_jobctl *jc)
+{
+	unsigned char buf[64];
+	int last = -1;
+	ssize_t n;
+
+	while ((n = read(jc->fd, buf, sizeof(buf))) > 0)
+		last = buf[n - 1];
+	if (last > 0)
+		jc->stopped(last, jc->ctx);
 }
 
 int
 pt_wait_child_watch(pid_t child, pid_t pgid, const sigset_t *fwd, int *first_signal,
-		    const struct pt_watch *watch)
+		    const struct pt_watch *watch, const struct pt_jobctl *jc)
 {
 	sigset_t set = *fwd;
 	long long deadline = -1, watch_at = -1;
@@ -71,6 +97,8 @@ pt_wait_child_watch(pid_t child, pid_t pgid, const sigset_t *fwd, int *first_sig
 
 	*first_signal = 0;
 	sigaddset(&set, SIGCHLD);
+	if (jc)
+		sigaddset(&set, SIGIO);
 	if (watch)
 		watch_at = now_ms();
 	for (;;) {
@@ -110,6 +138,10 @@ pt_wait_child_watch(pid_t child, pid_t pgid, const sigset_t *fwd, int *first_sig
 
 			sig = sigtimedwait(&set, &info, &ts);
 		}
+		if (sig == SIGIO && jc) {
+			jobctl_drain(jc);
+			continue;
+		}
 		if (sig < 0 || sig == SIGCHLD)
 			continue;
 		kill(child, sig);
@@ -124,6 +156,14 @@ int
 pt_init_wait(pid_t cmd, const sigset_t *fwd, pid_t target, pid_t parent,
 	     int *status)
 {
+	return pt_init_wait_jobs(cmd, fwd, target, parent, -1, status);
+}
+
+int
+pt_init_wait_jobs(pid_t cmd, const sigset_t *fwd, pid_t target, pid_t parent, int jc_fd,
+		  int *status)
+{
+	int flags = WNOHANG | (jc_fd >= 0 ? WUNTRACED | WCONTINUED : 0);
 	sigset_t set = *fwd;
 	siginfo_t info;
 	int st;
@@ -134,12 +174,25 @@ pt_init_wait(pid_t cmd, const sigset_t *fwd, pid_t target, pid_t parent,
 	sigaddset(&set, SIGTERM);
 	for (;;) {
 		/* Orphans are re-parented to us (PID 1, or a subreaper): reap
-		 * them too, or they stay zombies until the end. */
-		while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
-			if (pid == cmd) {
-				*status = st;
-				return 0;
+		 * them too, or they stay zombies until the end. A stop or a
+		 * continue is not an end: only the command's are reported. */
+		while ((pid = waitpid(-1, &st, flags)) > 0) {
+			if (pid != cmd)
+				continue;
+			if (WIFSTOPPED(st) || WIFCONTINUED(st)) {
+				unsigned char b = WIFSTOPPED(st) ? (unsigned char)WSTOPSIG(st) : 0;
+
+				/* Never blocks (O_NONBLOCK): the pipe fills only
+				 * when a sandbox stops and continues its command
+				 * thousands of times while the launcher is
+				 * stopped; then the newest reports are lost and
+				 * only that job is confused. */
+				(void)!write(jc_fd, &b, 1);
+				continue;
 			}
+			*status = st;
+			return 0;
+		}
 		if (pid < 0 && errno == ECHILD)
 			return -ECHILD;
 		sig = sigwaitinfo(&set, &info);

@@ -52,9 +52,30 @@ struct pt_watch {
 	void *ctx;
 };
 
-/* pt_wait_child, calling watch (NULL: none) on the way. */
+/* Job control. The command's parent is the init, so only the init learns
+ * that the command stopped (Ctrl-Z: the terminal stops the foreground
+ * group, which the init, as PID 1 of its namespace or with the stop
+ * signals blocked, is not stopped by). It reports each stop and continue
+ * of the command on a pipe to the launcher, one byte each (the stop
+ * signal, or 0 for continued); the launcher's wait is woken by SIGIO on
+ * that pipe, reads what came, and when the last word is a stop, calls
+ * stopped(), which returns once the job is to go on. */
+struct pt_jobctl {
+	int fd;	/* the pipe's read end, armed with pt_jobctl_arm() */
+	void (*stopped)(int sig, void *ctx);
+	void *ctx;
+};
+
+/* Launcher side: makes fd non-blocking and SIGIO-raising for us; SIGIO
+ * must be blocked (the wait takes it with sigwaitinfo). 0 or -errno. */
+int pt_jobctl_arm(int fd);
+
+/* pt_wait_child, calling watch (NULL: none) on the way, and jc->stopped
+ * when the init reports that the command stopped (jc NULL: no job
+ * control); SIGIO is then waited for too. */
 int pt_wait_child_watch(pid_t child, pid_t pgid, const sigset_t *fwd,
-			int *first_signal, const struct pt_watch *watch);
+			int *first_signal, const struct pt_watch *watch,
+			const struct pt_jobctl *jc);
 
 /* The init's side: the process between the launcher and the command,
  * PID 1 of the sandbox's PID namespace or, without one, a subreaper. With
@@ -67,6 +88,11 @@ int pt_wait_child_watch(pid_t child, pid_t pgid, const sigset_t *fwd,
  * pt_die_with_parent) announces: then the caller must end the tree. */
 int pt_init_wait(pid_t cmd, const sigset_t *fwd, pid_t target, pid_t parent,
 		 int *status);
+
+/* pt_init_wait, reporting each stop and continue of cmd on jc_fd (the
+ * write end of the launcher's job-control pipe; -1: none). */
+int pt_init_wait_jobs(pid_t cmd, const sigset_t *fwd, pid_t target, pid_t parent,
+		      int jc_fd, int *status);
 
 /* Kills process group pgid (0: none) and then every descendant of the
  * caller, which must be a subreaper, repeating until it has no child left;

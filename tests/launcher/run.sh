@@ -354,7 +354,13 @@ run_suite() {
 		hx "$A/$a.hpol" -- touch "$T/mark-$U/m"; rc=$?
 		check "$tag artifact $a: refused with 125" rc_is 125
 		check "$tag artifact $a: command never ran" test ! -e "$T/mark-$U/m"
-		check "$tag artifact $a: one message line" bash -c "[ \$(wc -l <'$T/err') = 1 ] && grep -q '^heel-exec: ' '$T/err'"
+		if [ "$a" = missing ]; then
+			# A usage error: the message, then the usage.
+			check "$tag artifact $a: the message, then the usage" \
+				bash -c "head -1 '$T/err' | grep -q '^heel-exec: .*: no such file\$' && sed -n 2p '$T/err' | grep -q '^usage: '"
+		else
+			check "$tag artifact $a: one message line" bash -c "[ \$(wc -l <'$T/err') = 1 ] && grep -q '^heel-exec: ' '$T/err'"
+		fi
 	done
 	check "$tag bad artifacts left no working directory" no_workdir_left
 	hx "$A/good.hpol" -- touch "$T/mark-$U/m"; rc=$?
@@ -589,6 +595,295 @@ elif [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	umount "$L/sub"
 else
 	skip "[nobody] a place above a locked noexec mount: need root and setpriv"
+fi
+
+# ---------------------------------------------------------------- heel-exec's own command line
+# The normal build (the command line, the artifact and the Landlock plan
+# are the same code in every build), as root and as uid 65534.
+HERE=$(cd "$(dirname "$0")" && pwd)
+cp "$HERE/ptyjob.py" "$HERE/fdpass.py" "$T/bin/"
+chmod 755 "$T/bin/ptyjob.py" "$T/bin/fdpass.py"
+PY=/usr/bin/python3
+RX=$T/bin/heel-exec
+
+# rx ARGS...: the normal heel-exec as $U; out/err, rc.
+rx() {
+	as "$U" env -u XDG_RUNTIME_DIR TMPDIR="$TB" "$RX" "$@" >"$T/out" 2>"$T/err" </dev/null
+	rc=$?
+}
+err_has() { grep -q -- "$1" "$T/err" || { echo "     no '$1' in stderr: $(head -c 600 "$T/err" | tr '\n' '|')"; return 1; }; }
+err_lacks() { ! grep -q -- "$1" "$T/err" || { echo "     '$1' in stderr: $(head -c 600 "$T/err" | tr '\n' '|')"; return 1; }; }
+first_err_is() { [ "$(head -1 "$T/err")" = "$1" ] || { echo "     first stderr line: $(head -1 "$T/err")"; return 1; }; }
+usage_follows() { sed -n 2p "$T/err" | grep -q '^usage: heel-exec ' || { echo "     no usage after the message: $(head -c 400 "$T/err" | tr '\n' '|')"; return 1; }; }
+
+cli_suite() {
+	local U=$1 tag="[$1]" owner S
+	local TB=$T/tmp-cli-$U
+	case $U in root) owner=0 ;; *) owner=$NOBODY ;; esac
+	mkdir -p "$TB" "$T/cli-$U"
+	chown "$owner:$owner" "$TB" "$T/cli-$U"
+	S=$T/cli-$U
+
+	# --- help and version: stdout, exit 0
+	for h in --help -h; do
+		rx $h
+		check "$tag $h: exit 0" rc_is 0
+		check "$tag $h: the usage and every option, described" bash -c "
+			grep -q '^usage: heel-exec ' '$T/out' &&
+			for o in --workdir --cwd --artifact-fd --best-effort --no-namespaces --accept '-v, --verbose' -vv --version; do
+				grep -qe \"\$o\" '$T/out' || { echo \"     no \$o\"; exit 1; }; done"
+	done
+	rx --version
+	check "$tag --version: exit 0" rc_is 0
+	check "$tag --version: the version and the artifact format it reads" \
+		grep -Eq '^heel-exec [0-9]+\.[0-9]+\.[0-9]+ .*format 1\.x.*1\.2' "$T/out"
+
+	# --- usage errors: what was wrong, then the usage, exit 125; nothing runs
+	rm -f "$S/ran"
+	rx "$P" touch "$S/ran"
+	check "$tag usage: missing -- : 125" rc_is 125
+	check "$tag usage: missing -- : says so" first_err_is "heel-exec: missing \`--\` between $P and the command (touch)"
+	check "$tag usage: missing -- : then the usage" usage_follows
+	check "$tag usage: missing -- : nothing ran" test ! -e "$S/ran"
+	rx "$P" --
+	check "$tag usage: nothing after -- : 125" rc_is 125
+	check "$tag usage: nothing after -- : says so" first_err_is "heel-exec: nothing to run after \`--\`"
+	check "$tag usage: nothing after -- : then the usage" usage_follows
+	rx "$S/no-such.hpol" -- touch "$S/ran"
+	check "$tag usage: missing policy file: 125" rc_is 125
+	check "$tag usage: missing policy file: POLICY: no such file" first_err_is "heel-exec: $S/no-such.hpol: no such file"
+	check "$tag usage: missing policy file: then the usage" usage_follows
+	rx --bogus "$P" -- touch "$S/ran"
+	check "$tag usage: unknown option: 125" rc_is 125
+	check "$tag usage: unknown option: named" first_err_is "heel-exec: --bogus: unknown option"
+	check "$tag usage: unknown option: then the usage" usage_follows
+	rx -q "$P" -- touch "$S/ran"
+	check "$tag usage: unknown short option: named" first_err_is "heel-exec: -q: unknown option"
+	rx --workdir
+	check "$tag usage: an option without its value: named" first_err_is "heel-exec: --workdir needs a value"
+	(cd "$T/pol" && as "$U" "$RX" chek plain.hpol >"$T/out" 2>"$T/err"); rc=$?
+	check "$tag usage: chek: 125" rc_is 125
+	check "$tag usage: chek: an unknown subcommand, hinting check" \
+		first_err_is "heel-exec: chek: unknown subcommand (did you mean \`check\`?)"
+	check "$tag usage: chek: then the usage" usage_follows
+	(cd "$T/pol" && as "$U" "$RX" frobnicate plain.hpol >"$T/out" 2>"$T/err"); rc=$?
+	check "$tag usage: frobnicate: an unknown subcommand" err_has "frobnicate: unknown subcommand"
+	check "$tag usage: nothing ran" test ! -e "$S/ran"
+	(cd "$T/pol" && as "$U" "$RX" check plain.hpol >"$T/out" 2>"$T/err"); rc=$?
+	check "$tag control: check plain.hpol is the subcommand (exit 0)" rc_is 0
+
+	# --- a policy source where the artifact belongs
+	for src in "$T/pol/plain.heel" "$S/policy-text"; do
+		cp "$T/pol/plain.heel" "$S/policy-text" && printf '# a comment first\n\nheel 1\n' >"$S/policy-text"
+		chmod 644 "$S/policy-text"
+		local want=${src%.heel}.hpol
+		[ "$src" = "$S/policy-text" ] && want=$src.hpol
+		rx "$src" -- touch "$S/ran"
+		check "$tag source $(basename "$src"): 125" rc_is 125
+		check "$tag source $(basename "$src"): says to compile it" \
+			first_err_is "heel-exec: $src is a policy source; compile it first: heelc $src"
+		check "$tag source $(basename "$src"): and how to run the artifact" \
+			err_has "then run the artifact: heel-exec $want -- CMD"
+		check "$tag source $(basename "$src"): nothing ran" test ! -e "$S/ran"
+		rx check "$src"
+		check "$tag check source $(basename "$src"): says to compile it" \
+			first_err_is "heel-exec: $src is a policy source; compile it first: heelc $src"
+	done
+	printf 'just some text\nthat is not a policy at all, and long enough to be read as one\n' >"$S/other-text"
+	chmod 644 "$S/other-text"
+	rx "$S/other-text" -- true
+	check "$tag control: other text is refused as a bad artifact, not called a source" \
+		bash -c "[ $rc = 125 ] && grep -q 'wrong magic' '$T/err' && ! grep -q 'policy source' '$T/err'"
+
+	# --- the stale artifact warning
+	mkdir -p "$S/stale"
+	printf 'heel 1\n# first\n' >"$S/stale/p.heel"
+	"$B/bin/heelc" "$S/stale/p.heel" >/dev/null 2>&1
+	chmod 644 "$S/stale/p.heel" "$S/stale/p.hpol"
+	rx "$S/stale/p.hpol" -- sh -c 'echo ran'
+	check "$tag stale: fresh artifact runs" rc_is 0
+	check "$tag stale: fresh artifact: no warning" err_lacks warning
+	printf 'heel 1\n# second, longer\n' >"$S/stale/p.heel"
+	rx "$S/stale/p.hpol" -- sh -c 'echo ran'
+	check "$tag stale: edited source: still runs (a warning, not a refusal)" bash -c "[ $rc = 0 ] && grep -qx ran '$T/out'"
+	check "$tag stale: edited source: the warning names both files" \
+		first_err_is "heel-exec: warning: $S/stale/p.hpol is older than its source $S/stale/p.heel, which has changed since it was compiled; run heelc $S/stale/p.heel"
+	rx check "$S/stale/p.hpol"
+	check "$tag stale: check warns too (and exits 0)" bash -c "[ $rc = 0 ] && grep -q 'warning: .*p.hpol is older than its source' '$T/err'"
+	printf 'heel 1\n# First\n' >"$S/stale/p.heel"
+	rx "$S/stale/p.hpol" -- true
+	check "$tag stale: same size, other bytes: the checksum tells" err_has "is older than its source"
+	(cd "$S/stale" && as "$U" env -u XDG_RUNTIME_DIR TMPDIR="$TB" "$RX" p.hpol -- true >"$T/out" 2>"$T/err")
+	check "$tag stale: named as the user named them" \
+		first_err_is "heel-exec: warning: p.hpol is older than its source p.heel, which has changed since it was compiled; run heelc p.heel"
+	"$B/bin/heelc" "$S/stale/p.heel" -o "$S/stale/other.hpol" >/dev/null 2>&1
+	chmod 644 "$S/stale/other.hpol"
+	"$B/bin/heelc" "$S/stale/p.heel" >/dev/null 2>&1
+	rx "$S/stale/p.hpol" -- true
+	check "$tag stale: recompiled: no warning" bash -c "[ $rc = 0 ] && ! grep -q warning '$T/err'"
+	printf 'heel 1\n# third\n' >"$S/stale/p.heel"
+	rx "$S/stale/other.hpol" -- true
+	check "$tag stale: an artifact named with -o: the advice says -o" \
+		err_has "run heelc $S/stale/p.heel -o $S/stale/other.hpol\$"
+	mv "$S/stale/p.heel" "$S/stale/p.heel.away"
+	rx "$S/stale/p.hpol" -- true
+	check "$tag stale: source absent: runs, no warning" bash -c "[ $rc = 0 ] && ! grep -q warning '$T/err'"
+	ln -s "$S/stale/p.heel.away" "$S/stale/p.heel"
+	rx "$S/stale/p.hpol" -- true
+	check "$tag stale: a symbolic link in the source's place is not followed" bash -c "[ $rc = 0 ] && ! grep -q warning '$T/err'"
+	rm -f "$S/stale/p.heel"
+	mv "$S/stale/p.heel.away" "$S/stale/p.heel"
+	rx "$S/stale/p.hpol" -- true
+	check "$tag stale: control: the same file, not a link, is compared" err_has "is older than its source"
+	chmod 600 "$S/stale/p.heel"
+	if [ "$U" != root ]; then
+		rx "$S/stale/p.hpol" -- true
+		check "$tag stale: a source the user cannot read: runs, no warning" bash -c "[ $rc = 0 ] && ! grep -q warning '$T/err'"
+	fi
+
+	# --- --artifact-fd
+	next_n; local d=$N
+	as "$U" env -u XDG_RUNTIME_DIR TMPDIR="$TB" "$PY" "$T/bin/fdpass.py" memfd "$P" -- \
+		"$RX" --artifact-fd FD -- sh -c "for f in /proc/self/fd/*; do readlink \$f; done; echo ran" >"$T/out" 2>"$T/err"; rc=$?
+	check "$tag --artifact-fd (memfd, offset at its end): runs" bash -c "[ $rc = 0 ] && grep -qx ran '$T/out'"
+	check "$tag --artifact-fd: the command does not inherit the descriptor" bash -c "! grep -q memfd '$T/out'"
+	(as "$U" env -u XDG_RUNTIME_DIR TMPDIR="$TB" "$PY" "$T/bin/fdpass.py" memfd "$P" -- \
+		"$RX" --artifact-fd FD -- sleep $d >/dev/null 2>&1) &
+	local bgp=$!
+	if appear "^sleep $d\$"; then
+		local hxpid
+		hxpid=$(pgrep -f -- "--artifact-fd [0-9]* -- sleep $d" | head -1)
+		check "$tag --artifact-fd: heel-exec closed it once read" \
+			bash -c "[ -n '$hxpid' ] && ! ls -l /proc/$hxpid/fd 2>/dev/null | grep -q memfd"
+	else
+		bad "$tag --artifact-fd: the command did not start"
+	fi
+	pkill -f "^sleep $d\$"; wait $bgp 2>/dev/null
+	as "$U" env -u XDG_RUNTIME_DIR TMPDIR="$TB" "$PY" "$T/bin/fdpass.py" file "$P" -- \
+		"$RX" --artifact-fd FD -- true >"$T/out" 2>"$T/err"; rc=$?
+	check "$tag --artifact-fd (a file, offset moved): read from the start, runs" rc_is 0
+	cp "$P" "$S/writable.hpol"; chmod 666 "$S/writable.hpol"
+	as "$U" env -u XDG_RUNTIME_DIR TMPDIR="$TB" "$PY" "$T/bin/fdpass.py" file "$S/writable.hpol" -- \
+		"$RX" --artifact-fd FD -- touch "$S/ran" >"$T/out" 2>"$T/err"; rc=$?
+	check "$tag --artifact-fd: a real file writable by others: refused (125)" rc_is 125
+	check "$tag --artifact-fd: ... saying so" err_has "--artifact-fd [0-9]*: writable by group or others"
+	as "$U" env -u XDG_RUNTIME_DIR TMPDIR="$TB" "$PY" "$T/bin/fdpass.py" pipe "$P" -- \
+		"$RX" --artifact-fd FD -- touch "$S/ran" >"$T/out" 2>"$T/err"; rc=$?
+	check "$tag --artifact-fd: a pipe: refused (125), not a regular file" bash -c "[ $rc = 125 ] && grep -q 'not a regular file' '$T/err'"
+	as "$U" env -u XDG_RUNTIME_DIR TMPDIR="$TB" "$PY" "$T/bin/fdpass.py" closed "$P" -- \
+		"$RX" --artifact-fd FD -- touch "$S/ran" >"$T/out" 2>"$T/err"; rc=$?
+	check "$tag --artifact-fd: no such descriptor: refused (125)" bash -c "[ $rc = 125 ] && grep -q 'not an open descriptor' '$T/err'"
+	printf 'not an artifact, but long enough to pass the size check of sixty-four bytes\n' >"$S/junk"
+	as "$U" env -u XDG_RUNTIME_DIR TMPDIR="$TB" "$PY" "$T/bin/fdpass.py" memfd "$S/junk" -- \
+		"$RX" --artifact-fd FD -- touch "$S/ran" >"$T/out" 2>"$T/err"; rc=$?
+	check "$tag --artifact-fd: validated like a file (junk refused)" bash -c "[ $rc = 125 ] && grep -q 'wrong magic' '$T/err'"
+	check "$tag --artifact-fd: nothing ran" test ! -e "$S/ran"
+	rx --artifact-fd 1 -- true
+	check "$tag --artifact-fd 1: a usage error" bash -c "[ $rc = 125 ] && grep -q '^usage: ' '$T/err'"
+	as "$U" env -u XDG_RUNTIME_DIR TMPDIR="$TB" "$PY" "$T/bin/fdpass.py" memfd "$P" -- \
+		"$RX" --artifact-fd FD "$P" -- true >"$T/out" 2>"$T/err"; rc=$?
+	check "$tag --artifact-fd and a POLICY.hpol: a usage error" err_has "takes the place of POLICY.hpol"
+
+	# --- --cwd
+	mkdir -p "$S/proj/sub" "$S/closed"
+	chown "$owner:$owner" "$S/proj" "$S/proj/sub"
+	chmod 755 "$S/proj" "$S/proj/sub"
+	rx --cwd "$S/proj/sub" "$P" -- sh -c 'pwd; echo "TMPDIR=$TMPDIR"'
+	check "$tag --cwd: the command starts there" bash -c "[ $rc = 0 ] && [ \"\$(head -1 '$T/out')\" = '$S/proj/sub' ]"
+	check "$tag --cwd: TMPDIR stays the working directory" grep -q "^TMPDIR=$TB/heel-" "$T/out"
+	rx --cwd proj "$P" -- true
+	check "$tag --cwd relative: a usage error" bash -c "[ $rc = 125 ] && grep -q 'must be an absolute path' '$T/err' && grep -q '^usage: ' '$T/err'"
+	rx --cwd "$S/proj/none" "$P" -- touch "$S/ran"
+	check "$tag --cwd missing: refused (125) naming it" bash -c "[ $rc = 125 ] && grep -q -- '--cwd $S/proj/none' '$T/err'"
+	printf 'heel 1\ndeny "%s"\n' "$S/proj/sub" | compile "cwddeny-$U" || return
+	rx --cwd "$S/proj/sub" "$T/pol/cwddeny-$U.hpol" -- touch "$S/ran"
+	check "$tag --cwd a denied directory: refused (125) before exec" rc_is 125
+	check "$tag --cwd a denied directory: the message names it" err_has "--cwd $S/proj/sub: the sandbox cannot enter it"
+	check "$tag --cwd a denied directory: nothing ran" test ! -e "$S/ran"
+	rx --cwd "$S/proj" "$T/pol/cwddeny-$U.hpol" -- pwd
+	check "$tag --cwd control: its parent, not denied, is entered" bash -c "[ $rc = 0 ] && grep -qx '$S/proj' '$T/out'"
+	if [ "$U" != root ]; then
+		chmod 700 "$S/closed"
+		rx --cwd "$S/closed" "$P" -- touch "$S/ran"
+		check "$tag --cwd a directory the user may not enter: refused (125) naming it" \
+			bash -c "[ $rc = 125 ] && grep -q -- '--cwd $S/closed: the sandbox cannot enter it' '$T/err'"
+	fi
+
+	# --- skipped optional rules: one line with -v, each with -vv
+	printf 'heel 1\ngrant "%s/opt-a" r optional\ngrant "%s/opt-b" r optional\ngrant "%s/opt-c" rw optional\n' "$S" "$S" "$S" |
+		compile "optional-$U" || return
+	rx -v "$T/pol/optional-$U.hpol" -- true
+	check "$tag -v: runs" rc_is 0
+	check "$tag -v: skipped optional rules in one line, counted" \
+		grep -Eq '^heel-exec: landlock: [0-9]+ optional rules? skipped on this machine \([0-9]+ missing here.*\); -vv lists them$' "$T/err"
+	check "$tag -v: no line per skipped rule" bash -c "! grep -q 'opt-[abc].*skipped' '$T/err'"
+	rx -vv "$T/pol/optional-$U.hpol" -- true
+	check "$tag -vv: each skipped rule on a line of its own" \
+		bash -c "[ \$(grep -c 'opt-[abc] does not exist, skipped (optional)' '$T/err') = 3 ] && ! grep -q 'optional rules skipped' '$T/err'"
+	rx check "$T/pol/optional-$U.hpol"
+	check "$tag check: skipped optional rules in one line" bash -c "grep -Eq '^landlock: [0-9]+ optional rules? skipped' '$T/out' && ! grep -q 'opt-[abc]' '$T/out'"
+	rx check -vv "$T/pol/optional-$U.hpol"
+	check "$tag check -vv: each listed" bash -c "[ \$(grep -c 'opt-[abc] does not exist, skipped' '$T/out') = 3 ]"
+	rx "$T/pol/missinggrant.hpol" -- true
+	check "$tag a required path missing: refused (125) saying how to fix it" \
+		err_has "grant \"$T/no-such-directory\" (missinggrant.heel:2): $T/no-such-directory does not exist; create it, or mark the grant \`optional\` at missinggrant.heel:2"
+}
+
+for u in $users; do
+	if [ "$u" = nobody ] && as nobody "$T/bin/heel-exec" check "$P" 2>/dev/null |
+		grep -q '^private /proc: not available'; then
+		skip "[nobody] command line, --artifact-fd, --cwd: no /proc of the sandbox's own here"
+		continue
+	fi
+	cli_suite "$u"
+done
+
+# ---------------------------------------------------------------- job control
+# Ctrl-Z on a sandboxed command in an interactive shell: the job stops (the
+# shell gets its prompt and the terminal back), `fg` continues it in the
+# foreground, `bg` in the background; a sandbox started in the background
+# stops when it reads the terminal and reads it once brought to the
+# foreground. Driven for real in a pseudo-terminal (ptyjob.py).
+jobs_suite() {
+	local U=$1 bin=$2 tag="[$1] $2"
+	local TB=$T/tmp-jobs-$U
+	local SH=(env -i PATH=/usr/bin:/bin TERM=dumb TMPDIR="$TB" "PS1=PROMPT\$ " bash --norc --noprofile --noediting -i)
+	mkdir -p "$TB"
+	[ "$U" = root ] || chown $NOBODY:$NOBODY "$TB"
+	as "$U" "$PY" "$T/bin/ptyjob.py" --timeout 8 -- "${SH[@]}" -- '?PROMPT\$ ' @modes \
+		">$T/bin/$bin $P -- sh -c 'sleep 2; echo done; exit 3'" '~0.8' '^Z' \
+		'?Stopped.*PROMPT\$ ' '~2.5' '!done' '>jobs' '?\[1\]\+ +Stopped +.*heel-exec.*PROMPT\$ ' \
+		'>fg' '?done.*PROMPT\$ ' '>echo "rc=$?"' '?rc=3' '?PROMPT\$ ' @modes >"$T/out" 2>&1
+	check "$tag Ctrl-Z: the job stops, the prompt comes back, fg finishes it (exit 3), the terminal's modes unchanged" \
+		bash -c "grep -qx ok '$T/out' || { sed 's/^/     /' '$T/out' | head -20; false; }"
+	[ "$bin" = heel-exec ] || return 0
+	as "$U" "$PY" "$T/bin/ptyjob.py" --timeout 8 -- "${SH[@]}" -- '?PROMPT\$ ' \
+		">$T/bin/$bin $P -- sh -c 'sleep 1.5; echo done; exit 4'" '~0.8' '^Z' \
+		'?Stopped.*PROMPT\$ ' '>bg' '?PROMPT\$ ' '?done' '~0.3' '>true' '?Exit 4' \
+		'>echo still-here' '?still-here' >"$T/out" 2>&1
+	check "$tag Ctrl-Z then bg: runs on in the background, and the shell keeps its terminal" \
+		bash -c "grep -qx ok '$T/out' || { sed 's/^/     /' '$T/out' | head -20; false; }"
+	as "$U" "$PY" "$T/bin/ptyjob.py" --timeout 8 -- "${SH[@]}" -- '?PROMPT\$ ' @modes \
+		">$T/bin/$bin $P -- sh -c 'read x; echo \"got \$x\"' &" '?PROMPT\$ ' '~1' \
+		'>jobs' '?Stopped.*PROMPT\$ ' '>fg' '~0.5' '>hello' '?got hello.*PROMPT\$ ' \
+		'>echo "rc=$?"' '?rc=0' @modes >"$T/out" 2>&1
+	check "$tag started in the background: stops reading the terminal, reads it after fg" \
+		bash -c "grep -qx ok '$T/out' || { sed 's/^/     /' '$T/out' | head -20; false; }"
+}
+
+if [ -x "$PY" ] && command -v bash >/dev/null; then
+	for u in $users; do
+		if [ "$u" = nobody ] && as nobody "$T/bin/heel-exec" check "$P" 2>/dev/null |
+			grep -q '^private /proc: not available'; then
+			skip "[nobody] job control: no /proc of the sandbox's own here"
+			continue
+		fi
+		for bin in heel-exec heel-exec-static heel-exec-musl; do
+			jobs_suite "$u" "$bin"
+		done
+	done
+else
+	skip "job control: no $PY"
 fi
 
 check "no test process left anywhere" gone '^sleep 31[0-9][0-9][0-9]$'

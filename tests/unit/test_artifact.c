@@ -12,12 +12,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "artifact.h"
 #include "artifact_load.h"
 #include "artifact_read.h"
+#include "artifact_source.h"
 #include "artifact_write.h"
 #include "crc32c.h"
 #include "ir.h"
@@ -196,6 +198,9 @@ rich_policy(void)
 
 	for (int i = 0; i < 32; i++)
 		p->source_digest[i] = (uint8_t)(0xa0 + i);
+	p->source_name = "policy.heel";
+	p->source_size = 1234;
+	p->source_crc = 0xdeadbeef;
 	return p;
 }
 
@@ -616,6 +621,9 @@ assert_policy_eq(const struct ir_policy *a, const struct ir_policy *b)
 	assert_named_eq(a->sbpl, a->nsbpl, b->sbpl, b->nsbpl);
 	assert_named_eq(a->capabilities, a->ncapabilities, b->capabilities, b->ncapabilities);
 	cr_assert_arr_eq(a->source_digest, b->source_digest, 32);
+	assert_str_eq_null(a->source_name, b->source_name);
+	cr_assert_eq(a->source_size, b->source_size);
+	cr_assert_eq(a->source_crc, b->source_crc);
 }
 
 static struct ir_policy *
@@ -866,6 +874,9 @@ Test(artifact_read, accessors_return_what_was_written)
 	cr_assert_str_eq(m.compiler_version, ARTIFACT_COMPILER_VERSION);
 	cr_assert_eq(m.source_digest[0], 0xa0);
 	cr_assert_eq(m.source_digest[31], 0xa0 + 31);
+	cr_assert_str_eq(m.source_name, "policy.heel");
+	cr_assert_eq(m.source_size, 1234);
+	cr_assert_eq(m.source_crc, 0xdeadbeef);
 	free(b.data);
 }
 
@@ -1815,7 +1826,7 @@ Test(artifact_decider, absent_without_a_decider)
 	struct art_decider d;
 
 	expect_valid(b.data, b.len, &v);
-	cr_assert_eq(v.fmt_minor, 1);
+	cr_assert_eq(v.fmt_minor, ART_FMT_MINOR);
 	cr_assert_null(v.sec[ART_SEC_DECIDER].data);
 	for (unsigned p = 0; p < ART_PLATFORM_COUNT; p++) {
 		cr_assert_eq(art_network_decider(&v, p, &d), 0);
@@ -2003,6 +2014,74 @@ Test(artifact_meta, records)
 			  tart_resize(t, find_sec(t, ART_SEC_META), 8));
 	MUTATE_AND_EXPECT("META: reserved field is not zero",
 			  le_put32(table(t, ART_SEC_META) + 4, 1));
+}
+
+/* 1.2: the top source is a name beside the artifact, never a path, and
+ * NONE has one encoding. */
+Test(artifact_meta, source)
+{
+	MUTATE_AND_EXPECT("META: source name \"/usr\" is not a file name",
+			  le_put32(table(t, ART_SEC_META) + 40, strtab_find(t, "/usr")));
+	MUTATE_AND_EXPECT("META: source name \"\" is not a file name",
+			  le_put32(table(t, ART_SEC_META) + 40, 0));
+	MUTATE_AND_EXPECT("META record 0: source name string offset 4096000 is outside",
+			  le_put32(table(t, ART_SEC_META) + 40, 4096000));
+	MUTATE_AND_EXPECT("META: a source size or checksum without a source name",
+			  le_put32(table(t, ART_SEC_META) + 40, ART_STR_NONE));
+	MUTATE_AND_EXPECT("META: source size 16777217 is larger than heelc reads",
+			  le_put64(table(t, ART_SEC_META) + 48, 16777217));
+}
+
+/* A policy compiled from memory names no source: NONE, 0, 0. */
+Test(artifact_meta, no_source)
+{
+	struct ir_policy *p = rich_policy(), *q;
+	struct blob b;
+	struct art_view v;
+	struct art_meta m;
+
+	p->source_name = NULL;
+	b = write_policy(p);
+	expect_valid(b.data, b.len, &v);
+	cr_assert(art_meta(&v, &m));
+	cr_assert_null(m.source_name);
+	cr_assert_eq(m.source_size, 0);
+	cr_assert_eq(m.source_crc, 0);
+	q = load_ok(&b);
+	cr_assert_null(q->source_name);
+	ir_policy_free(q);
+	ir_policy_free(p);
+	free(b.data);
+}
+
+/* An artifact of format 1.1 (META of 40 bytes, no source) still loads. */
+Test(artifact_compat, meta_of_1_1_still_loads)
+{
+	struct blob b = write_rich(), m, w;
+	struct tart t;
+	struct art_view v;
+	struct art_meta meta;
+	struct ir_policy *q;
+
+	explode(&b, &t);
+	t.minor = 1;
+	tart_resize(&t, find_sec(&t, ART_SEC_META), 40);
+	m = assemble(&t);
+	expect_valid(m.data, m.len, &v);
+	cr_assert_eq(v.fmt_minor, 1);
+	cr_assert(art_meta(&v, &meta));
+	cr_assert_str_eq(meta.compiler_version, ARTIFACT_COMPILER_VERSION);
+	cr_assert_null(meta.source_name);
+	q = load_ok(&m);
+	cr_assert_null(q->source_name);
+	cr_assert_eq(q->source_digest[0], 0xa0);
+	w = write_policy(q);
+	expect_valid(w.data, w.len, &v);
+	ir_policy_free(q);
+	free(w.data);
+	free(m.data);
+	free(b.data);
+	tart_free(&t);
 }
 
 /* ------------------------------------------------------------ Linux sections */
@@ -2721,4 +2800,136 @@ Test(artifact_file, null_err_is_fine, .init = mk_tmpdir, .fini = rm_tmpdir)
 	size_t len;
 
 	cr_assert_eq(art_read_file(tmpdir, &buf, &len, NULL, 0), -EINVAL);
+}
+
+/* ------------------------------------------------------------ art_read_fd */
+
+static void
+expect_fd_refused(int fd, int rc_want, const char *msg)
+{
+	uint8_t *buf = (uint8_t *)1;
+	size_t len = 1;
+	char err[512] = "";
+	int rc = art_read_fd(fd, "--artifact-fd 9", &buf, &len, err, sizeof(err));
+
+	cr_assert_eq(rc, rc_want, "rc %d, wanted %d (%s)", rc, rc_want, err);
+	cr_assert_null(buf);
+	cr_assert_not_null(strstr(err, msg), "expected \"%s\" in \"%s\"", msg, err);
+	cr_assert_not_null(strstr(err, "--artifact-fd 9"), "the message names it: %s", err);
+}
+
+/* A memfd (mode 0777, no name) whose offset stands at its end: read whole
+ * from the start. */
+Test(artifact_fd, reads_a_memfd_from_the_start)
+{
+	struct blob b = write_rich();
+	int fd = memfd_create("hpol", MFD_CLOEXEC);
+	uint8_t *buf;
+	size_t len;
+	char err[256] = "";
+	struct art_view v;
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, b.data, b.len), (ssize_t)b.len);
+	cr_assert_eq(art_read_fd(fd, "memfd", &buf, &len, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(len, b.len);
+	cr_assert_eq(memcmp(buf, b.data, len), 0);
+	expect_valid(buf, len, &v);
+	cr_assert_eq(lseek(fd, 0, SEEK_CUR), (off_t)b.len, "the offset is not ours to move");
+	free(buf);
+	close(fd);
+	free(b.data);
+}
+
+/* A named file keeps the file rules; one no name reaches does not need
+ * them (nobody can open it to write). */
+Test(artifact_fd, named_files_keep_the_mode_rule, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+	struct blob b = write_rich();
+	char path[128];
+	uint8_t *buf;
+	size_t len;
+	char err[256] = "";
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/w.hpol", tmpdir);
+	put_file(path, b.data, b.len, 0666);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	cr_assert_geq(fd, 0);
+	expect_fd_refused(fd, -EPERM, "writable by group or others (mode 0666)");
+	cr_assert_eq(unlink(path), 0);
+	cr_assert_eq(art_read_fd(fd, "unlinked", &buf, &len, err, sizeof(err)), 0, "%s", err);
+	free(buf);
+	close(fd);
+	free(b.data);
+}
+
+Test(artifact_fd, refuses_what_is_no_regular_file)
+{
+	int p[2], wr;
+
+	expect_fd_refused(987, -EBADF, "not an open descriptor");
+	cr_assert_eq(pipe(p), 0);
+	expect_fd_refused(p[0], -EINVAL, "not a regular file");
+	close(p[0]);
+	close(p[1]);
+	wr = memfd_create("w", MFD_CLOEXEC);
+	cr_assert_geq(wr, 0);
+	cr_assert_eq(ftruncate(wr, 128), 0);
+	{
+		char self[64];
+		int w;
+
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", wr);
+		w = open(self, O_WRONLY | O_CLOEXEC);
+		cr_assert_geq(w, 0);
+		expect_fd_refused(w, -EBADF, "opened for writing only");
+		close(w);
+		w = open(self, O_PATH | O_CLOEXEC);
+		cr_assert_geq(w, 0);
+		expect_fd_refused(w, -EBADF, "O_PATH");
+		close(w);
+	}
+	close(wr);
+}
+
+/* ------------------------------------------------------------ the source beside */
+
+Test(artifact_source, path_beside_the_artifact)
+{
+	char out[64];
+
+	cr_assert_eq(art_source_path("p.hpol", "p.heel", out, sizeof(out)), 0);
+	cr_assert_str_eq(out, "p.heel");
+	cr_assert_eq(art_source_path("../q/p.hpol", "x.heel", out, sizeof(out)), 0);
+	cr_assert_str_eq(out, "../q/x.heel");
+	cr_assert_eq(art_source_path("/p.hpol", "p.heel", out, sizeof(out)), 0);
+	cr_assert_str_eq(out, "/p.heel");
+	cr_assert_eq(art_source_path("/a/very/long/directory/p.hpol", "a-long-source-name.heel", out,
+				     16),
+		     -ENAMETOOLONG);
+}
+
+Test(artifact_source, changed_by_size_or_checksum, .init = mk_tmpdir, .fini = rm_tmpdir)
+{
+	static const char text[] = "heel 1\ngrant \"/data\" r\n";
+	struct art_meta m = { .source_name = "p.heel", .source_size = sizeof(text) - 1,
+			      .source_crc = crc32c_buf(text, sizeof(text) - 1) };
+	char path[128], link[128];
+
+	snprintf(path, sizeof(path), "%s/p.heel", tmpdir);
+	cr_assert_eq(art_source_changed(path, &m), -ENOENT, "absent: nothing to compare");
+	put_file(path, text, sizeof(text) - 1, 0644);
+	cr_assert_eq(art_source_changed(path, &m), 0);
+	put_file(path, "heel 1\ngrant \"/Data\" r\n", sizeof(text) - 1, 0644);
+	cr_assert_eq(art_source_changed(path, &m), 1, "same size, other bytes");
+	put_file(path, "heel 1\n", 7, 0644);
+	cr_assert_eq(art_source_changed(path, &m), 1, "another size");
+	put_file(path, text, sizeof(text) - 1, 0644);
+	snprintf(link, sizeof(link), "%s/l.heel", tmpdir);
+	cr_assert_eq(symlink(path, link), 0);
+	cr_assert_eq(art_source_changed(link, &m), -ELOOP, "a link is not followed");
+	cr_assert_eq(art_source_changed(tmpdir, &m), -EINVAL, "a directory");
+	m.source_name = NULL;
+	cr_assert_eq(art_source_changed(path, &m), -ENOENT, "no source recorded");
 }

@@ -2,9 +2,11 @@
  * The end of the process tree (runtime/proctree.c): the children list is
  * parsed without ever naming a process that is not ours, and the sweep
  * ends with no child left, also with more children than one read of
- * /proc/.../children holds. */
+ * /proc/.../children holds; the init reports the command's stops. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,9 +115,72 @@ Test(proctree, watched_wait_calls_the_check, .timeout = 20)
 		usleep(300000);
 		_exit(7);
 	}
-	status = pt_wait_child_watch(pid, 0, &fwd, &first, &watch);
+	status = pt_wait_child_watch(pid, 0, &fwd, &first, &watch, NULL);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 7);
 	cr_assert_eq(w.calls, 4, "calls: %d", w.calls);
 	cr_assert_eq(first, 0);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Job control, the init's side: a stop of the command and its continue
+ * reach the launcher on the pipe (the stop signal, then 0); other
+ * children's stops do not; the command's end is still its end. */
+static int
+read_report(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	unsigned char b;
+
+	if (poll(&p, 1, 5000) != 1 || read(fd, &b, 1) != 1)
+		return -1;
+	return b;
+}
+
+Test(proctree, init_reports_the_commands_stops, .timeout = 20)
+{
+	sigset_t fwd, block, old;
+	int jc[2], status;
+	pid_t init;
+
+	sigemptyset(&fwd);
+	block = fwd;
+	sigaddset(&block, SIGCHLD);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	cr_assert_eq(pipe2(jc, O_NONBLOCK | O_CLOEXEC), 0);
+	init = fork();
+	cr_assert_geq(init, 0);
+	if (init == 0) {
+		pid_t cmd, other;
+		int st = 0;
+
+		setpgid(0, 0);
+		other = fork();
+		if (other == 0) {
+			raise(SIGSTOP);
+			_exit(0);
+		}
+		cmd = fork();
+		if (cmd == 0) {
+			usleep(100000);
+			raise(SIGSTOP);
+			/* A continue the init has not seen before the exit
+			 * is not reported: the exit is. */
+			usleep(300000);
+			_exit(5);
+		}
+		if (pt_init_wait_jobs(cmd, &fwd, 0, 0, jc[1], &st) < 0)
+			_exit(99);
+		kill(other, SIGKILL);
+		_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 98);
+	}
+	close(jc[1]);
+	cr_assert_eq(read_report(jc[0]), SIGSTOP, "the command's stop");
+	kill(-init, SIGCONT);
+	cr_assert_eq(read_report(jc[0]), 0, "its continue");
+	cr_assert_eq(waitpid(init, &status, 0), init);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 5, "status %#x", status);
+	cr_assert_eq(read_report(jc[0]), -1, "nothing about the other child");
+	close(jc[0]);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
