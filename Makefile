@@ -596,9 +596,36 @@ $(B)/examples/run: docs/examples/run.c compiler/libheel/heel.h $(LIB)/libheel.so
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(OPT) $(WARN) -Icompiler/libheel -o $@ $< -L$(LIB) -lheel -Wl,-rpath,$(CURDIR)/$(LIB)
 
-.PHONY: check-libheel
-check-libheel: $(LIBHEEL_OUT) $(BIN)/heel-exec $(BIN)/heelc $(TBIN)/libheel_live $(B)/examples/run
+$(TBIN)/libheel_threads: tests/libheel/threads.c $(LIB)/libheel.a | $(TBIN)
+	$(CC) $(LIBHEEL_TEST_CFLAGS) -o $@ $< $(LIB)/libheel.a $(LIBS_LIBHEEL) -lpthread
+
+# The threads test again with libheel and everything it uses built under
+# ThreadSanitizer (Criterion's runner does not run under it, hence a
+# driver of its own).
+LH_TSAN := $(B)/tsan
+LH_TSAN_FLAGS := $(CSTD) -O1 -g -fsanitize=thread -fno-omit-frame-pointer -Icompiler -Iruntime -I$(GEN)
+LH_TSAN_SRC := $(LIBHEEL_SRC) $(COMPILER_SRC) $(FRONT_SRC) $(RUNTIME_SRC)
+LH_TSAN_OBJ := $(LH_TSAN_SRC:%.c=$(LH_TSAN)/obj/%.o) \
+	$(patsubst $(GEN)/%.c,$(LH_TSAN)/obj/gen/%.o,$(GEN_SRC) $(GEN)/toml_parser.c $(GEN)/toml_lexer.c)
+$(filter-out $(LH_TSAN)/obj/gen/%,$(LH_TSAN_OBJ)): $(LH_TSAN)/obj/%.o: %.c $(GEN)/libheel_prefix.h | $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LH_TSAN_FLAGS) -Icompiler/heel -Icompiler/libheel -include $(GEN)/libheel_prefix.h -MMD -MP -c -o $@ $<
+$(filter $(LH_TSAN)/obj/gen/%,$(LH_TSAN_OBJ)): $(LH_TSAN)/obj/gen/%.o: $(GEN)/%.c $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LH_TSAN_FLAGS) -Icompiler/heel -MMD -MP -c -o $@ $<
+-include $(LH_TSAN_OBJ:%.o=%.d)
+$(LH_TSAN)/libheel-tsan.a: $(LH_TSAN_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+$(LH_TSAN)/libheel_threads: tests/libheel/threads.c $(LH_TSAN)/libheel-tsan.a
+	$(CC) $(LH_TSAN_FLAGS) -Icompiler/libheel -o $@ $^ $(LIBS_LIBHEEL)
+
+.PHONY: check-libheel check-libheel-tsan
+check-libheel: $(LIBHEEL_OUT) $(BIN)/heel-exec $(BIN)/heelc $(TBIN)/libheel_live $(TBIN)/libheel_threads \
+		$(B)/examples/run $(LH_TSAN)/libheel_threads
 	@bash tests/libheel/run.sh $(B)
+check-libheel-tsan: $(BIN)/heel-exec $(LH_TSAN)/libheel_threads
+	@TSAN_OPTIONS=halt_on_error=1 $(LH_TSAN)/libheel_threads $(CURDIR)/$(BIN)/heel-exec 2
 
 install-libheel: $(LIBHEEL_OUT)
 	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \

@@ -23,7 +23,7 @@
 #define KILL_GRACE_MS 5000
 
 struct stream {
-	int fd;		 /* read end, -1 once closed */
+	int fd; /* read end, -1 once closed */
 	char *buf;
 	size_t len, cap; /* cap: bytes allocated */
 	size_t max;
@@ -94,7 +94,7 @@ heel_capture_free(struct heel_capture *res)
 		return;
 	free(res->out);
 	free(res->err);
-	*res = (struct heel_capture){ 0 };
+	*res = (struct heel_capture){0};
 }
 
 int
@@ -103,8 +103,8 @@ heel_run_capture(const heel_policy *p, const char *const *argv, const struct hee
 {
 	struct heel_spawn_opts opts;
 	heel_error local;
-	struct stream st[2] = { { .fd = -1, .max = max_bytes }, { .fd = -1, .max = max_bytes } };
-	int out[2] = { -1, -1 }, errp[2] = { -1, -1 }, rc = 0;
+	struct stream st[2] = {{.fd = -1, .max = max_bytes}, {.fd = -1, .max = max_bytes}};
+	int out[2] = {-1, -1}, errp[2] = {-1, -1}, rc = 0;
 	long long deadline = timeout_ms >= 0 ? now_ms() + timeout_ms : -1, drain_until = -1;
 	long long kill_at = -1;
 	heel_child *c;
@@ -114,7 +114,7 @@ heel_run_capture(const heel_policy *p, const char *const *argv, const struct hee
 		err = &local; /* heel_spawn's code is needed below */
 	if (!res)
 		return lh_fail(err, -EINVAL, "heel_run_capture: no result");
-	*res = (struct heel_capture){ 0 };
+	*res = (struct heel_capture){0};
 	lh_opts_read(o, &opts);
 	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
 		rc = lh_fail(err, -errno, "cannot make a pipe: %s", strerror(errno));
@@ -154,9 +154,9 @@ heel_run_capture(const heel_policy *p, const char *const *argv, const struct hee
 			break;
 		for (int i = 0; i < 2; i++)
 			if (st[i].fd >= 0)
-				pfd[n++] = (struct pollfd){ .fd = st[i].fd, .events = POLLIN };
+				pfd[n++] = (struct pollfd){.fd = st[i].fd, .events = POLLIN};
 		if (!ended)
-			pfd[n++] = (struct pollfd){ .fd = heel_child_pidfd(c), .events = POLLIN };
+			pfd[n++] = (struct pollfd){.fd = heel_child_pidfd(c), .events = POLLIN};
 		if (!ended && kill_at < 0 && deadline >= 0)
 			wake = deadline;
 		if (!ended && kill_at >= 0 && kill_at != LLONG_MAX)

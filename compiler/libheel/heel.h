@@ -59,8 +59,7 @@ HEEL_API heel_policy *heel_policy_from_file(const char *path, heel_error *err);
  * (NULL: "<string>"); relative includes are taken from its directory,
  * relative to the current directory. Compiled now: -EINVAL with the
  * diagnostics in err->message when it has errors. */
-HEEL_API heel_policy *heel_policy_from_string(const char *text, const char *name,
-					      heel_error *err);
+HEEL_API heel_policy *heel_policy_from_string(const char *text, const char *name, heel_error *err);
 
 HEEL_API void heel_policy_free(heel_policy *p);
 
@@ -72,8 +71,7 @@ HEEL_API void heel_policy_free(heel_policy *p);
  * start directory (or the current directory) when the policy is compiled,
  * following symbolic links as `heel run` does. */
 HEEL_API int heel_policy_isolation(heel_policy *p, const char *base, heel_error *err);
-HEEL_API int heel_policy_grant(heel_policy *p, const char *path, const char *mode,
-			       heel_error *err);
+HEEL_API int heel_policy_grant(heel_policy *p, const char *path, const char *mode, heel_error *err);
 /* deny, allow-all or allow-list (the patterns of heel_policy_allow_domain). */
 HEEL_API int heel_policy_network(heel_policy *p, const char *mode, heel_error *err);
 HEEL_API int heel_policy_allow_domain(heel_policy *p, const char *pattern, heel_error *err);
@@ -200,8 +198,8 @@ struct heel_capture {
 	size_t err_len;
 	int out_truncated; /* more than max_bytes was written; the rest was read and dropped */
 	int err_truncated;
-	int status;	   /* as heel_child_wait() reports it */
-	int timed_out;	   /* the timeout ran out and the sandbox was ended */
+	int status;    /* as heel_child_wait() reports it */
+	int timed_out; /* the timeout ran out and the sandbox was ended */
 };
 
 /* Spawns argv as heel_spawn() does (o->stdout_fd and o->stderr_fd are

@@ -31,9 +31,9 @@ struct heel_policy {
 
 /* What one spawn adds to a policy. */
 struct lh_spawn_view {
-	const char *cwd;	     /* absolute: the start directory, or the current one */
-	bool start_dir;		     /* the command starts in cwd: grant it r */
-	const char *const *env;	     /* NAME=VALUE additions, or NULL */
+	const char *cwd;	/* absolute: the start directory, or the current one */
+	bool start_dir;		/* the command starts in cwd: grant it r */
+	const char *const *env; /* NAME=VALUE additions, or NULL */
 };
 
 /* The spawn options with defaults for what `o` (which may be NULL or

@@ -67,10 +67,10 @@ compile_text(const char *name, const char *text, bool quiet_top, uint8_t **bytes
 {
 	struct diag_ctx *ctx = diag_new();
 	struct sema_options so = {
-		.path = name,
-		.text = text,
-		.len = strlen(text),
-		.top_overrides_quietly = quiet_top,
+	    .path = name,
+	    .text = text,
+	    .len = strlen(text),
+	    .top_overrides_quietly = quiet_top,
 	};
 	struct ir_policy *ir = NULL;
 	int rc;
@@ -132,7 +132,8 @@ absolute_name(const char *path, char **out, heel_error *err)
 	int rc;
 
 	if (!getcwd(cwd, sizeof(cwd)))
-		return lh_fail(err, -errno, "cannot tell the current directory: %s", strerror(errno));
+		return lh_fail(err, -errno, "cannot tell the current directory: %s",
+			       strerror(errno));
 	rc = pathres_resolve(cwd, path, &r, why, sizeof(why));
 	if (rc)
 		return lh_fail(err, rc, "%s: %s", path, why);
@@ -186,7 +187,8 @@ heel_policy_from_file(const char *path, heel_error *err)
 	rc = rf_read_regular(path, &text, &len, &st);
 	if (rc)
 		return lh_fail(err, rc == -EFTYPE_RF ? -EINVAL : rc, "%s: %s", path,
-			       rf_strerror(rc, &st)), NULL;
+			       rf_strerror(rc, &st)),
+		       NULL;
 	if (rf_content_kind(text, len) == RF_ARTIFACT) {
 		free(text);
 		return load_artifact(path, err);
@@ -221,8 +223,10 @@ changeable(heel_policy *p, const char *call, heel_error *err)
 	if (!p)
 		return lh_fail(err, -EINVAL, "%s: no policy", call);
 	if (p->kind == LH_ARTIFACT)
-		return lh_fail(err, -ENOTSUP, "%s: a compiled policy (.hpol) cannot be changed; build "
-			       "from its .heel source to add to it", call);
+		return lh_fail(err, -ENOTSUP,
+			       "%s: a compiled policy (.hpol) cannot be changed; build "
+			       "from its .heel source to add to it",
+			       call);
 	return 0;
 }
 
@@ -248,8 +252,8 @@ typedef int (*value_check)(const char *, char *, size_t, char *, size_t);
 
 /* A scalar checked by one of `heel run`'s validators. */
 static int
-checked_scalar(heel_policy *p, struct settings_scalar *slot, const char *call,
-	       const char *text, value_check check, heel_error *err)
+checked_scalar(heel_policy *p, struct settings_scalar *slot, const char *call, const char *text,
+	       value_check check, heel_error *err)
 {
 	char out[256], why[400], origin[320];
 	int rc = changeable(p, call, err);
@@ -304,8 +308,8 @@ heel_policy_grant(heel_policy *p, const char *path, const char *mode, heel_error
 		return rc;
 	canon = mode ? settings_mode_canonical(mode, &why) : NULL;
 	if (!canon)
-		return lh_fail(err, -EINVAL, "heel_policy_grant %s: `%s`: %s", path, mode ? mode : "",
-			       mode ? why : "a mode is r, rw, rx or rwx");
+		return lh_fail(err, -EINVAL, "heel_policy_grant %s: `%s`: %s", path,
+			       mode ? mode : "", mode ? why : "a mode is r, rw, rx or rwx");
 	snprintf(origin, sizeof(origin), "heel_policy_grant %s %s", path, canon);
 	return stored(p, settings_add_grant(&p->opts, path, canon, origin), err);
 }
@@ -353,8 +357,9 @@ heel_policy_gpu(heel_policy *p, int allow, heel_error *err)
 
 	if (rc)
 		return rc;
-	return stored(p, settings_set_flag(&p->opts.gpu, allow != 0,
-					   allow ? "heel_policy_gpu allow" : "heel_policy_gpu deny"),
+	return stored(p,
+		      settings_set_flag(&p->opts.gpu, allow != 0,
+					allow ? "heel_policy_gpu allow" : "heel_policy_gpu deny"),
 		      err);
 }
 
@@ -379,7 +384,7 @@ unknown_name(const char *call, const char *what, const char *name, const char *c
 int
 heel_policy_protect(heel_policy *p, const char *set, int on, heel_error *err)
 {
-	const char *names[SET_COUNT + 1] = { NULL };
+	const char *names[SET_COUNT + 1] = {NULL};
 	char origin[160];
 	int rc = changeable(p, "heel_policy_protect", err), k;
 
@@ -398,7 +403,7 @@ heel_policy_protect(heel_policy *p, const char *set, int on, heel_error *err)
 int
 heel_policy_limit(heel_policy *p, const char *name, const char *value, heel_error *err)
 {
-	const char *names[LIM_COUNT + 1] = { NULL };
+	const char *names[LIM_COUNT + 1] = {NULL};
 	char out[96], why[400], origin[200];
 	int rc = changeable(p, "heel_policy_limit", err), k;
 
@@ -422,8 +427,9 @@ static int
 env_name(const char *call, const char *name, heel_error *err)
 {
 	if (!name || !values_env_name(name))
-		return lh_fail(err, -EINVAL, "%s: `%s` is not a variable name ([A-Za-z_][A-Za-z0-9_]*)",
-			       call, name ? name : "");
+		return lh_fail(err, -EINVAL,
+			       "%s: `%s` is not a variable name ([A-Za-z_][A-Za-z0-9_]*)", call,
+			       name ? name : "");
 	return 0;
 }
 
@@ -448,8 +454,8 @@ heel_policy_env_set(heel_policy *p, const char *name, const char *value, heel_er
 	if (rc || (rc = env_name("heel_policy_env_set", name, err)))
 		return rc;
 	if (!value)
-		return lh_fail(err, -EINVAL, "heel_policy_env_set %s: no value (an empty one is \"\")",
-			       name);
+		return lh_fail(err, -EINVAL,
+			       "heel_policy_env_set %s: no value (an empty one is \"\")", name);
 	snprintf(origin, sizeof(origin), "heel_policy_env_set %s", name);
 	return stored(p, settings_add_env(&p->opts, name, value, origin), err);
 }
@@ -462,7 +468,7 @@ static int
 spawn_settings(const heel_policy *p, const struct lh_spawn_view *v, struct settings *out,
 	       heel_error *err)
 {
-	struct settings none = { 0 };
+	struct settings none = {0};
 	int rc = settings_merge(&none, &p->opts, out);
 
 	for (size_t i = 0; !rc && v->env && v->env[i]; i++) {
@@ -471,8 +477,10 @@ spawn_settings(const heel_policy *p, const struct lh_spawn_view *v, struct setti
 
 		if (!eq || (size_t)(eq - v->env[i]) >= sizeof(name)) {
 			settings_free(out);
-			return lh_fail(err, -EINVAL, "heel_spawn: environment addition `%s` is not "
-				       "NAME=VALUE", v->env[i]);
+			return lh_fail(err, -EINVAL,
+				       "heel_spawn: environment addition `%s` is not "
+				       "NAME=VALUE",
+				       v->env[i]);
 		}
 		memcpy(name, v->env[i], (size_t)(eq - v->env[i]));
 		name[eq - v->env[i]] = '\0';
@@ -497,13 +505,14 @@ lh_policy_source(const heel_policy *p, const struct lh_spawn_view *v, char **tex
 {
 	struct settings s;
 	struct diag_ctx *ctx;
-	struct build_in in = { .cwd = v->cwd, .read_start_dir = v->start_dir };
+	struct build_in in = {.cwd = v->cwd, .read_start_dir = v->start_dir};
 	char why[1200], *opts = NULL;
 	int rc;
 
 	*text = NULL;
 	if (p->kind == LH_ARTIFACT)
-		return lh_fail(err, -ENOTSUP, "a compiled policy (.hpol) has no source text; "
+		return lh_fail(err, -ENOTSUP,
+			       "a compiled policy (.hpol) has no source text; "
 			       "`heelc explain` says what it allows");
 	rc = spawn_settings(p, v, &s, err);
 	if (rc)
@@ -568,10 +577,12 @@ lh_policy_artifact(const heel_policy *p, const struct lh_spawn_view *v, uint8_t 
 		*warnings = NULL;
 	if (p->kind == LH_ARTIFACT) {
 		if (v->env && v->env[0])
-			return lh_fail(err, -ENOTSUP, "heel_spawn: a compiled policy (.hpol) cannot take "
-				       "environment additions: heel-exec builds the environment from "
-				       "the policy alone; build from its .heel source, or add `env set` "
-				       "to it");
+			return lh_fail(
+			    err, -ENOTSUP,
+			    "heel_spawn: a compiled policy (.hpol) cannot take "
+			    "environment additions: heel-exec builds the environment from "
+			    "the policy alone; build from its .heel source, or add `env set` "
+			    "to it");
 		*bytes = malloc(p->artlen);
 		if (!*bytes)
 			return lh_fail(err, -ENOMEM, "out of memory");
@@ -593,16 +604,18 @@ int
 lh_spawn_view(const struct heel_spawn_opts *o, char *buf, size_t buflen, struct lh_spawn_view *v,
 	      heel_error *err)
 {
-	*v = (struct lh_spawn_view){ .env = o->env };
+	*v = (struct lh_spawn_view){.env = o->env};
 	if (o->cwd) {
 		if (o->cwd[0] != '/')
-			return lh_fail(err, -EINVAL, "the start directory `%s` is not absolute", o->cwd);
+			return lh_fail(err, -EINVAL, "the start directory `%s` is not absolute",
+				       o->cwd);
 		v->cwd = o->cwd;
 		v->start_dir = true;
 		return 0;
 	}
 	if (!getcwd(buf, buflen))
-		return lh_fail(err, -errno, "cannot tell the current directory: %s", strerror(errno));
+		return lh_fail(err, -errno, "cannot tell the current directory: %s",
+			       strerror(errno));
 	v->cwd = buf;
 	return 0;
 }

@@ -56,10 +56,10 @@ heel_spawn_opts_init(struct heel_spawn_opts *o)
 	if (!o)
 		return;
 	*o = (struct heel_spawn_opts){
-		.size = sizeof(*o),
-		.stdin_fd = -1,
-		.stdout_fd = -1,
-		.stderr_fd = -1,
+	    .size = sizeof(*o),
+	    .stdin_fd = -1,
+	    .stdout_fd = -1,
+	    .stderr_fd = -1,
 	};
 }
 
@@ -83,7 +83,8 @@ artifact_memfd(const uint8_t *bytes, size_t len, heel_error *err)
 	size_t off = 0;
 
 	if (fd < 0)
-		return lh_fail(err, -errno, "cannot make a memfd for the policy: %s", strerror(errno));
+		return lh_fail(err, -errno, "cannot make a memfd for the policy: %s",
+			       strerror(errno));
 	while (off < len) {
 		ssize_t w = write(fd, bytes + off, len - off);
 
@@ -93,7 +94,8 @@ artifact_memfd(const uint8_t *bytes, size_t len, heel_error *err)
 			int e = errno;
 
 			close(fd);
-			return lh_fail(err, -e, "cannot write the policy to a memfd: %s", strerror(e));
+			return lh_fail(err, -e, "cannot write the policy to a memfd: %s",
+				       strerror(e));
 		}
 		off += (size_t)w;
 	}
@@ -112,7 +114,7 @@ struct launch {
 	const char *path;
 	char **argv;
 	char **envp;
-	int src[4];	    /* become 0, 1, 2 and ARTIFACT_FD */
+	int src[4]; /* become 0, 1, 2 and ARTIFACT_FD */
 	bool new_session;
 	volatile int error; /* errno of the step that failed, read after the clone */
 };
@@ -121,7 +123,7 @@ static int
 launch_child(void *arg)
 {
 	struct launch *l = arg;
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
 	sigset_t none;
 	int high[4];
 
@@ -187,7 +189,8 @@ static int
 check_fd(int fd, const char *what, heel_error *err)
 {
 	if (fd != -1 && fcntl(fd, F_GETFD) < 0)
-		return lh_fail(err, -EBADF, "heel_spawn: the %s descriptor %d is not open", what, fd);
+		return lh_fail(err, -EBADF, "heel_spawn: the %s descriptor %d is not open", what,
+			       fd);
 	return 0;
 }
 
@@ -200,10 +203,11 @@ start(struct launch *l, heel_child *c, heel_error *err)
 	int pidfd = -1, e;
 	pid_t pid;
 
-	stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
-		     -1, 0);
+	stack = mmap(NULL, CHILD_STACK, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (stack == MAP_FAILED)
-		return lh_fail(err, -errno, "cannot map a stack to start heel-exec: %s", strerror(errno));
+		return lh_fail(err, -errno, "cannot map a stack to start heel-exec: %s",
+			       strerror(errno));
 	/* No handler of the caller's may run in the child before it has
 	 * reset them all: every signal blocked across the clone. */
 	sigfillset(&all);
@@ -212,8 +216,8 @@ start(struct launch *l, heel_child *c, heel_error *err)
 	 * the child has failed, and l->error tells which. No exit signal: the
 	 * caller's SIGCHLD handling (SIG_IGN, a wait(-1) elsewhere) can
 	 * neither reap nor be woken by it; the pidfd is the only handle. */
-	pid = clone(launch_child, (char *)stack + CHILD_STACK, CLONE_VM | CLONE_VFORK | CLONE_PIDFD, l,
-		    &pidfd);
+	pid = clone(launch_child, (char *)stack + CHILD_STACK, CLONE_VM | CLONE_VFORK | CLONE_PIDFD,
+		    l, &pidfd);
 	e = errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	munmap(stack, CHILD_STACK);
@@ -239,7 +243,7 @@ heel_spawn(const heel_policy *p, const char *const *argv, const struct heel_spaw
 {
 	struct heel_spawn_opts opts;
 	struct lh_spawn_view v;
-	struct launch l = { 0 };
+	struct launch l = {0};
 	char cwd[PATH_MAX];
 	uint8_t *bytes = NULL;
 	size_t len = 0;
@@ -253,7 +257,8 @@ heel_spawn(const heel_policy *p, const char *const *argv, const struct heel_spaw
 	lh_opts_read(o, &opts);
 	l.path = opts.launcher ? opts.launcher : HEEL_EXEC_PATH;
 	if (l.path[0] != '/') {
-		lh_fail(err, -EINVAL, "heel_spawn: the launcher `%s` is not an absolute path", l.path);
+		lh_fail(err, -EINVAL, "heel_spawn: the launcher `%s` is not an absolute path",
+			l.path);
 		return NULL;
 	}
 	if (check_fd(opts.stdin_fd, "stdin", err) || check_fd(opts.stdout_fd, "stdout", err) ||
@@ -341,7 +346,7 @@ heel_child_wait(heel_child *c, int timeout_ms, int *status, heel_error *err)
 	if (!c)
 		return lh_fail(err, -EINVAL, "heel_child_wait: no child");
 	while (!c->reaped) {
-		struct pollfd pfd = { .fd = c->pidfd, .events = POLLIN };
+		struct pollfd pfd = {.fd = c->pidfd, .events = POLLIN};
 		long long left = timeout_ms >= 0 ? deadline - now_ms() : -1;
 		int r;
 

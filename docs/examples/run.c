@@ -14,7 +14,7 @@
 int
 main(void)
 {
-	const char *argv[] = { "echo", "hello", "from", "the", "sandbox", NULL };
+	const char *argv[] = {"echo", "hello", "from", "the", "sandbox", NULL};
 	struct heel_spawn_opts opts;
 	struct heel_capture cap;
 	heel_error err;

@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # libheel run for real (make check-libheel): its exports, the live tests
-# (tests/libheel/live.c) as root and as uid 65534 against bin/heel-exec,
-# and the examples of docs/examples as written, in C and in Python.
+# (tests/libheel/live.c) and the threads driver (threads.c) as root and
+# as uid 65534 against bin/heel-exec, the driver again under
+# ThreadSanitizer, and the examples of docs/examples as written, in C
+# and in Python.
 # Usage: tests/libheel/run.sh BUILD_DIR    (prints "N passed, N failed, N skipped")
 set -u
 
@@ -16,7 +18,7 @@ ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { failed=$((failed + 1)); echo "FAIL $*"; }
 skip() { skipped=$((skipped + 1)); echo "SKIP $*"; }
 
-for f in "$B/lib/libheel.so.0" "$B/lib/libheel.a" "$B/tests/libheel_live" "$B/examples/run" \
+for f in "$B/lib/libheel.so.0" "$B/lib/libheel.a" "$B/tests/libheel_live" "$B/tests/libheel_threads" "$B/examples/run" \
 	"$B/bin/heel-exec" "$B/bin/heelc"; do
 	[ -e "$f" ] || { echo "missing $f: make check-libheel builds it"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 done
@@ -63,6 +65,30 @@ if [ "$(id -u)" = 0 ]; then
 	live "uid $NOBODY" setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups
 else
 	skip "live tests as uid $NOBODY: not root"
+fi
+
+# ---------------------------------------------------------------- threads
+# Eight threads compiling, building and spawning at once, twice over, as
+# each user; then under ThreadSanitizer, which reports any data race in
+# libheel or the compiler beneath it (exit 66).
+threads() {
+	local who=$1 bin=$2; shift 2
+	local out
+	if out=$("$@" env TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$bin" "$B/bin/heel-exec" 2 2>&1); then
+		ok "$who: $out"
+	else
+		bad "$who:"
+		echo "$out" | head -60
+	fi
+}
+threads "threads as uid $(id -u)" "$B/tests/libheel_threads"
+if [ "$(id -u)" = 0 ]; then
+	threads "threads as uid $NOBODY" "$B/tests/libheel_threads" setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups
+fi
+if [ -x "$B/tsan/libheel_threads" ]; then
+	threads "threads under ThreadSanitizer" "$B/tsan/libheel_threads"
+else
+	skip "threads under ThreadSanitizer: $B/tsan/libheel_threads is not built"
 fi
 
 # ---------------------------------------------------------------- examples

@@ -117,11 +117,11 @@ struct bad_value {
 Test(libheel_builder, grant_refuses_bad_modes)
 {
 	static const struct bad_value cases[] = {
-		{ "rxw2", "a mode holds only the letters r, w and x" },
-		{ "", "a mode is r, rw, rx or rwx" },
-		{ "w", "every mode includes r" },
-		{ "rr", "a letter appears twice" },
-		{ "RW", "a mode holds only the letters r, w and x (lower case)" },
+	    {"rxw2", "a mode holds only the letters r, w and x"},
+	    {"", "a mode is r, rw, rx or rwx"},
+	    {"w", "every mode includes r"},
+	    {"rr", "a letter appears twice"},
+	    {"RW", "a mode holds only the letters r, w and x (lower case)"},
 	};
 	heel_policy *p = fresh();
 	char *t;
@@ -149,7 +149,8 @@ Test(libheel_builder, protect_names_the_sets_and_suggests)
 		       "`credentails` is not a protection set");
 	cr_assert(strstr(e.message, "did you mean `credentials`?"), "%s", e.message);
 	cr_assert(strstr(e.message, "user-home, credentials, cloud-config"), "%s", e.message);
-	assert_refused(heel_policy_protect(p, "everything", 1, &e), -EINVAL, "not a protection set");
+	assert_refused(heel_policy_protect(p, "everything", 1, &e), -EINVAL,
+		       "not a protection set");
 	cr_assert(!strstr(e.message, "did you mean"), "%s", e.message);
 	cr_assert_eq(heel_policy_protect(p, "credentials", 1, &e), 0);
 	cr_assert_eq(heel_policy_protect(p, "user-home", 0, &e), 0);
@@ -175,8 +176,8 @@ Test(libheel_builder, limit_names_and_values)
 	assert_refused(heel_policy_limit(p, "cpu", "500ms", &e), -EINVAL, "at least 1s");
 	assert_refused(heel_policy_limit(p, "processes", "10MiB", &e), -EINVAL,
 		       "a count takes no unit");
-	assert_refused(heel_policy_limit(p, "file-size", "99999999999999999999999GiB", &e),
-		       -EINVAL, "does not fit in 64 bits");
+	assert_refused(heel_policy_limit(p, "file-size", "99999999999999999999999GiB", &e), -EINVAL,
+		       "does not fit in 64 bits");
 	assert_refused(heel_policy_limit(p, "memory", "", &e), -EINVAL, "the value is empty");
 	/* Bare numbers are bytes and seconds, as in `heel run`. */
 	cr_assert_eq(heel_policy_limit(p, "memory", "1048576", &e), 0, "%s", e.message);
@@ -282,7 +283,7 @@ Test(libheel_builder, version)
 
 Test(libheel_text, start_directory_and_env_additions)
 {
-	const char *env[] = { "ADDED=one two", "SECOND=", NULL };
+	const char *env[] = {"ADDED=one two", "SECOND=", NULL};
 	struct heel_spawn_opts o;
 	heel_policy *p = fresh();
 	char *t;
@@ -306,10 +307,10 @@ Test(libheel_text, start_directory_and_env_additions)
 
 Test(libheel_text, bad_additions_and_options)
 {
-	const char *noeq[] = { "NOEQUALS", NULL };
-	const char *badname[] = { "1BAD=x", NULL };
-	const char *reserved[] = { "TMPDIR=/etc", NULL };
-	const char *ctrl[] = { "NL=a\nb", NULL };
+	const char *noeq[] = {"NOEQUALS", NULL};
+	const char *badname[] = {"1BAD=x", NULL};
+	const char *reserved[] = {"TMPDIR=/etc", NULL};
+	const char *ctrl[] = {"NL=a\nb", NULL};
 	struct heel_spawn_opts o;
 	heel_policy *p = fresh();
 
@@ -318,7 +319,8 @@ Test(libheel_text, bad_additions_and_options)
 	assert_refused(heel_policy_check(p, &o, NULL, &e), -EINVAL,
 		       "environment addition `NOEQUALS` is not NAME=VALUE");
 	o.env = badname;
-	assert_refused(heel_policy_check(p, &o, NULL, &e), -EINVAL, "`1BAD` is not a variable name");
+	assert_refused(heel_policy_check(p, &o, NULL, &e), -EINVAL,
+		       "`1BAD` is not a variable name");
 	/* The compiler's own rule: TMPDIR is heel-exec's to set. */
 	o.env = reserved;
 	assert_refused(heel_policy_check(p, &o, NULL, &e), -EINVAL, "TMPDIR");
@@ -425,7 +427,8 @@ Test(libheel_string, truncated_message_says_so)
 	free(text);
 	cr_assert_null(p);
 	cr_assert_eq(strlen(e.message), HEEL_ERROR_MAX - 1);
-	cr_assert(strstr(e.message + HEEL_ERROR_MAX - 6, " ..."), "%s", e.message + HEEL_ERROR_MAX - 20);
+	cr_assert(strstr(e.message + HEEL_ERROR_MAX - 6, " ..."), "%s",
+		  e.message + HEEL_ERROR_MAX - 20);
 }
 
 /* ------------------------------------------------------------ from a file */
@@ -477,14 +480,14 @@ compile_artifact(const char *src, const char *out)
 
 	if (!heelc)
 		cr_skip_test("HEELC is not set (make check-unit sets it)");
-	snprintf(cmd, sizeof(cmd), "%s %s/%s -o %s/%s >/dev/null 2>&1", heelc, scratch, src, scratch,
-		 out);
+	snprintf(cmd, sizeof(cmd), "%s %s/%s -o %s/%s >/dev/null 2>&1", heelc, scratch, src,
+		 scratch, out);
 	cr_assert_eq(system(cmd), 0, "%s", cmd);
 }
 
 Test(libheel_file, artifact_is_applied_as_compiled, .init = make_scratch, .fini = remove_scratch)
 {
-	const char *env[] = { "ADDED=1", NULL };
+	const char *env[] = {"ADDED=1", NULL};
 	struct heel_spawn_opts o;
 	char path[256];
 	heel_policy *p;
@@ -549,8 +552,8 @@ Test(libheel_file, artifact_checked_as_heel_exec_checks_it, .init = make_scratch
 
 Test(libheel_spawn, refused_before_anything_runs)
 {
-	const char *argv[] = { "true", NULL };
-	const char *empty[] = { NULL };
+	const char *argv[] = {"true", NULL};
+	const char *empty[] = {NULL};
 	struct heel_spawn_opts o;
 	heel_policy *p = fresh();
 	int before = open_fds();
@@ -586,7 +589,7 @@ Test(libheel_spawn, refused_before_anything_runs)
 
 Test(libheel_spawn, capture_reports_spawn_errors)
 {
-	const char *argv[] = { "true", NULL };
+	const char *argv[] = {"true", NULL};
 	struct heel_spawn_opts o;
 	struct heel_capture c;
 	heel_policy *p = fresh();
