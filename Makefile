@@ -507,7 +507,7 @@ $(BIN)/heel: $(OBJ)/compiler/heel/main.o $(LIB)/libheelfront.a $(LIB)/libheelc.a
 # and nothing of the compiler (no clash with its own diag_new, say).
 PIC := $(OBJ)/pic
 LIBHEEL_SRC := $(sort $(wildcard compiler/libheel/*.c))
-HEEL_LIB_VERSION := $(shell sed -n 's/^\#define HEEL_VERSION "\(.*\)"/\1/p' compiler/version.h)
+HEEL_LIB_VERSION := $(shell sed -n 's/.*define HEEL_VERSION "\(.*\)".*/\1/p' runtime/heel_version.h)
 LIBS_LIBHEEL := $(shell pkg-config --libs nettle 2>/dev/null || echo -lnettle)
 PIC_CFLAGS = $(filter-out -fPIE,$(1)) -fPIC
 
@@ -573,7 +573,7 @@ $(LIB)/libheel.so: $(LIB)/libheel.so.0
 
 # pkg-config's file, for the PREFIX given (also in the build tree, for
 # the examples).
-$(LIB)/heel.pc: compiler/libheel/heel.pc.in compiler/version.h FORCE | $(LIB)
+$(LIB)/heel.pc: compiler/libheel/heel.pc.in runtime/heel_version.h FORCE | $(LIB)
 	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(HEEL_LIB_VERSION)|g' \
 		-e 's|@LIBS_PRIVATE@|$(LIBS_LIBHEEL)|g' $< >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@

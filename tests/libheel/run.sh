@@ -45,6 +45,19 @@ else
 	bad "libheel.so's soname"
 fi
 
+want=$(sed -n 's/.*define HEEL_VERSION "\(.*\)".*/\1/p' "$ROOT/runtime/heel_version.h")
+if command -v pkg-config >/dev/null; then
+	got=$(PKG_CONFIG_PATH="$B/lib" pkg-config --modversion heel 2>&1)
+	libs=$(PKG_CONFIG_PATH="$B/lib" pkg-config --static --libs heel 2>&1)
+	if [ -n "$want" ] && [ "$got" = "$want" ] && [[ "$libs" == *-lheel*-lnettle* ]]; then
+		ok "heel.pc: version $got, $libs"
+	else
+		bad "heel.pc: version '$got' (want '$want'), libs '$libs'"
+	fi
+else
+	skip "heel.pc: no pkg-config"
+fi
+
 # ---------------------------------------------------------------- live
 live() {
 	local who=$1; shift
