@@ -115,7 +115,9 @@ heel_run_capture(const heel_policy *p, const char *const *argv, const struct hee
 	if (!res)
 		return lh_fail(err, -EINVAL, "heel_run_capture: no result");
 	*res = (struct heel_capture){0};
-	lh_opts_read(o, &opts);
+	rc = lh_opts_read(o, &opts, err);
+	if (rc)
+		return rc;
 	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
 		rc = lh_fail(err, -errno, "cannot make a pipe: %s", strerror(errno));
 		goto out;

@@ -96,7 +96,8 @@ HEEL_API int heel_policy_io_priority(heel_policy *p, const char *priority, heel_
 
 /* Options of heel_spawn(). Initialise with heel_spawn_opts_init(), then
  * set what is needed: the library reads only the first `size` bytes, so a
- * program built against an older heel.h keeps working. */
+ * program built against an older heel.h keeps working (and refuses a
+ * struct whose size is 0, never initialised, rather than ignore it). */
 struct heel_spawn_opts {
 	size_t size;
 	/* "NAME=VALUE" strings added to the command's environment (as `env

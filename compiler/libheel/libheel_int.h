@@ -37,8 +37,9 @@ struct lh_spawn_view {
 };
 
 /* The spawn options with defaults for what `o` (which may be NULL or
- * older and shorter) does not set. */
-void lh_opts_read(const struct heel_spawn_opts *o, struct heel_spawn_opts *out);
+ * older and shorter) does not set. -EINVAL when o was never initialised
+ * (size 0): everything the caller set would be ignored. */
+int lh_opts_read(const struct heel_spawn_opts *o, struct heel_spawn_opts *out, heel_error *err);
 
 /* The policy text heel_spawn compiles, and the name it is compiled under.
  * *text malloc'ed. 0 or -errno with err set. Not for LH_ARTIFACT. */

@@ -632,8 +632,7 @@ heel_policy_text(const heel_policy *p, const struct heel_spawn_opts *o, heel_err
 
 	if (!p)
 		return lh_fail(err, -EINVAL, "heel_policy_text: no policy"), NULL;
-	lh_opts_read(o, &opts);
-	if (lh_spawn_view(&opts, cwd, sizeof(cwd), &v, err) ||
+	if (lh_opts_read(o, &opts, err) || lh_spawn_view(&opts, cwd, sizeof(cwd), &v, err) ||
 	    lh_policy_source(p, &v, &text, &name, err))
 		return NULL;
 	ctx = diag_new();
@@ -668,8 +667,9 @@ heel_policy_check(const heel_policy *p, const struct heel_spawn_opts *o, char **
 		*warnings = NULL;
 	if (!p)
 		return lh_fail(err, -EINVAL, "heel_policy_check: no policy");
-	lh_opts_read(o, &opts);
-	rc = lh_spawn_view(&opts, cwd, sizeof(cwd), &v, err);
+	rc = lh_opts_read(o, &opts, err);
+	if (!rc)
+		rc = lh_spawn_view(&opts, cwd, sizeof(cwd), &v, err);
 	if (!rc)
 		rc = lh_policy_artifact(p, &v, &bytes, &len, warnings, err);
 	free(bytes);

@@ -63,15 +63,20 @@ heel_spawn_opts_init(struct heel_spawn_opts *o)
 	};
 }
 
-void
-lh_opts_read(const struct heel_spawn_opts *o, struct heel_spawn_opts *out)
+int
+lh_opts_read(const struct heel_spawn_opts *o, struct heel_spawn_opts *out, heel_error *err)
 {
 	heel_spawn_opts_init(out);
 	if (!o)
-		return;
+		return 0;
+	if (o->size < sizeof(o->size))
+		return lh_fail(err, -EINVAL,
+			       "struct heel_spawn_opts is not initialised: call "
+			       "heel_spawn_opts_init() first");
 	/* Only what the caller's version of the struct holds. */
 	memcpy(out, o, o->size < sizeof(*out) ? o->size : sizeof(*out));
 	out->size = sizeof(*out);
+	return 0;
 }
 
 /* The artifact in a sealed memfd: heel-exec reads exactly these bytes,
@@ -254,7 +259,8 @@ heel_spawn(const heel_policy *p, const char *const *argv, const struct heel_spaw
 		lh_fail(err, -EINVAL, "heel_spawn: %s", p ? "no command" : "no policy");
 		return NULL;
 	}
-	lh_opts_read(o, &opts);
+	if (lh_opts_read(o, &opts, err))
+		return NULL;
 	l.path = opts.launcher ? opts.launcher : HEEL_EXEC_PATH;
 	if (l.path[0] != '/') {
 		lh_fail(err, -EINVAL, "heel_spawn: the launcher `%s` is not an absolute path",

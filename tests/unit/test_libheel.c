@@ -355,6 +355,25 @@ Test(libheel_text, shorter_options_struct)
 	heel_policy_free(p);
 }
 
+/* A struct never initialised (zeroed, filled by hand) would have every
+ * field ignored: refused instead. */
+Test(libheel_text, uninitialised_options_struct)
+{
+	const char *argv[] = {"true", NULL};
+	struct heel_spawn_opts o = {
+	    .cwd = "/usr", .stdin_fd = -1, .stdout_fd = -1, .stderr_fd = -1};
+	struct heel_capture c;
+	heel_policy *p = fresh();
+
+	cr_assert_null(heel_policy_text(p, &o, &e));
+	cr_assert(strstr(e.message, "heel_spawn_opts_init"), "%s", e.message);
+	assert_refused(heel_policy_check(p, &o, NULL, &e), -EINVAL, "is not initialised");
+	cr_assert_null(heel_spawn(p, argv, &o, &e));
+	cr_assert(strstr(e.message, "is not initialised"), "%s", e.message);
+	cr_assert_eq(heel_run_capture(p, argv, &o, 10, -1, &c, &e), -EINVAL);
+	heel_policy_free(p);
+}
+
 Test(libheel_text, relative_grants_follow_the_start_directory)
 {
 	struct heel_spawn_opts o;
