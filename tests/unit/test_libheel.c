@@ -542,13 +542,16 @@ Test(libheel_file, artifact_checked_as_heel_exec_checks_it, .init = make_scratch
      .fini = remove_scratch)
 {
 	char path[256];
+	heel_policy *p;
 	int fd;
 	unsigned char b;
 
 	write_file("p.heel", "heel 1\n", 0644);
 	compile_artifact("p.heel", "p.hpol");
 	snprintf(path, sizeof(path), "%s/p.hpol", scratch);
-	cr_assert_not_null(heel_policy_from_file(path, &e), "%s", e.message);
+	p = heel_policy_from_file(path, &e);
+	cr_assert_not_null(p, "%s", e.message);
+	heel_policy_free(p);
 	/* Writable by others: whoever can write it decides the sandbox. */
 	chmod(path, 0666);
 	cr_assert_null(heel_policy_from_file(path, &e));
