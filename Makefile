@@ -159,8 +159,8 @@ $(LIB)/libheelrt.a: $(RUNTIME_OBJ) | $(LIB)
 # `include <name>` also finds presets a site put beside the installed
 # stock policies (compiler/load.c).
 # The object is rebuilt when PREFIX changes ($(B)/prefix holds the last).
-$(OBJ)/compiler/load.o: CFLAGS_ALL += -DHEEL_POLICY_DIR='"$(PREFIX)/share/heel/policies"'
-$(OBJ)/compiler/load.o: $(B)/prefix
+$(OBJ)/compiler/load.o $(OBJ)/pic/compiler/load.o: CFLAGS_ALL += -DHEEL_POLICY_DIR='"$(PREFIX)/share/heel/policies"'
+$(OBJ)/compiler/load.o $(OBJ)/pic/compiler/load.o: $(B)/prefix
 $(B)/prefix: FORCE
 	@mkdir -p $(B); [ "$$(cat $@ 2>/dev/null)" = "$(PREFIX)" ] || echo "$(PREFIX)" >$@
 .PHONY: FORCE
@@ -459,6 +459,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-apparmor
 	@$(MAKE) --no-print-directory check-net
 	@$(MAKE) --no-print-directory check-front
+	@$(MAKE) --no-print-directory check-libheel
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz-smoke
 	@# Debian 12's own kernel (6.1, Landlock ABI 2) in QEMU: the suites
@@ -484,7 +485,7 @@ fmt:
 # heel's own that are left empty.
 STOCK_POLICIES := $(sort $(wildcard policies/*.heel policies/protect/*.heel policies/devices/*.heel))
 EXAMPLE_POLICIES := $(sort $(wildcard policies/examples/*.heel))
-INSTALL_MAP := \
+INSTALL_MAP = \
 	$(BIN)/heel:bin/heel:0755 $(BIN)/heelc:bin/heelc:0755 \
 	$(BIN)/heel-exec:bin/heel-exec:0755 $(BIN)/heel-proxy:bin/heel-proxy:0755 \
 	docs/heel.1:share/man/man1/heel.1:0644 docs/heelc.1:share/man/man1/heelc.1:0644 \
@@ -509,13 +510,15 @@ install: all
 	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))set -e; for e in $(INSTALL_MAP); do \
 		src=$${e%%:*}; rest=$${e#*:}; dst=$${rest%%:*}; mode=$${rest##*:}; \
 		install -D -m $$mode "$$src" "$(DESTDIR)$(PREFIX)/$$dst"; \
-	done
+	done; \
+	ln -sf libheel.so.0 "$(DESTDIR)$(PREFIX)/lib/libheel.so"
 	$(Q)sh packaging/apparmor/install.sh packaging/apparmor/heel-exec "$(PREFIX)" "$(DESTDIR)"
 
 uninstall:
 	$(call quiet,RM,$(DESTDIR)$(PREFIX))set -e; for e in $(INSTALL_MAP); do \
 		rest=$${e#*:}; dst=$${rest%%:*}; rm -f "$(DESTDIR)$(PREFIX)/$$dst"; \
 	done; \
+	rm -f "$(DESTDIR)$(PREFIX)/lib/libheel.so"; \
 	for d in $(INSTALL_OWN_DIRS); do rmdir "$(DESTDIR)$(PREFIX)/$$d" 2>/dev/null || true; done
 	$(Q)sh packaging/apparmor/install.sh --remove packaging/apparmor/heel-exec "$(PREFIX)" "$(DESTDIR)"
 
@@ -578,3 +581,139 @@ $(BIN)/heel: $(OBJ)/compiler/heel/main.o $(LIB)/libheelfront.a $(LIB)/libheelc.a
 .PHONY: check-front
 check-front: all
 	@bash tests/front/run.sh $(B)
+
+# ---------------------------------------------------------------- libheel
+# libheel (compiler/libheel/, libheel(3)): policies from files, text or
+# builder calls, spawned through heel-exec. The shared library needs PIC
+# objects, so its sources and those of the libraries it uses (libheelc,
+# libheelfront, libheelrt) are compiled again under build/obj/pic. Both
+# libheel.so and libheel.a are made from one relocatable object whose
+# hidden symbols are made local: a program linking either sees heel_*
+# and nothing of the compiler (no clash with its own diag_new, say).
+PIC := $(OBJ)/pic
+LIBHEEL_SRC := $(sort $(wildcard compiler/libheel/*.c))
+HEEL_LIB_VERSION := $(shell sed -n 's/.*define HEEL_VERSION "\(.*\)".*/\1/p' runtime/heel_version.h)
+LIBS_LIBHEEL := $(shell pkg-config --libs nettle 2>/dev/null || echo -lnettle)
+PIC_CFLAGS = $(filter-out -fPIE,$(1)) -fPIC
+
+PIC_COMPILER_OBJ := $(COMPILER_SRC:%.c=$(PIC)/%.o)
+PIC_FRONT_OBJ := $(FRONT_SRC:%.c=$(PIC)/%.o)
+PIC_RUNTIME_OBJ := $(RUNTIME_SRC:%.c=$(PIC)/%.o)
+PIC_GEN_OBJ := $(GEN_SRC:$(GEN)/%.c=$(PIC)/gen/%.o) $(PIC)/gen/toml_parser.o $(PIC)/gen/toml_lexer.o
+PIC_LIBHEEL_OBJ := $(LIBHEEL_SRC:%.c=$(PIC)/%.o)
+
+# Where libheel looks for heel-exec when the caller names none: fixed at
+# build time from PREFIX (never from the caller's environment, which
+# would let it swap the launcher), and rewritten only when PREFIX changes.
+$(GEN)/libheel_prefix.h: FORCE | $(GEN)
+	@printf '#define HEEL_EXEC_PATH "%s/bin/heel-exec"\n' '$(PREFIX)' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+.PHONY: FORCE
+FORCE:
+
+$(PIC_COMPILER_OBJ): $(PIC)/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(call PIC_CFLAGS,$(CFLAGS_ALL)) -MMD -MP -c -o $@ $<
+$(PIC_FRONT_OBJ): $(PIC)/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(call PIC_CFLAGS,$(FRONT_CFLAGS)) -MMD -MP -c -o $@ $<
+$(PIC_RUNTIME_OBJ): $(PIC)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(call PIC_CFLAGS,$(CFLAGS_TRUSTED)) -MMD -MP -c -o $@ $<
+$(PIC_GEN_OBJ): $(PIC)/gen/%.o: $(GEN)/%.c $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(call PIC_CFLAGS,$(GEN_CFLAGS)) -Icompiler/heel -MMD -MP -c -o $@ $<
+$(PIC_LIBHEEL_OBJ): $(PIC)/%.o: %.c $(GEN)/libheel_prefix.h | $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(call PIC_CFLAGS,$(FRONT_CFLAGS)) -Icompiler/libheel -include $(GEN)/libheel_prefix.h \
+		-MMD -MP -c -o $@ $<
+
+$(PIC)/libheelc.a: $(PIC_COMPILER_OBJ) $(filter-out $(PIC)/gen/toml_%,$(PIC_GEN_OBJ))
+	@rm -f $@
+	ar rcs $@ $^
+$(PIC)/libheelfront.a: $(PIC_FRONT_OBJ) $(PIC)/gen/toml_parser.o $(PIC)/gen/toml_lexer.o
+	@rm -f $@
+	ar rcs $@ $^
+$(PIC)/libheelrt.a: $(PIC_RUNTIME_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+# One object: libheel's own and the archive members they need (ld -r
+# pulls members as a final link would), hidden symbols then made local.
+$(PIC)/libheel.o: $(PIC_LIBHEEL_OBJ) $(PIC)/libheelfront.a $(PIC)/libheelc.a $(PIC)/libheelrt.a
+	$(LD) -r -o $@.tmp $(PIC_LIBHEEL_OBJ) --start-group $(PIC)/libheelfront.a $(PIC)/libheelc.a \
+		$(PIC)/libheelrt.a --end-group
+	objcopy --localize-hidden $@.tmp $@
+	@rm -f $@.tmp
+
+$(LIB)/libheel.a: $(PIC)/libheel.o | $(LIB)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(LIB)/libheel.so.0: $(PIC)/libheel.o compiler/libheel/libheel.map | $(LIB)
+	$(CC) -shared -Wl,-soname,libheel.so.0 -Wl,--version-script=compiler/libheel/libheel.map \
+		-Wl,-z,relro,-z,now,-z,noexecstack -Wl,--as-needed $(LDFLAGS) -o $@ $(PIC)/libheel.o $(LIBS_LIBHEEL)
+$(LIB)/libheel.so: $(LIB)/libheel.so.0
+	ln -sf libheel.so.0 $@
+
+# pkg-config's file, for the PREFIX given (also in the build tree, for
+# the examples).
+$(LIB)/heel.pc: compiler/libheel/heel.pc.in runtime/heel_version.h FORCE | $(LIB)
+	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(HEEL_LIB_VERSION)|g' \
+		-e 's|@LIBS_PRIVATE@|$(LIBS_LIBHEEL)|g' $< >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+
+LIBHEEL_OUT := $(LIB)/libheel.a $(LIB)/libheel.so.0 $(LIB)/libheel.so $(LIB)/heel.pc
+all: $(LIBHEEL_OUT)
+
+# Unit tests of libheel (tests/unit/test_libheel*.c) see heel.h only and
+# link the library as a user does.
+LIBHEEL_TEST_CFLAGS := $(CSTD) $(OPT) $(WARN) -Icompiler/libheel -Itests/unit
+LIBHEEL_UNIT_BIN := $(patsubst tests/unit/%.c,$(TBIN)/%,$(wildcard tests/unit/test_libheel*.c))
+$(LIBHEEL_UNIT_BIN): $(TBIN)/%: tests/unit/%.c $(LIB)/libheel.a | $(TBIN)
+	$(CC) $(LIBHEEL_TEST_CFLAGS) -o $@ $< $(LIB)/libheel.a -lcriterion $(LIBS_LIBHEEL) -lpthread
+
+# The live tests (tests/libheel) and the examples (docs/examples), run by
+# check-libheel as root and as uid 65534.
+$(TBIN)/libheel_live: tests/libheel/live.c $(LIB)/libheel.a | $(TBIN)
+	$(CC) $(LIBHEEL_TEST_CFLAGS) -o $@ $< $(LIB)/libheel.a -lcriterion $(LIBS_LIBHEEL) -lpthread
+$(B)/examples/run: docs/examples/run.c compiler/libheel/heel.h $(LIB)/libheel.so
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(OPT) $(WARN) -Icompiler/libheel -o $@ $< -L$(LIB) -lheel -Wl,-rpath,$(CURDIR)/$(LIB)
+
+$(TBIN)/libheel_threads: tests/libheel/threads.c $(LIB)/libheel.a | $(TBIN)
+	$(CC) $(LIBHEEL_TEST_CFLAGS) -o $@ $< $(LIB)/libheel.a $(LIBS_LIBHEEL) -lpthread
+
+# The threads test again with libheel and everything it uses built under
+# ThreadSanitizer (Criterion's runner does not run under it, hence a
+# driver of its own).
+LH_TSAN := $(B)/tsan
+LH_TSAN_FLAGS := $(CSTD) -O1 -g -fsanitize=thread -fno-omit-frame-pointer -Icompiler -Iruntime -I$(GEN)
+LH_TSAN_SRC := $(LIBHEEL_SRC) $(COMPILER_SRC) $(FRONT_SRC) $(RUNTIME_SRC)
+LH_TSAN_OBJ := $(LH_TSAN_SRC:%.c=$(LH_TSAN)/obj/%.o) \
+	$(patsubst $(GEN)/%.c,$(LH_TSAN)/obj/gen/%.o,$(GEN_SRC) $(GEN)/toml_parser.c $(GEN)/toml_lexer.c)
+$(filter-out $(LH_TSAN)/obj/gen/%,$(LH_TSAN_OBJ)): $(LH_TSAN)/obj/%.o: %.c $(GEN)/libheel_prefix.h | $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LH_TSAN_FLAGS) -Icompiler/heel -Icompiler/libheel -include $(GEN)/libheel_prefix.h -MMD -MP -c -o $@ $<
+$(filter $(LH_TSAN)/obj/gen/%,$(LH_TSAN_OBJ)): $(LH_TSAN)/obj/gen/%.o: $(GEN)/%.c $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(LH_TSAN_FLAGS) -Icompiler/heel -MMD -MP -c -o $@ $<
+-include $(LH_TSAN_OBJ:%.o=%.d)
+$(LH_TSAN)/libheel-tsan.a: $(LH_TSAN_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+$(LH_TSAN)/libheel_threads: tests/libheel/threads.c $(LH_TSAN)/libheel-tsan.a
+	$(CC) $(LH_TSAN_FLAGS) -Icompiler/libheel -o $@ $^ $(LIBS_LIBHEEL)
+
+.PHONY: check-libheel check-libheel-tsan
+check-libheel: $(LIBHEEL_OUT) $(BIN)/heel-exec $(BIN)/heelc $(TBIN)/libheel_live $(TBIN)/libheel_threads \
+		$(B)/examples/run $(LH_TSAN)/libheel_threads
+	@bash tests/libheel/run.sh $(B)
+check-libheel-tsan: $(BIN)/heel-exec $(LH_TSAN)/libheel_threads
+	@TSAN_OPTIONS=halt_on_error=1 $(LH_TSAN)/libheel_threads $(CURDIR)/$(BIN)/heel-exec 2
+
+# What make install adds for libheel (see INSTALL_MAP); the libheel.so
+# link is made and removed by the install and uninstall recipes.
+LIBHEEL_INSTALL_MAP := compiler/libheel/heel.h:include/heel.h:0644 $(LIB)/libheel.a:lib/libheel.a:0644 \
+	$(LIB)/libheel.so.0:lib/libheel.so.0:0755 $(LIB)/heel.pc:lib/pkgconfig/heel.pc:0644 \
+	docs/libheel.3:share/man/man3/libheel.3:0644

@@ -133,9 +133,8 @@ sema_origin(const struct sema_ectx *e, const struct diag_loc *loc)
 }
 
 const char *
-sema_platform_list(unsigned mask)
+sema_platform_list(unsigned mask, char buf[static SEMA_PLATFORM_LIST_MAX])
 {
-	static char buf[64];
 	const char *names[IR_PLATFORM_COUNT];
 	size_t n = 0;
 
@@ -1778,7 +1777,7 @@ check_needs_proxy(struct sema *s, enum sema_slot slot, const char *what, const c
 		  const char *why)
 {
 	unsigned done = 0;
-	char hint[256];
+	char hint[256], on[SEMA_PLATFORM_LIST_MAX];
 
 	FOR_PLATFORMS(p, IR_PLAT_ALL)
 	{
@@ -1800,7 +1799,7 @@ check_needs_proxy(struct sema *s, enum sema_slot slot, const char *what, const c
 			snprintf(hint, sizeof(hint),
 				 "%s; move %s into the `on` block that allows network", why, noun);
 			diag_push(s->ctx, DIAG_ERROR, &a->loc, hint,
-				  "`%s` with `network deny` on %s", what, sema_platform_list(bad));
+				  "`%s` with `network deny` on %s", what, sema_platform_list(bad, on));
 		}
 	}
 }
@@ -1839,6 +1838,7 @@ check_network(struct sema *s)
 	{
 		const struct sema_slot_state *k = &s->slots[SEMA_SLOT_NETWORK][p];
 		unsigned inforce, empty = 0;
+		char on[SEMA_PLATFORM_LIST_MAX];
 
 		if (s->ir->scalar[p].network.value != IR_NET_ALLOW_LIST || (done & IR_PLAT_BIT(p)))
 			continue;
@@ -1865,7 +1865,7 @@ check_network(struct sema *s)
 			diag_push(s->ctx, DIAG_WARNING, &k->loc,
 				  "add host patterns, or write `network deny` if nothing is meant",
 				  "empty allow-list on %s: the sandbox can reach nothing",
-				  sema_platform_list(empty));
+				  sema_platform_list(empty, on));
 	}
 }
 

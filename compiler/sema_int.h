@@ -209,8 +209,11 @@ struct ir_origin sema_origin(const struct sema_ectx *e, const struct diag_loc *l
 void sema_unknown_word(struct sema *s, const struct diag_loc *loc, const char *what,
 		       const char *word, const char *const *cands);
 
-/* The platforms named in `mask`, e.g. "macos and windows" (static buffer). */
-const char *sema_platform_list(unsigned mask);
+/* The platforms named in `mask`, e.g. "macos and windows", written into
+ * buf, which is returned (no static buffer: libheel compiles policies on
+ * many threads at once). */
+#define SEMA_PLATFORM_LIST_MAX 64
+const char *sema_platform_list(unsigned mask, char buf[static SEMA_PLATFORM_LIST_MAX]);
 
 /* ------------------------------------------------------------ loading (load.c) */
 

@@ -384,6 +384,7 @@ warn_address(struct sema *s, const struct sema_pattern *p, unsigned m, unsigned 
 	struct nethost h;
 	enum nethost_class c;
 	unsigned refused;
+	char on[SEMA_PLATFORM_LIST_MAX];
 
 	if (nethost_canon(p->host, strlen(p->host), &h, NULL) != 0 || h.kind == NETHOST_NAME)
 		return;
@@ -413,7 +414,7 @@ warn_address(struct sema *s, const struct sema_pattern *p, unsigned m, unsigned 
 			  "reach it",
 			  "`%s` is refused on %s: the proxy refuses %s addresses unless "
 			  "`network allow-private`",
-			  h.text, sema_platform_list(refused), nethost_class_name(c));
+			  h.text, sema_platform_list(refused, on), nethost_class_name(c));
 }
 
 /* One entry, on the platforms `m` where the allow-list is in force. */
@@ -627,12 +628,12 @@ sema_check_decider(struct sema *s)
 		}
 		for (size_t k = 0; k < nwhy; k++) {
 			int q = 0;
-			char on[80] = "";
+			char on[80] = "", list[SEMA_PLATFORM_LIST_MAX];
 
 			while (!(why[k].mask & IR_PLAT_BIT(q)))
 				q++;
 			if (why[k].mask != group)
-				snprintf(on, sizeof(on), " on %s", sema_platform_list(why[k].mask));
+				snprintf(on, sizeof(on), " on %s", sema_platform_list(why[k].mask, list));
 			if (why[k].rule) {
 				const char *path = why[k].rule->path;
 

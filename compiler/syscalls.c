@@ -5,6 +5,7 @@
  * as open_tree_attr), and sema must agree with the backend. */
 #include "syscalls.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,10 @@ syscalls_never_allowable(const char *name)
 	return name && scp_never_allowable(name);
 }
 
+/* Built once, by whichever thread asks first (libheel compiles on many
+ * threads at once); NULL for good if memory was short then. */
 static const char **cached;
+static pthread_once_t cached_once = PTHREAD_ONCE_INIT;
 
 static int
 cmp_str(const void *a, const void *b)
@@ -38,14 +42,12 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-const char *const *
-syscalls_names(void)
+static void
+build_names(void)
 {
 	size_t total = 0, n = 0, w = 0;
 	const char **v;
 
-	if (cached)
-		return cached;
 	for (int a = 0; a < SCP_ARCH_COUNT; a++) {
 		size_t len;
 
@@ -54,7 +56,7 @@ syscalls_names(void)
 	}
 	v = calloc(total + 1, sizeof(*v));
 	if (!v)
-		return NULL;
+		return;
 	for (int a = 0; a < SCP_ARCH_COUNT; a++) {
 		size_t len;
 		const struct scp_syscall *t = scp_table((enum scp_arch)a, &len);
@@ -69,5 +71,11 @@ syscalls_names(void)
 			v[w++] = v[i];
 	v[w] = NULL;
 	cached = v;
+}
+
+const char *const *
+syscalls_names(void)
+{
+	pthread_once(&cached_once, build_names);
 	return cached;
 }

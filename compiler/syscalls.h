@@ -17,7 +17,8 @@ bool syscalls_known(const char *name);
 bool syscalls_never_allowable(const char *name);
 
 /* Every known name, sorted, NULL-terminated, for "did you mean"; built on
- * first use and kept for the life of the process. NULL on out-of-memory. */
+ * first use (once, whatever the threads) and kept for the life of the
+ * process. NULL on out-of-memory. */
 const char *const *syscalls_names(void);
 
 #endif

@@ -5,10 +5,12 @@
  * has the gain). Elsewhere, portable C17
  * eight bytes at a time ("slicing by 8"); its tables are built on first
  * use, from the constant one, so a launch that never needs them does not
- * pay for them (heel-exec and heelc are single-threaded). */
+ * pay for them; once, whatever the threads (libheel writes artifacts on
+ * many at once). */
 #include "crc32c.h"
 
-#include <stdbool.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "le.h"
@@ -63,7 +65,7 @@ static const uint32_t crc32c_table[256] = {
 
 /* slice[k][b]: the CRC of byte b followed by k zero bytes. */
 static uint32_t slice[8][256];
-static bool slices_built;
+static pthread_once_t slices_once = PTHREAD_ONCE_INIT;
 
 static void
 build_slices(void)
@@ -77,7 +79,6 @@ build_slices(void)
 			slice[k][b] = c;
 		}
 	}
-	slices_built = true;
 }
 
 uint32_t
@@ -85,8 +86,7 @@ crc32c_update_portable(uint32_t crc, const void *data, size_t len)
 {
 	const uint8_t *p = data;
 
-	if (!slices_built)
-		build_slices();
+	pthread_once(&slices_once, build_slices);
 	crc = ~crc;
 	/* Words are read little-endian, so the result is the same on any
 	 * host. */
@@ -133,20 +133,24 @@ update_sse42(uint32_t crc, const uint8_t *p, size_t len)
 static int
 have_sse42(void)
 {
-	static int known = -1;
+	/* Threads that ask at once all find the same answer: relaxed
+	 * atomics make that race-free without a lock. */
+	static atomic_int known = -1;
+	int k = atomic_load_explicit(&known, memory_order_relaxed);
 
-	if (known < 0) {
+	if (k < 0) {
 #if defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
-		known = CPU_FEATURE_ACTIVE(SSE4_2);
+		k = CPU_FEATURE_ACTIVE(SSE4_2);
 #else
 		unsigned a, b, c, d;
 
 		__cpuid(1, a, b, c, d);
 		(void)a, (void)b, (void)d;
-		known = (c & bit_SSE4_2) != 0;
+		k = (c & bit_SSE4_2) != 0;
 #endif
+		atomic_store_explicit(&known, k, memory_order_relaxed);
 	}
-	return known;
+	return k;
 }
 #endif
 

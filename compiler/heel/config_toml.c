@@ -286,7 +286,7 @@ grants_table(struct cfg *c, const struct toml_table *t)
 static void
 protections_table(struct cfg *c, const struct toml_table *t)
 {
-	static const char *known[SET_COUNT + 1];
+	const char *known[SET_COUNT + 1] = { NULL };
 
 	for (int i = 0; i < SET_COUNT; i++)
 		known[i] = settings_set_name((enum settings_set)i);
@@ -304,7 +304,7 @@ protections_table(struct cfg *c, const struct toml_table *t)
 static void
 limits_table(struct cfg *c, const struct toml_table *t)
 {
-	static const char *known[LIM_COUNT + 1];
+	const char *known[LIM_COUNT + 1] = { NULL };
 	char text[64], out[96], why[300], origin[512];
 
 	for (int i = 0; i < LIM_COUNT; i++)
