@@ -613,48 +613,48 @@ FORCE:
 
 $(PIC_COMPILER_OBJ): $(PIC)/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h
 	@mkdir -p $(dir $@)
-	$(CC) $(call PIC_CFLAGS,$(CFLAGS_ALL)) -MMD -MP -c -o $@ $<
+	$(call quiet,CC,$@)$(CC) $(call PIC_CFLAGS,$(CFLAGS_ALL)) -MMD -MP -c -o $@ $<
 $(PIC_FRONT_OBJ): $(PIC)/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
 	@mkdir -p $(dir $@)
-	$(CC) $(call PIC_CFLAGS,$(FRONT_CFLAGS)) -MMD -MP -c -o $@ $<
+	$(call quiet,CC,$@)$(CC) $(call PIC_CFLAGS,$(FRONT_CFLAGS)) -MMD -MP -c -o $@ $<
 $(PIC_RUNTIME_OBJ): $(PIC)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(call PIC_CFLAGS,$(CFLAGS_TRUSTED)) -MMD -MP -c -o $@ $<
+	$(call quiet,CC,$@)$(CC) $(call PIC_CFLAGS,$(CFLAGS_TRUSTED)) -MMD -MP -c -o $@ $<
 $(PIC_GEN_OBJ): $(PIC)/gen/%.o: $(GEN)/%.c $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
 	@mkdir -p $(dir $@)
-	$(CC) $(call PIC_CFLAGS,$(GEN_CFLAGS)) -Icompiler/heel -MMD -MP -c -o $@ $<
+	$(call quiet,CC,$@)$(CC) $(call PIC_CFLAGS,$(GEN_CFLAGS)) -Icompiler/heel -MMD -MP -c -o $@ $<
 $(PIC_LIBHEEL_OBJ): $(PIC)/%.o: %.c $(GEN)/libheel_prefix.h | $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
 	@mkdir -p $(dir $@)
-	$(CC) $(call PIC_CFLAGS,$(FRONT_CFLAGS)) -Icompiler/libheel -include $(GEN)/libheel_prefix.h \
+	$(call quiet,CC,$@)$(CC) $(call PIC_CFLAGS,$(FRONT_CFLAGS)) -Icompiler/libheel -include $(GEN)/libheel_prefix.h \
 		-MMD -MP -c -o $@ $<
 
 $(PIC)/libheelc.a: $(PIC_COMPILER_OBJ) $(filter-out $(PIC)/gen/toml_%,$(PIC_GEN_OBJ))
 	@rm -f $@
-	ar rcs $@ $^
+	$(call quiet,AR,$@)ar rcs $@ $^
 $(PIC)/libheelfront.a: $(PIC_FRONT_OBJ) $(PIC)/gen/toml_parser.o $(PIC)/gen/toml_lexer.o
 	@rm -f $@
-	ar rcs $@ $^
+	$(call quiet,AR,$@)ar rcs $@ $^
 $(PIC)/libheelrt.a: $(PIC_RUNTIME_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call quiet,AR,$@)ar rcs $@ $^
 
 # One object: libheel's own and the archive members they need (ld -r
 # pulls members as a final link would), hidden symbols then made local.
 $(PIC)/libheel.o: $(PIC_LIBHEEL_OBJ) $(PIC)/libheelfront.a $(PIC)/libheelc.a $(PIC)/libheelrt.a
-	$(LD) -r -o $@.tmp $(PIC_LIBHEEL_OBJ) --start-group $(PIC)/libheelfront.a $(PIC)/libheelc.a \
+	$(call quiet,LD,$@)$(LD) -r -o $@.tmp $(PIC_LIBHEEL_OBJ) --start-group $(PIC)/libheelfront.a $(PIC)/libheelc.a \
 		$(PIC)/libheelrt.a --end-group
-	objcopy --localize-hidden $@.tmp $@
+	$(Q)objcopy --localize-hidden $@.tmp $@
 	@rm -f $@.tmp
 
 $(LIB)/libheel.a: $(PIC)/libheel.o | $(LIB)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call quiet,AR,$@)ar rcs $@ $^
 
 $(LIB)/libheel.so.0: $(PIC)/libheel.o compiler/libheel/libheel.map | $(LIB)
-	$(CC) -shared -Wl,-soname,libheel.so.0 -Wl,--version-script=compiler/libheel/libheel.map \
+	$(call quiet,CC,$@)$(CC) -shared -Wl,-soname,libheel.so.0 -Wl,--version-script=compiler/libheel/libheel.map \
 		-Wl,-z,relro,-z,now,-z,noexecstack -Wl,--as-needed $(LDFLAGS) -o $@ $(PIC)/libheel.o $(LIBS_LIBHEEL)
 $(LIB)/libheel.so: $(LIB)/libheel.so.0
-	ln -sf libheel.so.0 $@
+	$(call quiet,LN,$@)ln -sf libheel.so.0 $@
 
 # pkg-config's file, for the PREFIX given (also in the build tree, for
 # the examples).
@@ -671,18 +671,18 @@ all: $(LIBHEEL_OUT)
 LIBHEEL_TEST_CFLAGS := $(CSTD) $(OPT) $(WARN) -Icompiler/libheel -Itests/unit
 LIBHEEL_UNIT_BIN := $(patsubst tests/unit/%.c,$(TBIN)/%,$(wildcard tests/unit/test_libheel*.c))
 $(LIBHEEL_UNIT_BIN): $(TBIN)/%: tests/unit/%.c $(LIB)/libheel.a | $(TBIN)
-	$(CC) $(LIBHEEL_TEST_CFLAGS) -o $@ $< $(LIB)/libheel.a -lcriterion $(LIBS_LIBHEEL) -lpthread
+	$(call quiet,CC,$@)$(CC) $(LIBHEEL_TEST_CFLAGS) -o $@ $< $(LIB)/libheel.a -lcriterion $(LIBS_LIBHEEL) -lpthread
 
 # The live tests (tests/libheel) and the examples (docs/examples), run by
 # check-libheel as root and as uid 65534.
 $(TBIN)/libheel_live: tests/libheel/live.c $(LIB)/libheel.a | $(TBIN)
-	$(CC) $(LIBHEEL_TEST_CFLAGS) -o $@ $< $(LIB)/libheel.a -lcriterion $(LIBS_LIBHEEL) -lpthread
+	$(call quiet,CC,$@)$(CC) $(LIBHEEL_TEST_CFLAGS) -o $@ $< $(LIB)/libheel.a -lcriterion $(LIBS_LIBHEEL) -lpthread
 $(B)/examples/run: docs/examples/run.c compiler/libheel/heel.h $(LIB)/libheel.so
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(OPT) $(WARN) -Icompiler/libheel -o $@ $< -L$(LIB) -lheel -Wl,-rpath,$(CURDIR)/$(LIB)
+	$(call quiet,CC,$@)$(CC) $(CSTD) $(OPT) $(WARN) -Icompiler/libheel -o $@ $< -L$(LIB) -lheel -Wl,-rpath,$(CURDIR)/$(LIB)
 
 $(TBIN)/libheel_threads: tests/libheel/threads.c $(LIB)/libheel.a | $(TBIN)
-	$(CC) $(LIBHEEL_TEST_CFLAGS) -o $@ $< $(LIB)/libheel.a $(LIBS_LIBHEEL) -lpthread
+	$(call quiet,CC,$@)$(CC) $(LIBHEEL_TEST_CFLAGS) -o $@ $< $(LIB)/libheel.a $(LIBS_LIBHEEL) -lpthread
 
 # The threads test again with libheel and everything it uses built under
 # ThreadSanitizer (Criterion's runner does not run under it, hence a
@@ -694,16 +694,16 @@ LH_TSAN_OBJ := $(LH_TSAN_SRC:%.c=$(LH_TSAN)/obj/%.o) \
 	$(patsubst $(GEN)/%.c,$(LH_TSAN)/obj/gen/%.o,$(GEN_SRC) $(GEN)/toml_parser.c $(GEN)/toml_lexer.c)
 $(filter-out $(LH_TSAN)/obj/gen/%,$(LH_TSAN_OBJ)): $(LH_TSAN)/obj/%.o: %.c $(GEN)/libheel_prefix.h | $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
 	@mkdir -p $(dir $@)
-	$(CC) $(LH_TSAN_FLAGS) -Icompiler/heel -Icompiler/libheel -include $(GEN)/libheel_prefix.h -MMD -MP -c -o $@ $<
+	$(call quiet,CC,$@)$(CC) $(LH_TSAN_FLAGS) -Icompiler/heel -Icompiler/libheel -include $(GEN)/libheel_prefix.h -MMD -MP -c -o $@ $<
 $(filter $(LH_TSAN)/obj/gen/%,$(LH_TSAN_OBJ)): $(LH_TSAN)/obj/gen/%.o: $(GEN)/%.c $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
 	@mkdir -p $(dir $@)
-	$(CC) $(LH_TSAN_FLAGS) -Icompiler/heel -MMD -MP -c -o $@ $<
+	$(call quiet,CC,$@)$(CC) $(LH_TSAN_FLAGS) -Icompiler/heel -MMD -MP -c -o $@ $<
 -include $(LH_TSAN_OBJ:%.o=%.d)
 $(LH_TSAN)/libheel-tsan.a: $(LH_TSAN_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(call quiet,AR,$@)ar rcs $@ $^
 $(LH_TSAN)/libheel_threads: tests/libheel/threads.c $(LH_TSAN)/libheel-tsan.a
-	$(CC) $(LH_TSAN_FLAGS) -Icompiler/libheel -o $@ $^ $(LIBS_LIBHEEL)
+	$(call quiet,CC,$@)$(CC) $(LH_TSAN_FLAGS) -Icompiler/libheel -o $@ $^ $(LIBS_LIBHEEL)
 
 .PHONY: check-libheel check-libheel-tsan
 check-libheel: $(LIBHEEL_OUT) $(BIN)/heel-exec $(BIN)/heelc $(TBIN)/libheel_live $(TBIN)/libheel_threads \

@@ -115,7 +115,7 @@ render(FILE *f, const struct policytext_in *in, char *err, size_t errlen)
 		put_origin(f, s->gpu.origin);
 	}
 	if (in->read_start_dir)
-		fputs("grant \"${CWD}\" r  # heel run: the command starts in the caller's directory\n", f);
+		fputs("grant \"${CWD}\" r  # the command starts here, in the caller's directory\n", f);
 	for (size_t i = 0; i < s->ngrants; i++) {
 		fputs("grant ", f);
 		r = put_string(f, s->grants[i].path, "the path", true, err, errlen);
