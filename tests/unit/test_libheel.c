@@ -289,7 +289,7 @@ Test(libheel_text, start_directory_and_env_additions)
 	char *t;
 
 	heel_spawn_opts_init(&o);
-	o.cwd = "/usr";
+	o.cwd = "/home/someone/project";
 	o.env = env;
 	t = text_of(p, &o);
 	cr_assert(strstr(t, "grant \"${CWD}\" r"), "%s", t);
@@ -343,7 +343,7 @@ Test(libheel_text, shorter_options_struct)
 	char *t;
 
 	heel_spawn_opts_init(&o);
-	o.cwd = "/usr";
+	o.cwd = "/home/someone/project";
 	o.size = offsetof(struct heel_spawn_opts, cwd);
 	t = text_of(p, &o);
 	cr_assert(!strstr(t, "${CWD}"), "%s", t);
@@ -381,7 +381,7 @@ Test(libheel_text, relative_grants_follow_the_start_directory)
 	char *t;
 
 	heel_spawn_opts_init(&o);
-	o.cwd = "/usr";
+	o.cwd = "/home/someone/project";
 	cr_assert_eq(heel_policy_grant(p, "./share", "r", &e), 0);
 	t = text_of(p, &o);
 	cr_assert(strstr(t, "grant \"/usr/share\" r"), "%s", t);
