@@ -89,6 +89,8 @@ endef
 # ---------------------------------------------------------------- sources
 RUNTIME_SRC := $(sort $(wildcard runtime/*.c))
 COMPILER_SRC := $(sort $(filter-out compiler/main.c,$(wildcard compiler/*.c)))
+# heel's front end (compiler/heel/; its rules are near the end).
+FRONT_SRC := $(sort $(filter-out compiler/heel/main.c,$(wildcard compiler/heel/*.c)))
 POLICIES := $(sort $(shell find policies -name '*.heel' 2>/dev/null))
 GEN_SRC := $(GEN)/parser.c $(GEN)/lexer.c $(GEN)/presets_data.c \
 	$(GEN)/syscall_table_x86_64.c $(GEN)/syscall_table_aarch64.c
@@ -412,15 +414,16 @@ FUZZ := $(B)/fuzz
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ)/%)
 FUZZ_FLAGS := $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-Icompiler -Iruntime -Iruntime/proxy -I$(GEN)
+	-Icompiler -Iruntime -Iruntime/proxy -Icompiler/heel -I$(GEN)
 FUZZ_SMOKE_SECONDS ?= 7
 FUZZ_LONG_SECONDS ?= 600
 
 # The sources are instrumented once into one archive (fuzzer-no-link), not
 # once per target.
-FUZZ_LIB_SRC := $(COMPILER_SRC) $(RUNTIME_SRC) $(PROXY_SRC) $(GEN_SRC)
-FUZZ_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ)/obj/%.o)
-$(FUZZ_OBJ): $(FUZZ)/obj/%.o: %.c $(GEN)/parser.h $(GEN)/lexer.h
+FUZZ_LIB_SRC = $(COMPILER_SRC) $(RUNTIME_SRC) $(PROXY_SRC) $(GEN_SRC) $(FRONT_SRC) \
+	$(GEN)/toml_parser.c $(GEN)/toml_lexer.c
+FUZZ_OBJ = $(FUZZ_LIB_SRC:%.c=$(FUZZ)/obj/%.o)
+$(FUZZ)/obj/%.o: %.c $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
 	$(Q)mkdir -p $(dir $@)
 	$(call quiet,CC,$< [fuzz])$(CLANG) $(subst -fsanitize=fuzzer$(comma),-fsanitize=fuzzer-no-link$(comma),$(FUZZ_FLAGS)) \
 		-c -o $@ $<
@@ -537,7 +540,6 @@ check-net: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-proxy
 # library and hands the artifact to heel-exec by descriptor. Its TOML
 # reader is a grammar of its own (grammar/toml_*), since Debian packages
 # no TOML library for C.
-FRONT_SRC := $(sort $(filter-out compiler/heel/main.c,$(wildcard compiler/heel/*.c)))
 FRONT_OBJ := $(FRONT_SRC:%.c=$(OBJ)/%.o)
 TOML_GEN_OBJ := $(OBJ)/gen/toml_parser.o $(OBJ)/gen/toml_lexer.o
 FRONT_CFLAGS := $(CFLAGS_ALL) -Icompiler/heel
