@@ -380,17 +380,18 @@ check-matrix: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-
 # proxy's protocol parsers, which read what any sandboxed process sends.
 ASAN := $(B)/asan
 ASAN_FLAGS := $(CSTD) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer -Icompiler -Iruntime -Iruntime/proxy -I$(GEN)
-ASAN_TESTS := $(sort $(wildcard tests/unit/test_artifact*.c tests/unit/test_landlock_lower.c tests/unit/test_bpf_verify.c \
+	-fno-omit-frame-pointer -Icompiler -Iruntime -Iruntime/proxy -Icompiler/heel -I$(GEN)
+ASAN_TESTS := $(sort $(wildcard tests/unit/test_front_*.c tests/unit/test_artifact*.c tests/unit/test_landlock_lower.c tests/unit/test_bpf_verify.c \
 	tests/unit/test_landlock_apply.c tests/unit/test_proctree.c tests/unit/test_cgroup.c \
 	tests/unit/test_pathexpand.c tests/unit/test_workdir.c tests/unit/test_env.c tests/unit/test_nethost.c \
 	tests/unit/test_proxy_policy.c tests/unit/test_proxy_http.c tests/unit/test_proxy_socks5.c \
 	tests/unit/test_proxy_audit.c tests/unit/test_proxy_decider.c))
 # The sources under ASan are compiled once into one archive, not once per
 # test binary.
-ASAN_LIB_SRC := $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) $(PROXY_SRC) $(GEN_SRC)
+ASAN_LIB_SRC := $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) $(PROXY_SRC) $(GEN_SRC) $(FRONT_SRC) \
+	$(GEN)/toml_parser.c $(GEN)/toml_lexer.c
 ASAN_OBJ := $(ASAN_LIB_SRC:%.c=$(ASAN)/obj/%.o)
-$(ASAN_OBJ): $(ASAN)/obj/%.o: %.c $(GEN)/parser.h $(GEN)/lexer.h
+$(ASAN_OBJ): $(ASAN)/obj/%.o: %.c $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
 	$(Q)mkdir -p $(dir $@)
 	$(call quiet,CC,$< [asan])$(CC) $(ASAN_FLAGS) -Wno-unused-parameter -Itests/unit -MMD -MP -c -o $@ $<
 # Header dependencies too: a changed header (a constant of the Landlock
