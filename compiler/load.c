@@ -258,6 +258,23 @@ preset_candidates(struct sema *s)
 	return v;
 }
 
+/* Parses the text of an included file `t` (included by `f` at `st`) and
+ * loads what it includes in turn. */
+static void
+parse_included(struct sema *s, struct sema_file *f, struct sema_file *t, const struct ast_stmt *st,
+	       struct sema_include *inc, const char *path, const char *origin, const char *text,
+	       size_t len)
+{
+	if (parse_into(s, t, path, origin, text, len) == 0) {
+		diag_set_included(s->ctx, t->src, f->src, st->loc.line, st->loc.col, 0);
+		inc->status = SEMA_INC_OK;
+		inc->target = t;
+		load_includes(s, t);
+	} else {
+		inc->status = SEMA_INC_DUPLICATE;
+	}
+}
+
 /* The directory `make install` puts the stock policies in, where a site
  * may add presets of its own: `include <name>` finds NAME.heel there
  * when no embedded preset has that name. */
@@ -314,14 +331,7 @@ site_preset(struct sema *s, struct sema_file *f, const struct ast_stmt *st,
 	t->dir = sema_strdup(s, HEEL_POLICY_DIR);
 	t->origin_dir = sema_strdup(s, "");
 	t->includer = f;
-	if (parse_into(s, t, path, origin, text, len) == 0) {
-		diag_set_included(s->ctx, t->src, f->src, st->loc.line, st->loc.col, 0);
-		inc->status = SEMA_INC_OK;
-		inc->target = t;
-		load_includes(s, t);
-	} else {
-		inc->status = SEMA_INC_DUPLICATE;
-	}
+	parse_included(s, f, t, st, inc, path, origin, text, len);
 out:
 	free(path);
 	free(origin);
@@ -465,14 +475,7 @@ include_file(struct sema *s, struct sema_file *f, const struct ast_stmt *st,
 	t->dir = dir_of(s, path);
 	t->origin_dir = dir_of(s, origin);
 	t->includer = f;
-	if (parse_into(s, t, path, origin, text, len) == 0) {
-		diag_set_included(s->ctx, t->src, f->src, st->loc.line, st->loc.col, 0);
-		inc->status = SEMA_INC_OK;
-		inc->target = t;
-		load_includes(s, t);
-	} else {
-		inc->status = SEMA_INC_DUPLICATE;
-	}
+	parse_included(s, f, t, st, inc, path, origin, text, len);
 out:
 	free(path);
 	free(origin_raw);
