@@ -572,12 +572,18 @@ $(TBIN)/test_front_%: tests/unit/test_front_%.c $(LIB)/libheelfront.a $(LIB)/lib
 	$(call quiet,CCLD,$<)$(CC) $(FRONT_CFLAGS) -Itests/unit -o $@ $< $(LIB)/libheelfront.a $(LIB)/libheelc.a \
 		$(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC)
 
-# Linked statically, like heel-proxy: `heel run` starts before every
-# sandboxed command, and the dynamic loader's work for libc, jansson and
-# nettle was most of heel's own start-up time (it never looks up users or
-# hosts, so glibc's NSS is never needed).
+# Linked statically and not position-independent: `heel run` starts
+# before every sandboxed command and then execs heel-exec, so its own
+# start-up is all it adds to a launch. The dynamic loader's work for libc,
+# jansson and nettle was most of it; a static PIE still relocates itself
+# at every start, which cost 0.5-1.7 ms a launch on this project's VMs
+# (BENCHMARKS.md, "heel run"). The price is no ASLR for heel itself, a
+# process that reads only its arguments and files the user names, lives
+# for a few milliseconds and applies nothing: heel-exec, which applies
+# the policy, stays a PIE. (It never looks up users or hosts, so glibc's
+# NSS is never needed.)
 $(BIN)/heel: $(OBJ)/compiler/heel/main.o $(LIB)/libheelfront.a $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BIN)
-	$(call quiet,LD,$@)$(CC) -static-pie $(LDFLAGS) -o $@ $^ -ljansson -lnettle
+	$(call quiet,LD,$@)$(CC) -static -no-pie $(LDFLAGS) -o $@ $^ -ljansson -lnettle
 
 # heel run|shell|python for real, as root and as uid 65534 (tests/front),
 # the README's first commands among them.
