@@ -40,6 +40,7 @@ resolve_all(struct settings *s, const char *cwd, char *err, size_t errlen)
 {
 	size_t n = s->ngrants + 2, k = 0;
 	struct resolved *rs = calloc(n, sizeof(*rs));
+	struct pathres_memo memo = { 0 };
 	int rc = 0;
 
 	if (!rs)
@@ -54,7 +55,7 @@ resolve_all(struct settings *s, const char *cwd, char *err, size_t errlen)
 	for (size_t i = 0; i < k && !rc; i++) {
 		char why[600];
 
-		rc = pathres_resolve(cwd, *rs[i].slot, &rs[i].r, why, sizeof(why));
+		rc = pathres_resolve_memo(cwd, *rs[i].slot, &memo, &rs[i].r, why, sizeof(why));
 		if (rc)
 			snprintf(err, errlen, "%s: %s", rs[i].origin, why);
 	}
@@ -83,6 +84,7 @@ resolve_all(struct settings *s, const char *cwd, char *err, size_t errlen)
 		pathres_free(&rs[i].r);
 	}
 	free(rs);
+	pathres_memo_free(&memo);
 	return rc;
 }
 

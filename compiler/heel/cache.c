@@ -40,13 +40,17 @@ cache_dir(char *out, size_t len)
 		return -ENOENT;
 	if ((size_t)snprintf(out, len, "%s/heel", parent) >= len)
 		return -ENAMETOOLONG;
-	if (mkdir(parent, 0700) < 0 && errno != EEXIST)
-		return -errno;
-	if (mkdir(out, 0700) < 0 && errno != EEXIST)
-		return -errno;
 	/* Ours alone, and not a link someone left in our place. */
-	if (lstat(out, &st) < 0)
-		return -errno;
+	if (lstat(out, &st) < 0) {
+		if (errno != ENOENT)
+			return -errno;
+		if (mkdir(parent, 0700) < 0 && errno != EEXIST)
+			return -errno;
+		if (mkdir(out, 0700) < 0 && errno != EEXIST)
+			return -errno;
+		if (lstat(out, &st) < 0)
+			return -errno;
+	}
 	if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077))
 		return -EPERM;
 	return 0;

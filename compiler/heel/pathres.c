@@ -67,8 +67,55 @@ add_link(struct pathres *r, const char *at)
 	return 0;
 }
 
+static bool
+memo_has(const struct pathres_memo *m, const char *dir)
+{
+	for (size_t i = 0; m && i < m->n; i++)
+		if (strcmp(m->dirs[i], dir) == 0)
+			return true;
+	return false;
+}
+
+/* Remembering is an optimisation: out of memory, it is skipped. */
+static void
+memo_add(struct pathres_memo *m, const char *dir)
+{
+	char *d;
+
+	if (!m)
+		return;
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 16;
+		char **p = realloc(m->dirs, cap * sizeof(*p));
+
+		if (!p)
+			return;
+		m->dirs = p;
+		m->cap = cap;
+	}
+	d = strdup(dir);
+	if (d)
+		m->dirs[m->n++] = d;
+}
+
+void
+pathres_memo_free(struct pathres_memo *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->dirs[i]);
+	free(m->dirs);
+	*m = (struct pathres_memo){ 0 };
+}
+
 int
 pathres_resolve(const char *cwd, const char *spelled, struct pathres *r, char *err, size_t errlen)
+{
+	return pathres_resolve_memo(cwd, spelled, NULL, r, err, errlen);
+}
+
+int
+pathres_resolve_memo(const char *cwd, const char *spelled, struct pathres_memo *memo,
+		     struct pathres *r, char *err, size_t errlen)
 {
 	/* `rest` holds what is still to walk; a link's target is put in
 	 * front of it. */
@@ -122,11 +169,15 @@ pathres_resolve(const char *cwd, const char *spelled, struct pathres *r, char *e
 			snprintf(err, errlen, "`%s` is longer than %d bytes once resolved", spelled, PATH_MAX);
 			goto out;
 		}
+		if (!missing && memo_has(memo, done))
+			continue;
 		if (missing || lstat(done, &st) < 0) {
 			/* Not there (yet): what follows is kept as spelled. */
 			missing = true;
 			continue;
 		}
+		if (S_ISDIR(st.st_mode))
+			memo_add(memo, done);
 		if (S_ISLNK(st.st_mode)) {
 			char target[PATH_MAX];
 			ssize_t n = readlink(done, target, sizeof(target) - 1);

@@ -18,12 +18,25 @@ struct pathres {
 	bool exists;  /* the whole path exists now */
 };
 
+/* Directories already found to exist and not be links, so that resolving
+ * many paths under one project looks at each directory once. Zeroed
+ * before first use; freed with pathres_memo_free. */
+struct pathres_memo {
+	char **dirs;
+	size_t n, cap;
+};
+
+void pathres_memo_free(struct pathres_memo *m);
+
 /* Resolves `spelled` against `cwd`. Components that do not exist yet are
  * kept as written (lexically: `..` after a missing component removes
  * it). 0, or -errno with a message in err: -ELOOP for a link cycle,
  * -ENAMETOOLONG, -EINVAL for an empty path, -ENOMEM. */
 int pathres_resolve(const char *cwd, const char *spelled, struct pathres *out, char *err,
 		    size_t errlen);
+/* The same, with `memo` (may be NULL) remembering directories seen. */
+int pathres_resolve_memo(const char *cwd, const char *spelled, struct pathres_memo *memo,
+			 struct pathres *out, char *err, size_t errlen);
 void pathres_free(struct pathres *r);
 
 /* Whether `path` is `dir` or lies beneath it (both absolute, clean). */
