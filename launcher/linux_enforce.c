@@ -190,7 +190,14 @@ linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, struct ll_repo
 	 * carving; otherwise plan again, now with the working directory
 	 * (without the namespaces, a right the kernel lacks that they would
 	 * have held is a weakening, printed). */
-	if (plan && (l->mountns || (!plan->nmounts && !plan->dg.held))) {
+	/* Without a mount namespace the read-only paths are Landlock rules
+	 * of their own (l->hostrun's extras), which the parent's plan did
+	 * not have. */
+	if (!l->mountns && l->hostrun && l->hostrun->nextra) {
+		ll.extra = l->hostrun->extra;
+		ll.nextra = l->hostrun->nextra;
+	}
+	if (plan && !ll.nextra && (l->mountns || (!plan->nmounts && !plan->dg.held))) {
 		r = ll_plan_add_workdir(plan, l->workdir, err, errlen);
 		if (r == 0) {
 			*out = plan;
