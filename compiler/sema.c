@@ -173,7 +173,7 @@ sema_unknown_word(struct sema *s, const struct diag_loc *loc, const char *what, 
 	}
 	if (near) {
 		snprintf(hint, sizeof(hint), "did you mean `%s`?", near);
-	} else if (n && n <= 8) {
+	} else if (n && n <= 9) { /* up to the nine protection sets */
 		size_t o = (size_t)snprintf(hint, sizeof(hint), "expected ");
 
 		for (i = 0; i < n && o < sizeof(hint); i++)

@@ -223,7 +223,9 @@ sema_check_path(struct sema *s, const struct ast_arg *a, const struct sema_ectx 
 				path_error(
 				    s, a, 0,
 				    "the working directory is always writable and never executable",
-				    "`${WORKDIR}` cannot be granted or denied");
+				    use == SEMA_PATH_READONLY
+					? "`${WORKDIR}` cannot be made read-only"
+					: "`${WORKDIR}` cannot be granted or denied");
 			} else {
 				snprintf(msg, sizeof(msg), "%s cannot be under `${WORKDIR}`",
 					 use_name(use));
@@ -588,9 +590,9 @@ sema_add_readonly(struct sema *s, const char *path, bool each_writable, const ch
  * here; `each-writable` paths are known only at launch, where heel-exec
  * lets a writable grant of the very path win. */
 static bool
-readonly_stays(struct sema *s, struct sema_ro_cell *ro, struct sema_cell *c)
+readonly_stays(struct sema *s, struct sema_ro_cell *ro, struct sema_cell *c, bool *warned)
 {
-	bool explicit_ro = explicit_deny(ro->source);
+	bool explicit_ro = explicit_deny(ro->source) && !*warned;
 
 	if (!c->present)
 		return true;
@@ -599,6 +601,7 @@ readonly_stays(struct sema *s, struct sema_ro_cell *ro, struct sema_cell *c)
 			diag_push(s->ctx, DIAG_WARNING, &ro->loc, NULL,
 				  "this `readonly` has no effect: the same path is denied");
 			diag_push(s->ctx, DIAG_NOTE, &c->loc, NULL, "denied here");
+			*warned = true;
 		}
 		return false;
 	}
@@ -616,6 +619,7 @@ readonly_stays(struct sema *s, struct sema_ro_cell *ro, struct sema_cell *c)
 			  "an explicit grant beats a protection of the same path",
 			  "this `readonly` has no effect: the same path is granted writable");
 		diag_push(s->ctx, DIAG_NOTE, &c->loc, NULL, "granted here");
+		*warned = true;
 	}
 	return false;
 }
@@ -656,9 +660,11 @@ sema_build_readonly(struct sema *s)
 		size_t pi;
 
 		if (!r->each_writable && sema_map_get(&s->path_index, r->path, &pi)) {
+			bool warned = false; /* once a statement, not once a platform */
+
 			for (int pl = 0; pl < IR_PLATFORM_COUNT; pl++)
 				if (r->cell[pl].present &&
-				    !readonly_stays(s, &r->cell[pl], &s->paths[pi].cell[pl]))
+				    !readonly_stays(s, &r->cell[pl], &s->paths[pi].cell[pl], &warned))
 					r->cell[pl].present = false;
 		}
 		/* One IR rule per distinct statement; platforms that agree
