@@ -1275,6 +1275,37 @@ case_88() { # host-run without a mount namespace: Landlock carves the paths out.
 	finish
 }
 
+case_89() { # A read-only path beneath a pinned directory; a dotfile that is a link.
+	begin 89-host-run-pins-and-links
+	mkdir -p "$H/.config/git" "$H/.config/secret" "$H/dotfiles"
+	echo orig >"$H/.config/git/config"
+	echo orig >"$H/dotfiles/profile"
+	ln -s dotfiles/profile "$H/.profile"
+	[ "$U" != root ] && chown -R -h $NOBODY:$NOBODY "$H"
+	sbx_ok "control: write ~/.config/git/config without host-run" homecfg-off open-write "$H/.config/git/config"
+	sbx_ok "control: write through ~/.profile without host-run" homecfg-off open-write "$H/.profile"
+	echo orig >"$H/.config/git/config"
+	echo orig >"$H/dotfiles/profile"
+	sbx_denied "write ~/.config/git/config (beneath the pinned ~/.config)" "$ERRNO" homecfg \
+		open-write "$H/.config/git/config"
+	[ "$(content "$H/.config/git/config")" = orig ] || prob "~/.config/git/config changed"
+	sbx_denied "write through the link ~/.profile" "$ERRNO" homecfg open-write "$H/.profile"
+	[ "$(content "$H/dotfiles/profile")" = orig ] || prob "the link's target changed"
+	sbx_denied "read the denied ~/.config/secret" "$ERRNO" homecfg open-read "$H/.config/secret"
+	# Replace the link: put back after the run, the replacement aside.
+	sbx homecfg -- /bin/sh -c "rm $H/.profile && echo 'touch $D/marker89' >$H/.profile && echo replaced"
+	if ran "replace the link ~/.profile"; then
+		[ "$OUT" = replaced ] || prob "the link could not be replaced inside (it is put back after the run): '$OUT'"
+		[ "$(readlink "$H/.profile")" = dotfiles/profile ] || prob "~/.profile was not put back: $(ls -l "$H/.profile")"
+		[ "$(cat "$H"/.profile.heel-blocked.* 2>/dev/null)" = "touch $D/marker89" ] ||
+			prob "the replacement was not moved aside: $(ls -a "$H" | tr '\n' ' ')"
+		grep -q "WARNING: the sandbox replaced the link $H/.profile -> dotfiles/profile" "$T/sbx.err" ||
+			prob "no warning names the link: $(grep WARNING "$T/sbx.err" | head -1)"
+	fi
+	sbx_ok "write a file beside them" homecfg create "$H/.config/new"
+	finish
+}
+
 case_85() { # Denies inside the kept working directory.
 	begin 85-deny-in-kept-workdir
 	mkdir -p "$W/.git/hooks"
@@ -1514,7 +1545,7 @@ CASES=(case_01 case_02 case_03 case_04 case_05 case_06 case_07 case_08 case_09
 	case_10 case_11 case_12 case_13 case_15 case_15o case_16 case_18 case_19 case_20 case_21m case_21l case_23
 	case_24 case_25 case_26 case_27 case_30 case_31 case_32 case_36 case_40 case_60
 	case_70 case_71 case_72 case_73 case_74 case_75 case_76 case_77 case_78 case_79
-	case_84 case_85 case_86 case_87 case_88
+	case_84 case_85 case_86 case_87 case_88 case_89
 	case_90 case_91 case_92)
 
 # ---------------------------------------------- paths, working directory,
