@@ -447,6 +447,167 @@ collect_places(struct ctx *c, struct places *ps)
 	}
 }
 
+/* ------------------------------------------------------------ git */
+
+/* Where a policy keeps each writable place's .git/hooks read-only, the
+ * places git would really run hooks from are guarded too: the directory
+ * core.hooksPath names, and, for a linked worktree or a submodule, whose
+ * .git is a file naming the git directory, that file and the hooks and
+ * config of the directory it names. */
+static const char why_gitfile[] = "git follows it to the repository's directory, whose hooks "
+				  "and config it runs";
+static const char why_hookspath[] = "git runs the hooks in the directory core.hooksPath names";
+
+/* Reads at most len - 1 bytes of a small file; 0 when it cannot. */
+static size_t
+read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		n = 0;
+	buf[n] = '\0';
+	return (size_t)n;
+}
+
+static char *
+trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
+/* core.hooksPath in the git config file `path` (the last one wins, as
+ * git reads it), into out; false when it sets none. Enough of git's
+ * format for this one key: [core] sections, `key = value`, a quoted
+ * value, comments; include directives are not followed. */
+static bool
+git_hooks_path(const char *path, char *out, size_t len)
+{
+	static char text[65536];
+	bool core = false, found = false;
+	char *line, *save = NULL;
+
+	if (!read_small(path, text, sizeof(text)))
+		return false;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *l = trim(line), *eq, *v;
+
+		if (*l == '[') {
+			core = strncasecmp(l + 1, "core", 4) == 0 && (l[5] == ']' || l[5] == ' ');
+			continue;
+		}
+		if (!core || !(eq = strchr(l, '=')))
+			continue;
+		*eq = '\0';
+		if (strcasecmp(trim(l), "hookspath") != 0)
+			continue;
+		v = trim(eq + 1);
+		if (*v == '"' && strlen(v) >= 2 && v[strlen(v) - 1] == '"') {
+			v[strlen(v) - 1] = '\0';
+			v++;
+		}
+		if (*v && strlen(v) < len) {
+			strcpy(out, v);
+			found = true;
+		}
+	}
+	return found;
+}
+
+/* consider() for `dir`/`name` (name may be a path of its own). */
+static int
+consider_at(struct ctx *c, const char *dir, const char *name, const struct art_readonly *ro)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+
+	if (!ro || snprintf(path, sizeof(path), "%s/%s", strcmp(dir, "/") ? dir : "", name) >=
+			   (int)sizeof(path))
+		return 0;
+	/* A path git reads may hold `..` or links: guard where it leads. */
+	if (resolve(path, real) < 0)
+		return 0;
+	return consider(c, real, ro, 0);
+}
+
+static int
+guard_git(struct ctx *c, const char *base, const struct art_readonly *hooks,
+	  const struct art_readonly *config)
+{
+	char git[PATH_MAX], text[PATH_MAX + 16], gitdir[PATH_MAX], common[PATH_MAX * 2],
+	    value[PATH_MAX];
+	const char *home = lookup("HOME", (void *)c->hl);
+	struct art_readonly x = *hooks;
+	const char *cfg_dir = git;
+	struct stat st;
+	int r;
+
+	if (snprintf(git, sizeof(git), "%s/.git", strcmp(base, "/") ? base : "") >= (int)sizeof(git) ||
+	    lstat(git, &st) < 0)
+		return 0;
+	if (S_ISREG(st.st_mode)) {
+		char *g = text;
+
+		x.path = ".git";
+		x.because = why_gitfile;
+		if ((r = consider(c, git, &x, 0)) < 0)
+			return r;
+		if (!read_small(git, text, sizeof(text)) || strncmp(g, "gitdir:", 7) != 0)
+			return 0;
+		g = trim(g + 7);
+		if (snprintf(gitdir, sizeof(gitdir), "%s%s%s", *g == '/' ? "" : base,
+			     *g == '/' ? "" : "/", g) >= (int)sizeof(gitdir))
+			return 0;
+		/* A linked worktree's hooks and config are its common dir's. */
+		if (snprintf(common, sizeof(common), "%s/commondir", gitdir) < (int)sizeof(common) &&
+		    read_small(common, text, sizeof(text))) {
+			g = trim(text);
+			if (snprintf(common, sizeof(common), "%s%s%s", *g == '/' ? "" : gitdir,
+				     *g == '/' ? "" : "/", g) >= PATH_MAX)
+				return 0;
+		} else {
+			strcpy(common, gitdir);
+		}
+		if ((r = consider_at(c, common, "hooks", hooks)) < 0 ||
+		    (r = consider_at(c, common, "config", config)) < 0)
+			return r;
+		cfg_dir = common;
+	} else if (!S_ISDIR(st.st_mode)) {
+		return 0;
+	}
+	/* core.hooksPath: the repository's, else the user's (relative to
+	 * the work tree, `~/` to the home, as git reads it). */
+	if (snprintf(text, sizeof(text), "%s/config", cfg_dir) >= (int)sizeof(text))
+		return 0;
+	if (!git_hooks_path(text, value, sizeof(value))) {
+		bool found = false;
+
+		if (home && snprintf(text, sizeof(text), "%s/.gitconfig", home) < (int)sizeof(text))
+			found = git_hooks_path(text, value, sizeof(value));
+		if (!found && home &&
+		    snprintf(text, sizeof(text), "%s/.config/git/config", home) < (int)sizeof(text))
+			found = git_hooks_path(text, value, sizeof(value));
+		if (!found)
+			return 0;
+	}
+	x.path = "core.hooksPath";
+	x.because = why_hookspath;
+	if (value[0] == '~' && value[1] == '/')
+		return home ? consider_at(c, home, value + 2, &x) : 0;
+	return consider_at(c, value[0] == '/' ? "/" : base, value + (value[0] == '/'), &x);
+}
+
 /* ------------------------------------------------------------ plan */
 
 int
@@ -454,6 +615,8 @@ hr_plan_build(struct hr_plan *hp, const struct art_view *view, const struct hr_l
 	      char *err, size_t errlen)
 {
 	struct ctx c = { .hl = hl, .hp = hp, .err = err, .errlen = errlen };
+	struct art_readonly git_hooks, git_config;
+	bool have_hooks = false, have_config = false;
 	struct places ps = { 0 };
 	size_t n = art_readonly_count(view);
 	int r = 0;
@@ -466,6 +629,21 @@ hr_plan_build(struct hr_plan *hp, const struct art_view *view, const struct hr_l
 	if ((r = load_rules(&c, view)) < 0 || (r = collect_places(&c, &ps)) < 0)
 		goto out;
 	hp->nplaces = ps.n;
+	/* The statements that keep .git/hooks and .git/config read-only
+	 * in each place: git's other ways to those files follow them. */
+	for (size_t i = 0; i < n; i++) {
+		struct art_readonly ro;
+
+		if (art_readonly_at(view, i, &ro) < 0 || !ro.each_writable ||
+		    !(ro.platforms & ART_PLAT_BIT(ART_LINUX)))
+			continue;
+		if (strcmp(ro.path, ".git/hooks") == 0)
+			git_hooks = ro, have_hooks = true;
+		else if (strcmp(ro.path, ".git/config") == 0)
+			git_config = ro, have_config = true;
+	}
+	for (size_t k = 0; have_hooks && k < ps.n && r == 0; k++)
+		r = guard_git(&c, ps.p[k], &git_hooks, have_config ? &git_config : NULL);
 	for (size_t i = 0; i < n && r == 0; i++) {
 		struct art_readonly ro;
 		char path[PATH_MAX + 1], why[PATH_MAX + 256];

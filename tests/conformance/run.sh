@@ -1203,6 +1203,37 @@ case_12() { # core.fsmonitor and core.hooksPath in .git/config: git status and c
 	fi
 	sbx_denied "append to .git/config" "$ERRNO" gitrepo open-write "$R/.git/config"
 	sbx_denied "replace .git/config" "$ERRNO" gitrepo rename "$R/tracked" "$R/.git/config"
+	# core.hooksPath set by the user to a directory of the repository:
+	# git runs the hooks there, so it is kept read-only too.
+	set="cd $R && printf '#!/bin/sh\\ntouch $M\\n' >.githooks/pre-commit && chmod 755 .githooks/pre-commit && echo planted"
+	for pol in gitrepo-off gitrepo; do
+		make_repo; rm -f "$M"
+		mkdir "$R/.githooks"
+		[ "$U" != root ] && chown $NOBODY:$NOBODY "$R/.githooks"
+		RG config core.hooksPath .githooks
+		sbx $pol -- /bin/sh -c "$set"
+		ran "plant in core.hooksPath ($pol)" || continue
+		host_commit $pol
+		if [ $pol = gitrepo-off ]; then
+			[ "$OUT" = planted ] && [ -e "$M" ] || prob "control: a hook planted in core.hooksPath without host-run did not run on the host ('$OUT')"
+		else
+			[ "$OUT" = planted ] && prob "the sandbox planted a hook in the directory core.hooksPath names"
+			[ -e "$M" ] && prob "the host's git commit ran a hook planted in core.hooksPath"
+		fi
+	done
+	# A linked worktree: its .git is a file that names the git directory.
+	for pol in gitwt-off gitwt; do
+		make_repo
+		rm -rf "$D/wt"
+		RG worktree add -q "$D/wt" >/dev/null 2>&1 || prob "cannot add a worktree as $U"
+		if [ $pol = gitwt-off ]; then
+			sbx_ok "control: rewrite a worktree's .git without host-run" $pol open-write "$D/wt/.git"
+		else
+			sbx_denied "rewrite a worktree's .git to name another git directory" "$ERRNO" $pol \
+				open-write "$D/wt/.git"
+		fi
+	done
+	grep -q '^gitdir: ' "$D/wt/.git" || prob "the worktree's .git file changed: $(head -c 80 "$D/wt/.git")"
 	finish
 }
 
