@@ -239,6 +239,12 @@ $(TBIN)/test_%: tests/unit/test_%.c $(LIB)/libheeltest.a $(LIB)/libheelc.a $(LIB
 	$(CC) $(CFLAGS_ALL) -Iruntime/proxy -Itests/unit -o $@ $< $(LIB)/libheeltest.a $(LIB)/libheelc.a \
 		$(LIB)/libheelproxy.a $(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC) $(LIBS_SECCOMP) $(LIBS_PROXY)
 
+# The read-only paths at launch are launcher code: the test links that
+# object, and heelc's writer to make the artifacts it reads.
+$(TBIN)/test_hostrun: tests/unit/test_hostrun.c $(OBJ)/launcher/linux_hostrun.o $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(TBIN)
+	$(CC) $(CFLAGS_ALL) -Ilauncher -Itests/unit -o $@ $< $(OBJ)/launcher/linux_hostrun.o \
+		$(LIB)/libheelc.a $(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC)
+
 # The host diagnosis is launcher code: its test links that object and the
 # runtime it uses (mountinfo's unescape).
 $(TBIN)/test_hostenv: tests/unit/test_hostenv.c $(OBJ)/launcher/linux_hostenv.o $(LIB)/libheelrt.a | $(TBIN)

@@ -324,7 +324,8 @@ classify(struct ctx *c, const char *path, const char *place, const struct art_re
 			g = new_guard(c, path, place, HR_MISSING, ro);
 			if (!g)
 				return -ENOMEM;
-			g->ndirs = ndirs;
+			if (g->kind == HR_MISSING)
+				g->ndirs = ndirs;
 			return 0;
 		}
 		if (S_ISLNK(st.st_mode))
@@ -336,9 +337,11 @@ classify(struct ctx *c, const char *path, const char *place, const struct art_re
 			g = new_guard(c, path, place, HR_MISSING, ro);
 			if (!g)
 				return -ENOMEM;
-			g->ndirs = ndirs;
-			g->dev = st.st_dev;
-			g->ino = st.st_ino;
+			if (g->kind == HR_MISSING) {
+				g->ndirs = ndirs;
+				g->dev = st.st_dev;
+				g->ino = st.st_ino;
+			}
 			return 0;
 		}
 		ndirs++;
@@ -411,12 +414,10 @@ collect_places(struct ctx *c, struct places *ps)
 
 	for (size_t i = 0; i < c->rules.n; i++) {
 		const struct rule *ru = &c->rules.r[i];
-		bool w;
-		const struct rule *d = deciding_rule(&c->rules, ru->path, &w);
 
-		/* A grant beaten on its own path (a deny of the same
-		 * path loses to it, so that is only another grant). */
-		if (!ru->grant || !ru->write || d != ru || !is_dir_nofollow(ru->path))
+		/* On its own path a grant beats a deny: a writable grant is
+		 * a writable place (add_place keeps each path once). */
+		if (!ru->grant || !ru->write || !is_dir_nofollow(ru->path))
 			continue;
 		if ((r = add_place(ps, ru->path)) < 0)
 			return r;
