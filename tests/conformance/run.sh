@@ -1143,6 +1143,10 @@ case_10() { # Plant a git hook in a writable repository: the host's next commit 
 	sbx_denied "chmod .git/hooks" "$ERRNO" gitrepo chmod "$R/.git/hooks" 777
 	sbx_denied "unlink a sample hook" "$ERRNO" gitrepo unlink "$R/.git/hooks/pre-commit.sample"
 	[ -e "$R/.git/hooks/pre-commit.sample" ] || prob "a sample hook was removed"
+	# heel-exec check says what the set keeps here.
+	"${PRE[@]}" env -i $(ENVV) "$HX" check "$T/pol/gitrepo.hpol" >"$T/check.out" 2>&1
+	grep -q '^host-run: [0-9]* paths kept read-only inside writable places: [1-9][0-9]* read-only mounts' \
+		"$T/check.out" || prob "heel-exec check does not count the read-only paths: $(grep -i host-run "$T/check.out")"
 	# Ordinary work still works: edit a tracked file, git add and commit.
 	sbx gitrepo -- /bin/sh -c "cd $R && echo two >tracked && git add tracked && git -c user.name=t -c user.email=t@t commit -q -m two && echo committed"
 	if ran "commit inside the sandbox (positive)"; then
