@@ -1297,6 +1297,13 @@ case_88() { # host-run without a mount namespace: Landlock carves the paths out.
 	local M=$D/marker88
 	R=$D/repo
 	make_repo; rm -f "$M"
+	sbx gitrepo-off --best-effort --no-namespaces -- /bin/sh -c "$(plant_hook "$M")"
+	if ran "control: plant without namespaces or host-run"; then
+		[ "$OUT" = planted ] || prob "control: the hook was not planted: '$OUT' $ERR"
+		host_commit c
+		[ -e "$M" ] || prob "control: the host's git commit did not run the planted hook"
+	fi
+	make_repo; rm -f "$M"
 	sbx gitrepo --best-effort --no-namespaces -- /bin/sh -c "$(plant_hook "$M")"
 	if ran "plant a hook without namespaces"; then
 		[ "$OUT" = planted ] && prob "the hook was planted without namespaces"
