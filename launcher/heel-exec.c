@@ -291,7 +291,6 @@ check_readonly(const struct art_view *view, bool mountns)
 {
 	char cwd[PATH_MAX], dir[PATH_MAX], line[1024];
 	struct hr_launch hl = { .env = environ };
-	struct art_scalar prot;
 	struct hr_plan hp;
 
 	if (!art_readonly_count(view))
@@ -303,11 +302,7 @@ check_readonly(const struct art_view *view, bool mountns)
 		hr_describe(&hp, mountns, line, sizeof(line));
 		hr_plan_free(&hp);
 	}
-	printf("%s: %s\n", art_scalar(view, ART_LINUX, ART_SC_PROTECTIONS, &prot) == 0 &&
-				    prot.set && (prot.value & (1u << ART_SET_HOST_RUN))
-				? "host-run"
-				: "readonly",
-	       line);
+	printf("%s: %s\n", hr_label(view), line);
 }
 
 static int

@@ -680,10 +680,10 @@ note_readonly_without_mountns(struct linux_launch *l)
 	if (!n)
 		return;
 	l->note("weakened: without a mount namespace the %zu read-only path%s inside writable "
-		"places (host-run) %s held by Landlock alone: the sandbox cannot create, remove "
+		"places (%s) %s held by Landlock alone: the sandbox cannot create, remove "
 		"or rename entries in the places that hold them, or in the directories down to "
 		"them, and can still chmod them",
-		n, n == 1 ? "" : "s", n == 1 ? "is" : "are");
+		n, n == 1 ? "" : "s", hr_label(l->view), n == 1 ? "is" : "are");
 }
 
 static int run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen);
@@ -716,7 +716,7 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 		char line[512];
 
 		hr_describe(&hostrun, l->namespaces, line, sizeof(line));
-		l->note("host-run: %s", line);
+		l->note("%s: %s", hr_label(l->view), line);
 	}
 	for (size_t i = 0; l->verbose && i < hostrun.n; i++) {
 		const struct hr_guard *g = &hostrun.g[i];

@@ -718,6 +718,17 @@ hr_count(const struct hr_plan *hp, enum hr_kind k)
 	return n;
 }
 
+const char *
+hr_label(const struct art_view *view)
+{
+	struct art_scalar prot;
+
+	return art_scalar(view, ART_LINUX, ART_SC_PROTECTIONS, &prot) == 0 && prot.set &&
+			       (prot.value & (1u << ART_SET_HOST_RUN))
+		       ? "host-run"
+		       : "readonly";
+}
+
 void
 hr_describe(const struct hr_plan *hp, bool mountns, char *buf, size_t len)
 {
@@ -728,13 +739,13 @@ hr_describe(const struct hr_plan *hp, bool mountns, char *buf, size_t len)
 		return;
 	}
 	snprintf(buf, len,
-		 "%zu path%s kept read-only inside writable places: %zu %s, %zu missing (moved "
+		 "%zu path%s kept read-only inside writable places: %zu %s%s, %zu missing (moved "
 		 "aside after the run if the sandbox makes them), %zu link%s (put back after the "
 		 "run if the sandbox changes them)",
-		 hp->n, hp->n == 1 ? "" : "s", m,
-		 mountns ? "read-only mounts"
-			 : "held by Landlock alone (no mount namespace: their places lose creating, "
-			   "removing and renaming entries)",
+		 hp->n, hp->n == 1 ? "" : "s", m, mountns ? "read-only mount" : "held by Landlock",
+		 mountns ? (m == 1 ? "" : "s")
+			 : " alone (no mount namespace: their places lose creating, removing and "
+			   "renaming entries)",
 		 x, k, k == 1 ? "" : "s");
 }
 

@@ -79,6 +79,10 @@ void hr_plan_free(struct hr_plan *hp);
 /* How many guards of kind k. */
 size_t hr_count(const struct hr_plan *hp, enum hr_kind k);
 
+/* "host-run" where the artifact's linux part has that set on, else
+ * "readonly" (a policy's own statements only): how messages name them. */
+const char *hr_label(const struct art_view *view);
+
 /* One line for `heel-exec check` and -v: how many paths are kept
  * read-only, and how (mountns: with the sandbox's mount namespace). */
 void hr_describe(const struct hr_plan *hp, bool mountns, char *buf, size_t len);
