@@ -272,6 +272,31 @@ load_decider(struct loader *l)
 }
 
 static void
+load_readonly(struct loader *l)
+{
+	struct ir_policy *p = l->p;
+	size_t n = art_readonly_count(l->view);
+
+	p->readonly = array(l, n, sizeof(*p->readonly));
+	if (!p->readonly)
+		return;
+	p->nreadonly = n;
+	for (size_t i = 0; i < n && !l->rc; i++) {
+		struct ir_readonly *r = &p->readonly[i];
+		struct art_readonly a;
+
+		art_readonly_at(l->view, i, &a);
+		r->path = copy_str(l, a.path);
+		r->because = a.because ? copy_str(l, a.because) : NULL;
+		r->each_writable = a.each_writable;
+		r->platforms = a.platforms;
+		r->set = a.set;
+		r->source = a.source;
+		r->origin = origin(l, &a.origin);
+	}
+}
+
+static void
 load_named(struct loader *l, uint32_t kind, struct ir_named **out, size_t *nout)
 {
 	size_t n = art_extra_count(l->view), k = 0;
@@ -429,6 +454,7 @@ artifact_load(const uint8_t *buf, size_t len, struct ir_policy **out, char *err,
 	load_python(&l);
 	load_extras(&l);
 	load_decider(&l);
+	load_readonly(&l);
 	if (art_meta(&view, &meta)) {
 		memcpy(l.p->source_digest, meta.source_digest, sizeof(l.p->source_digest));
 		if (meta.source_name) {

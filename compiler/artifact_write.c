@@ -41,12 +41,14 @@ static_assert(SAME(IR_NET_ALLOW_LIST, 2) && SAME(IR_AUDIT_DAILY, 2) && SAME(IR_I
 	      "scalar ranges checked by the reader");
 
 /* The order the common sections appear in the file and the table
- * (DECIDER only when a platform has a decider); the Linux sections
+ * (DECIDER only when a platform has a decider, READONLY only when a
+ * path is kept read-only); the Linux sections
  * follow: LINUX_LANDLOCK, then SECCOMP_BPF for each arch in enum
  * scp_arch order. */
 static const uint32_t section_order[] = {
     ART_SEC_STRTAB, ART_SEC_SCALARS, ART_SEC_PATHS, ART_SEC_ENV,  ART_SEC_NETWORK,
     ART_SEC_IPC,    ART_SEC_PYTHON,  ART_SEC_EXTRAS, ART_SEC_META, ART_SEC_DECIDER,
+    ART_SEC_READONLY,
 };
 #define NCOMMON (sizeof(section_order) / sizeof(section_order[0]))
 #define MAX_SECTIONS (NCOMMON + 1 + SCP_ARCH_COUNT)
@@ -62,6 +64,7 @@ struct writer {
 	struct buf landlock;		  /* LINUX_LANDLOCK payload */
 	struct buf bpf[SCP_ARCH_COUNT];	  /* SECCOMP_BPF payloads */
 	bool decider_on;		  /* the DECIDER section is written */
+	bool readonly_on;		  /* the READONLY section is written */
 	bool linux_on;			  /* the Linux sections are written */
 	uint32_t min_landlock_abi;	  /* header field */
 	uint32_t *slots; /* string hash: offset + 1, 0 = empty */
@@ -472,6 +475,32 @@ write_decider(struct writer *w, const struct ir_policy *p)
 			put_item(w, ART_SEC_DECIDER, p->decider[i].args[j]);
 }
 
+/* READONLY: only when there is one, so that an artifact without a
+ * `readonly` (`unprotect host-run`) stays readable by a 1.1 launcher. */
+static void
+write_readonly(struct writer *w, const struct ir_policy *p)
+{
+	if (!p->nreadonly)
+		return;
+	w->readonly_on = true;
+	put_table(w, ART_SEC_READONLY, p->nreadonly, sizeof(struct art_rec_readonly), 0);
+	for (size_t i = 0; i < p->nreadonly; i++) {
+		const struct ir_readonly *ro = &p->readonly[i];
+		uint8_t *r = grow(w, &w->sec[ART_SEC_READONLY], sizeof(struct art_rec_readonly));
+
+		if (!r)
+			return;
+		le_put32(r + offsetof(struct art_rec_readonly, path), req(w, ro->path));
+		le_put32(r + offsetof(struct art_rec_readonly, because), str(w, ro->because));
+		r[offsetof(struct art_rec_readonly, form)] =
+			ro->each_writable ? ART_RO_EACH_WRITABLE : ART_RO_PATH;
+		r[offsetof(struct art_rec_readonly, platforms)] = ro->platforms;
+		r[offsetof(struct art_rec_readonly, set)] = ro->set;
+		r[offsetof(struct art_rec_readonly, source)] = ro->source;
+		put_origin(w, r + offsetof(struct art_rec_readonly, origin), &ro->origin);
+	}
+}
+
 /* LINUX_LANDLOCK: the payload format is the Landlock backend's own
  * (runtime/landlock_table.h); the artifact only carries it. */
 static void
@@ -562,7 +591,8 @@ list_sections(const struct writer *w, struct placed *out)
 	for (size_t i = 0; i < NCOMMON; i++) {
 		uint32_t type = section_order[i];
 
-		if (type == ART_SEC_DECIDER && !w->decider_on)
+		if ((type == ART_SEC_DECIDER && !w->decider_on) ||
+		    (type == ART_SEC_READONLY && !w->readonly_on))
 			continue;
 		out[n++] = (struct placed){type, type == ART_SEC_META ? 0 : ART_SECF_CRITICAL,
 					   &w->sec[type]};
@@ -647,6 +677,7 @@ artifact_write(const struct ir_policy *policy, uint8_t **out, size_t *len)
 	write_extras(&w, policy);
 	write_meta(&w, policy);
 	write_decider(&w, policy);
+	write_readonly(&w, policy);
 	write_linux(&w, policy);
 	rc = w.rc ? w.rc : assemble(&w, out, len);
 	if (!rc && art_validate(*out, *len, &view, NULL, 0) != 0) {

@@ -131,6 +131,7 @@ static const char *const kind_names[AST_KIND_COUNT] = {
 	[AST_ALLOW_MACH_LOOKUP] = "allow mach-lookup",
 	[AST_SBPL] = "sbpl",
 	[AST_CAPABILITY] = "capability",
+	[AST_READONLY] = "readonly",
 };
 
 const char *

@@ -68,6 +68,8 @@ enum ast_kind {
 	AST_ALLOW_MACH_LOOKUP,    /* allow mach-lookup STRING */
 	AST_SBPL,                 /* sbpl STRING */
 	AST_CAPABILITY,           /* capability STRING */
+	AST_READONLY,             /* readonly [each-writable] STRING [because STRING]
+				   * (flags AST_F_EACH_WRITABLE, AST_F_BECAUSE: last arg is the reason) */
 	AST_KIND_COUNT
 };
 
@@ -76,6 +78,8 @@ enum ast_flag {
 	AST_F_DAILY = 1 << 1,    /* network audit daily */
 	AST_F_ALLOW = 1 << 2,    /* seccomp allow (absent: seccomp deny) */
 	AST_F_ERRNO = 1 << 3,    /* seccomp deny NAME errno ENAME: last arg is the errno */
+	AST_F_EACH_WRITABLE = 1 << 4, /* readonly each-writable "PATH" */
+	AST_F_BECAUSE = 1 << 5,  /* readonly ... because "WHY": last arg is the reason */
 };
 
 struct ast_stmt {
@@ -85,7 +89,7 @@ struct ast_stmt {
 	uint32_t last_line;        /* line of the statement's last token (closing brace for blocks) */
 	struct ast_arg *args;
 	size_t nargs, cap_args;
-	struct diag_loc flag_loc;  /* position of `optional`/`daily`/`errno` when flagged */
+	struct diag_loc flag_loc;  /* position of `optional`/`daily`/`errno`/`because` when flagged */
 	struct ast_stmt *children; /* block contents, in order; NULL when none */
 	struct ast_stmt *next;     /* next sibling */
 };

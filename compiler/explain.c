@@ -430,8 +430,9 @@ print_protections(struct text_out *t)
 			continue;
 		}
 		platforms_text(on, p->platforms, plat, sizeof(plat));
-		fprintf(t->f, "  %-20s on%s%s%s\n", ir_set_name(s), plat[0] ? " [" : "", plat,
-			plat[0] ? " only]" : "");
+		fprintf(t->f, "  %-20s on%s%s%s%s\n", ir_set_name(s), plat[0] ? " [" : "", plat,
+			plat[0] ? " only]" : "",
+			s == IR_SET_HOST_RUN ? ": read-only, not denied (listed below)" : "");
 		for (size_t i = 0; i < p->npaths; i++) {
 			const struct ir_path_rule *r = &p->paths[i];
 
@@ -440,6 +441,47 @@ print_protections(struct text_out *t)
 				print_path_line(t, r->path, NULL, r->platforms, &r->origin, 44);
 			}
 		}
+	}
+}
+
+static void print_wrapped(FILE *f, const char *prefix, const char *text, int indent);
+
+/* `readonly`: what stays read-only inside the writable places, with what
+ * runs each (the reason heel-exec also names when it finds the sandbox
+ * made one). */
+static void
+print_readonly(struct text_out *t)
+{
+	const struct ir_policy *p = t->p;
+	int width = 0;
+
+	if (!p->nreadonly)
+		return;
+	for (size_t i = 0; i < p->nreadonly; i++) {
+		int n = (int)strlen(p->readonly[i].path) +
+			(p->readonly[i].each_writable ? (int)strlen(" in each writable place") : 0);
+
+		if (n > width)
+			width = n;
+	}
+	if (width > 60)
+		width = 60;
+	fputs("\nRead-only even inside writable places (files the host runs; an explicit\n"
+	      "grant of the very path wins)\n",
+	      t->f);
+	for (size_t i = 0; i < p->nreadonly; i++) {
+		const struct ir_readonly *r = &p->readonly[i];
+		char *item = NULL;
+
+		if (asprintf(&item, "%s%s", r->path, r->each_writable ? " in each writable place" : "") < 0)
+			continue;
+		if (r->each_writable)
+			print_rule_line(t, item, NULL, r->platforms, &r->origin, width);
+		else
+			print_path_line(t, item, NULL, r->platforms, &r->origin, width);
+		free(item);
+		if (r->because)
+			print_wrapped(t->f, "", r->because, 4);
 	}
 }
 
@@ -1099,6 +1141,7 @@ explain_view_text(const struct view *v, const char *name, FILE *out)
 	print_rwx(&t);
 	print_paths(&t, "Denied by the policy's own deny statements", want_user_deny, NULL);
 	print_protections(&t);
+	print_readonly(&t);
 	print_network(&t);
 	print_limits(&t);
 	print_env(&t);
@@ -1316,6 +1359,24 @@ json_policy(const struct view *v, const char *name)
 		json_array_append_new(patterns, o);
 	}
 	json_object_set_new(root, "network_allow", patterns);
+	{
+		json_t *ro = json_array();
+
+		for (size_t i = 0; i < p->nreadonly; i++) {
+			const struct ir_readonly *r = &p->readonly[i];
+			json_t *o = json_object();
+
+			json_object_set_new(o, "path", json_string(r->path));
+			json_object_set_new(o, "each_writable", json_boolean(r->each_writable));
+			json_object_set_new(o, "because", r->because ? json_string(r->because) : json_null());
+			json_object_set_new(o, "platforms", json_platforms(r->platforms));
+			if (r->set != IR_SET_NONE)
+				json_object_set_new(o, "protection", json_string(ir_set_name(r->set)));
+			json_object_set_new(o, "origin", json_origin(&r->origin));
+			json_array_append_new(ro, o);
+		}
+		json_object_set_new(root, "readonly", ro);
+	}
 	for (size_t i = 0; i < p->nenv_pass; i++) {
 		json_t *o = json_object();
 

@@ -10,7 +10,8 @@
  *   still before it; a misplaced `heel` is left for the checker to refuse.
  * - Tokens separated by one space. Keywords are spelt from the node kind
  *   and flags (`grant "p" rw optional`, `network audit daily "d"`,
- *   `seccomp allow "x"`, `seccomp deny "x" errno EPERM`). Numbers, words
+ *   `seccomp allow "x"`, `seccomp deny "x" errno EPERM`,
+ *   `readonly each-writable "p" because "r"`). Numbers, words
  *   and <angle> names as written.
  * - Strings are re-rendered from their decoded value: `\"`, `\\`, `\n`,
  *   `\t`; `\xHH` (lower-case hex) for every other control byte (0x00-0x1f,
@@ -239,12 +240,20 @@ out_stmt(struct outbuf *b, const struct ast_stmt *s, bool empty)
 		out_str(b, s->flags & AST_F_ALLOW ? " allow" : " deny");
 	if (s->kind == AST_NETWORK_AUDIT && (s->flags & AST_F_DAILY))
 		out_str(b, " daily");
-	if (s->kind == AST_SECCOMP && (s->flags & AST_F_ERRNO) && nargs)
+	if (s->kind == AST_READONLY && (s->flags & AST_F_EACH_WRITABLE))
+		out_str(b, " each-writable");
+	if (((s->kind == AST_SECCOMP && (s->flags & AST_F_ERRNO)) ||
+	     (s->kind == AST_READONLY && (s->flags & AST_F_BECAUSE))) &&
+	    nargs)
 		nargs--;
 	for (size_t i = 0; i < nargs; i++)
 		out_arg(b, &s->args[i]);
 	if (s->kind == AST_SECCOMP && (s->flags & AST_F_ERRNO) && s->nargs) {
 		out_str(b, " errno");
+		out_arg(b, &s->args[s->nargs - 1]);
+	}
+	if (s->kind == AST_READONLY && (s->flags & AST_F_BECAUSE) && s->nargs) {
+		out_str(b, " because");
 		out_arg(b, &s->args[s->nargs - 1]);
 	}
 	if (s->kind == AST_GRANT && (s->flags & AST_F_OPTIONAL))

@@ -78,6 +78,11 @@ ir_policy_free(struct ir_policy *p)
 	for (size_t i = 0; i < p->npaths; i++)
 		free(p->paths[i].path);
 	free(p->paths);
+	for (size_t i = 0; i < p->nreadonly; i++) {
+		free(p->readonly[i].path);
+		free(p->readonly[i].because);
+	}
+	free(p->readonly);
 	for (size_t i = 0; i < p->npatterns; i++)
 		free(p->patterns[i].host);
 	free(p->patterns);
@@ -126,6 +131,7 @@ static const char *const set_names[IR_SET_COUNT] = {
 	[IR_SET_SHELL_HISTORY] = "shell-history",
 	[IR_SET_PACKAGE_CREDENTIALS] = "package-credentials",
 	[IR_SET_SHARED_TEMP] = "shared-temp",
+	[IR_SET_HOST_RUN] = "host-run",
 };
 
 static const char *const limit_names[IR_LIMIT_COUNT] = {

@@ -43,6 +43,7 @@ enum ir_protect_set {
 	IR_SET_SHELL_HISTORY,
 	IR_SET_PACKAGE_CREDENTIALS,
 	IR_SET_SHARED_TEMP,
+	IR_SET_HOST_RUN,	/* readonly statements, not denies */
 	IR_SET_COUNT,
 	IR_SET_NONE = 0xff
 };
@@ -56,6 +57,21 @@ struct ir_path_rule {
 	uint8_t mode;            /* IR_MODE_*; 0 = deny */
 	uint8_t platforms;       /* IR_PLAT_BIT mask */
 	bool optional;           /* missing at launch: skip (denies are always optional) */
+	uint8_t set;             /* enum ir_protect_set or IR_SET_NONE */
+	uint8_t source;          /* enum ir_rule_source */
+	struct ir_origin origin;
+};
+
+/* `readonly`: a path the sandbox may not change even where a writable
+ * place holds it (files the host runs: git hooks, shell rc files). It
+ * grants nothing: it only takes write away where a writable grant or the
+ * kept working directory would give it. */
+struct ir_readonly {
+	char *path;              /* each_writable: relative, no ${NAME}; else a template
+				  * like a grant's (relative = to the launch directory) */
+	char *because;           /* what runs it, for reviewers and heel-exec's warnings; NULL: not said */
+	bool each_writable;      /* path is relative to every writable place */
+	uint8_t platforms;
 	uint8_t set;             /* enum ir_protect_set or IR_SET_NONE */
 	uint8_t source;          /* enum ir_rule_source */
 	struct ir_origin origin;
@@ -170,6 +186,8 @@ struct ir_policy {
 
 	struct ir_path_rule *paths;  /* sorted by (path, platforms), deduplicated */
 	size_t npaths;
+	struct ir_readonly *readonly; /* sorted by (each_writable, path, platforms) */
+	size_t nreadonly;
 	struct ir_net_pattern *patterns; /* sorted, deduplicated */
 	size_t npatterns;
 	struct ir_env_pass *env_pass;

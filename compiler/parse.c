@@ -25,10 +25,12 @@ static const struct {
 	{ "allow-pip-install", K_ALLOW_PIP },
 	{ "allow-private", K_ALLOW_PRIVATE },
 	{ "audit", K_AUDIT },
+	{ "because", K_BECAUSE },
 	{ "capability", K_CAPABILITY },
 	{ "daily", K_DAILY },
 	{ "decide", K_DECIDE },
 	{ "deny", K_DENY },
+	{ "each-writable", K_EACH_WRITABLE },
 	{ "env", K_ENV },
 	{ "errno", K_ERRNO },
 	{ "exec", K_EXEC },
@@ -50,6 +52,7 @@ static const struct {
 	{ "positional", K_POSITIONAL },
 	{ "protect", K_PROTECT },
 	{ "python", K_PYTHON },
+	{ "readonly", K_READONLY },
 	{ "sbpl", K_SBPL },
 	{ "seccomp", K_SECCOMP },
 	{ "set", K_SET },
@@ -107,7 +110,7 @@ static const char *const stmt_words[] = {
 	"heel", "isolation", "include", "grant", "deny", "protect",
 	"unprotect", "allow", "network", "limit", "nice", "io-priority",
 	"env", "workdir", "ipc", "python", "on", "seccomp", "sbpl",
-	"capability", NULL
+	"capability", "readonly", NULL
 };
 static const char *const ipc_words[] = { "exec", "positional", "timeout", NULL };
 static const char *const py_words[] = { "venv", "packages", "allow-pip-install", NULL };
@@ -115,7 +118,7 @@ static const char *const mode_words[] = { "r", "rw", "rx", "rwx", NULL };
 static const char *const set_words[] = {
 	"user-home", "credentials", "cloud-config", "browser-data",
 	"keychains", "shell-history", "package-credentials", "shared-temp",
-	NULL
+	"host-run", NULL
 };
 static const char *const limit_words[] = {
 	"memory", "cpu", "processes", "open-files", "file-size", "stack",
@@ -134,6 +137,8 @@ static const char *const deny_words[] = { "gpu", NULL };
 static const char *const optional_words[] = { "optional", NULL };
 static const char *const daily_words[] = { "daily", NULL };
 static const char *const errno_words[] = { "errno", NULL };
+static const char *const readonly_words[] = { "each-writable", NULL };
+static const char *const because_words[] = { "because", NULL };
 
 /* Words a newcomer reaches for, from shells, container files and other
  * sandboxes, and the statement that says it in heel. */
@@ -208,7 +213,7 @@ parse_is_statement_keyword(int tok)
 	case K_DENY: case K_PROTECT: case K_UNPROTECT: case K_ALLOW:
 	case K_NETWORK: case K_LIMIT: case K_NICE: case K_IO_PRIORITY:
 	case K_ENV: case K_WORKDIR: case K_IPC: case K_PYTHON: case K_ON:
-	case K_SECCOMP: case K_SBPL: case K_CAPABILITY:
+	case K_SECCOMP: case K_SBPL: case K_CAPABILITY: case K_READONLY:
 		return true;
 	default:
 		return false;
@@ -259,11 +264,14 @@ usage_of(const struct parse_st *st, enum parse_block_kind blk)
 	case K_PROTECT:
 		return "usage: protect SET... with SET one of user-home, credentials, "
 		       "cloud-config, browser-data, keychains, shell-history, "
-		       "package-credentials, shared-temp";
+		       "package-credentials, shared-temp, host-run";
 	case K_UNPROTECT:
 		return "usage: unprotect SET... with SET one of user-home, credentials, "
 		       "cloud-config, browser-data, keychains, shell-history, "
-		       "package-credentials, shared-temp";
+		       "package-credentials, shared-temp, host-run";
+	case K_READONLY:
+		return "usage: readonly \"PATH\" [because \"WHY\"] or "
+		       "readonly each-writable \"PATH\" [because \"WHY\"]";
 	case K_ALLOW:
 		return "usage: allow gpu, allow unix-sockets or allow mach-lookup \"NAME\"";
 	case K_NETWORK:
@@ -419,6 +427,29 @@ expect_of(const struct parse_st *st, enum parse_block_kind blk, struct expect *e
 			return EXPECT("`errno` or the end of the statement after the system call",
 				      errno_words, SH_KEYWORD);
 		return n == 4 && EXPECT("an errno name such as EPERM after `errno`", NULL, SH_UPPER);
+	case K_READONLY:
+		if (n == 1)
+			return EXPECT("a quoted path or `each-writable` after `readonly`",
+				      readonly_words, SH_STRING);
+		/* readonly each-writable "PATH" [because "WHY"] */
+		if (t1 == K_EACH_WRITABLE) {
+			if (n == 2)
+				return EXPECT("a quoted path, relative to each writable place, "
+					      "after `each-writable`",
+					      NULL, SH_STRING);
+			if (n == 3)
+				return EXPECT("`because` or the end of the statement after the "
+					      "path",
+					      because_words, SH_KEYWORD);
+			return n == 4 &&
+			       EXPECT("a quoted reason after `because`", NULL, SH_STRING);
+		}
+		/* readonly "PATH" [because "WHY"] */
+		if (n == 2)
+			return EXPECT("`because` or the end of the statement after the path",
+				      because_words, SH_KEYWORD);
+		return n == 3 && t2 == K_BECAUSE &&
+		       EXPECT("a quoted reason after `because`", NULL, SH_STRING);
 	case K_SBPL:
 		return n == 1 && EXPECT("a quoted SBPL rule after `sbpl`", NULL, SH_STRING);
 	case K_CAPABILITY:
@@ -657,6 +688,12 @@ start_error(struct parse_ctx *ctx)
 		break;
 	case K_OPTIONAL:
 		s = "`optional` goes after the mode of a `grant`";
+		break;
+	case K_EACH_WRITABLE:
+		s = "write `readonly each-writable \"PATH\"`";
+		break;
+	case K_BECAUSE:
+		s = "`because \"WHY\"` goes at the end of a `readonly` statement";
 		break;
 	default:
 		report(ctx, loc, "a statement starts with a keyword such as `grant` or `network`",

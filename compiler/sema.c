@@ -173,7 +173,7 @@ sema_unknown_word(struct sema *s, const struct diag_loc *loc, const char *what, 
 	}
 	if (near) {
 		snprintf(hint, sizeof(hint), "did you mean `%s`?", near);
-	} else if (n && n <= 8) {
+	} else if (n && n <= 9) { /* up to the nine protection sets */
 		size_t o = (size_t)snprintf(hint, sizeof(hint), "expected ");
 
 		for (i = 0; i < n && o < sizeof(hint); i++)
@@ -264,6 +264,8 @@ kind_name(enum ast_kind kind)
 		return "sbpl";
 	case AST_CAPABILITY:
 		return "capability";
+	case AST_READONLY:
+		return "readonly";
 	default:
 		return "statement";
 	}
@@ -404,7 +406,8 @@ static const char *const yes_no[] = {"yes", "no", NULL};
 
 static const char *const set_names[] = {
     "user-home",     "credentials",	    "cloud-config", "browser-data", "keychains",
-    "shell-history", "package-credentials", "shared-temp",  NULL,
+    "shell-history", "package-credentials", "shared-temp",  "host-run",
+    NULL,
 };
 
 static const char *const limit_names[] = {
@@ -487,6 +490,56 @@ eval_grant_deny(struct sema *s, const struct ast_stmt *st, const struct sema_ect
 	free(norm);
 }
 
+static char *check_item_string(struct sema *s, const struct ast_arg *a, const char *what);
+
+/* readonly "PATH" / readonly each-writable "PATH", each with an optional
+ * `because "WHY"`: the reason heel-exec names when it finds the sandbox
+ * made such a file. */
+static void
+eval_readonly(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
+{
+	bool each = (st->flags & AST_F_EACH_WRITABLE) != 0;
+	bool because = (st->flags & AST_F_BECAUSE) != 0;
+	const struct ast_arg *a = arg(s, st, 0, AST_ARG_STRING);
+	const struct ast_arg *why = because ? arg(s, st, 1, AST_ARG_STRING) : NULL;
+	char *norm = NULL, *reason = NULL;
+	unsigned mask = 0;
+
+	if (!a || (because && !why))
+		return;
+	if (each && a->len) {
+		const char *v = memmem(a->text, a->len, "${", 2);
+		bool drive = a->len >= 2 && isalpha((unsigned char)a->text[0]) && a->text[1] == ':';
+
+		/* The path is looked up inside every writable place at
+		 * launch: an absolute one, or one a variable could make
+		 * absolute, names a single place, which `readonly "PATH"`
+		 * says. */
+		if (v || drive || a->text[0] == '/' || a->text[0] == '\\') {
+			struct diag_loc at = ast_string_loc(a, v ? (size_t)(v - a->text) : 0);
+
+			diag_push(s->ctx, DIAG_ERROR, &at,
+				  "write a path inside each writable place, e.g. \".git/hooks\"; "
+				  "`readonly \"PATH\"` names one place",
+				  v ? "`readonly each-writable` takes a literal path, without `${NAME}`"
+				    : "`readonly each-writable` takes a path relative to each writable "
+				      "place");
+			return;
+		}
+	}
+	if (sema_check_path(s, a, e, SEMA_PATH_READONLY, &mask, &norm))
+		return;
+	if (why && (!why->len || strspn(why->text, " ") == why->len)) {
+		diag_push(s->ctx, DIAG_ERROR, &why->loc, "say what runs the file, e.g. "
+			  "`because \"git runs it at every commit\"`",
+			  "the reason after `because` cannot be empty");
+	} else if (!why || (reason = check_item_string(s, why, "the reason after `because`"))) {
+		sema_add_readonly(s, norm, each, reason, mask, e, &st->loc);
+	}
+	free(reason);
+	free(norm);
+}
+
 static void
 eval_protect(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 {
@@ -511,9 +564,9 @@ eval_protect(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *
 		FOR_PLATFORMS(p, e->mask)
 		{
 			if (on)
-				s->protections[p] |= (uint8_t)(1u << k);
+				s->protections[p] |= (uint16_t)(1u << k);
 			else
-				s->protections[p] &= (uint8_t) ~(1u << k);
+				s->protections[p] &= (uint16_t) ~(1u << k);
 			s->protections_origin[p] = sema_origin(e, &st->loc);
 		}
 	}
@@ -1638,6 +1691,9 @@ eval_stmt(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 	case AST_CAPABILITY:
 		eval_capability(s, st, e);
 		break;
+	case AST_READONLY:
+		eval_readonly(s, st, e);
+		break;
 	case AST_PATTERN:
 		diag_push(s->ctx, DIAG_ERROR, &st->loc, NULL,
 			  "a host pattern is only allowed inside `network allow { }`");
@@ -2056,7 +2112,7 @@ build(struct sema *s)
 		ir->scalar[p].protections.value = s->protections[p];
 		ir->scalar[p].protections.origin = s->protections_origin[p];
 	}
-	if (sema_build_paths(s) || sema_build_patterns(s))
+	if (sema_build_readonly(s) || sema_build_paths(s) || sema_build_patterns(s))
 		return;
 	build_env(s);
 	if (s->nseccomp) {
@@ -2125,6 +2181,7 @@ sema_free_state(struct sema *s)
 		free(s->paths[i].path);
 	free(s->paths);
 	sema_map_free(&s->path_index);
+	sema_free_readonly(s);
 	for (size_t i = 0; i < s->npatterns; i++)
 		free(s->patterns[i].host);
 	free(s->patterns);

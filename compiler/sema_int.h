@@ -102,6 +102,22 @@ struct sema_path {
 	struct sema_cell cell[IR_PLATFORM_COUNT];
 };
 
+/* One `readonly` path on one platform, as the statements so far leave it. */
+struct sema_ro_cell {
+	bool present;
+	char *because;
+	uint8_t set;
+	uint8_t source;
+	struct ir_origin origin;
+	struct diag_loc loc;
+};
+
+struct sema_readonly {
+	char *path;
+	bool each_writable;
+	struct sema_ro_cell cell[IR_PLATFORM_COUNT];
+};
+
 struct sema_pattern {
 	char *host;
 	uint16_t port;
@@ -162,13 +178,16 @@ struct sema {
 	size_t norder, cap_order;
 
 	struct sema_slot_state slots[SEMA_SLOT_COUNT][IR_PLATFORM_COUNT];
-	uint8_t protections[IR_PLATFORM_COUNT];
+	uint16_t protections[IR_PLATFORM_COUNT]; /* bit per enum ir_protect_set */
 	struct ir_origin protections_origin[IR_PLATFORM_COUNT];
 	bool unix_sockets_set;
 
 	struct sema_path *paths;
 	size_t npaths, cap_paths;
 	struct sema_map path_index;
+
+	struct sema_readonly *readonly;
+	size_t nreadonly, cap_readonly;
 
 	struct sema_pattern *patterns;
 	size_t npatterns, cap_patterns;
@@ -237,6 +256,7 @@ void load_free(struct sema *s);
 enum sema_path_use {
 	SEMA_PATH_GRANT,
 	SEMA_PATH_DENY,
+	SEMA_PATH_READONLY,
 	SEMA_PATH_WORKDIR,
 	SEMA_PATH_AUDIT,
 	SEMA_PATH_VENV,
@@ -259,8 +279,22 @@ int sema_parse_mode(struct sema *s, const struct ast_arg *a);
 void sema_add_path_rule(struct sema *s, const char *path, uint8_t mode, bool optional,
 			unsigned mask, const struct sema_ectx *e, const struct diag_loc *loc);
 
+/* Adds a `readonly` of `path` (each_writable: relative to every
+ * writable place) on the platforms of `mask`; `because` may be NULL. */
+void sema_add_readonly(struct sema *s, const char *path, bool each_writable, const char *because,
+		       unsigned mask, const struct sema_ectx *e, const struct diag_loc *loc);
+
 /* Moves the accumulated rules into the IR, sorted and merged. */
 int sema_build_paths(struct sema *s);
+
+/* Settles each `readonly` of a path against a grant or deny of the very
+ * same path (an explicit grant wins, a deny makes it moot, a grant the
+ * isolation base made loses its write), then moves them into the IR.
+ * Before sema_build_paths: it may narrow a base grant. */
+int sema_build_readonly(struct sema *s);
+
+/* Frees the accumulated readonly statements. */
+void sema_free_readonly(struct sema *s);
 
 /* ------------------------------------------------------------ network (sema_network.c) */
 

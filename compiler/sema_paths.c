@@ -348,11 +348,14 @@ sema_check_path(struct sema *s, const struct ast_arg *a, const struct sema_ectx 
 			 * fixed (writable, never executable). Anything else
 			 * under it is written by the sandbox and removed at
 			 * exit: no place for a sink, a venv or a host program. */
-			if (use == SEMA_PATH_GRANT || use == SEMA_PATH_DENY) {
+			if (use == SEMA_PATH_GRANT || use == SEMA_PATH_DENY ||
+			    use == SEMA_PATH_READONLY) {
 				path_error(
 				    s, a, 0,
 				    "the working directory is always writable and never executable",
-				    "`${WORKDIR}` cannot be granted or denied");
+				    use == SEMA_PATH_READONLY
+					? "`${WORKDIR}` cannot be made read-only"
+					: "`${WORKDIR}` cannot be granted or denied");
 			} else {
 				snprintf(msg, sizeof(msg), "%s cannot be under `${WORKDIR}`",
 					 use_name(use));
@@ -676,4 +679,181 @@ sema_build_paths(struct sema *s)
 	}
 	qsort(ir->paths, ir->npaths, sizeof(*ir->paths), cmp_rule);
 	return 0;
+}
+
+/* ------------------------------------------------------------ readonly */
+
+static struct sema_readonly *
+readonly_entry(struct sema *s, const char *path, bool each_writable)
+{
+	struct sema_readonly *r;
+
+	/* Few statements (a protection set's dozens): a scan is enough. */
+	for (size_t i = 0; i < s->nreadonly; i++)
+		if (s->readonly[i].each_writable == each_writable &&
+		    strcmp(s->readonly[i].path, path) == 0)
+			return &s->readonly[i];
+	if (sema_grow(s, (void **)&s->readonly, &s->cap_readonly, s->nreadonly,
+		      sizeof(*s->readonly)))
+		return NULL;
+	r = &s->readonly[s->nreadonly];
+	memset(r, 0, sizeof(*r));
+	r->path = sema_strdup(s, path);
+	if (!r->path)
+		return NULL;
+	r->each_writable = each_writable;
+	s->nreadonly++;
+	return r;
+}
+
+void
+sema_add_readonly(struct sema *s, const char *path, bool each_writable, const char *because,
+		  unsigned mask, const struct sema_ectx *e, const struct diag_loc *loc)
+{
+	struct sema_readonly *r;
+
+	if (!mask || !(r = readonly_entry(s, path, each_writable)))
+		return;
+	for (int pl = 0; pl < IR_PLATFORM_COUNT; pl++) {
+		struct sema_ro_cell *c = &r->cell[pl];
+
+		/* Saying it twice adds nothing: the first statement stays
+		 * the one a reviewer is pointed at. */
+		if (!(mask & IR_PLAT_BIT(pl)) || c->present)
+			continue;
+		c->present = true;
+		c->because = because ? sema_strdup(s, because) : NULL;
+		c->set = e->set;
+		c->source = e->source;
+		c->origin = sema_origin(e, loc);
+		c->loc = *loc;
+	}
+}
+
+/* A `readonly` of a path that is also granted or denied, on one
+ * platform: whether it stays. Only paths written the same way meet
+ * here; `each-writable` paths are known only at launch, where heel-exec
+ * lets a writable grant of the very path win. */
+static bool
+readonly_stays(struct sema *s, struct sema_ro_cell *ro, struct sema_cell *c, bool *warned)
+{
+	bool explicit_ro = explicit_deny(ro->source) && !*warned;
+
+	if (!c->present)
+		return true;
+	if (c->mode == IR_MODE_DENY) {
+		if (explicit_ro && explicit_deny(c->source)) {
+			diag_push(s->ctx, DIAG_WARNING, &ro->loc, NULL,
+				  "this `readonly` has no effect: the same path is denied");
+			diag_push(s->ctx, DIAG_NOTE, &c->loc, NULL, "denied here");
+			*warned = true;
+		}
+		return false;
+	}
+	if (!(c->mode & IR_WRITE))
+		return true;
+	/* A grant the isolation base made is a default, and loses its
+	 * write to the protection (as it loses to a deny): permissive's
+	 * `grant "/tmp" rw` under `readonly "/tmp"`. */
+	if (c->source == IR_SRC_BASE) {
+		c->mode &= (uint8_t)~IR_WRITE;
+		return true;
+	}
+	if (explicit_ro) {
+		diag_push(s->ctx, DIAG_WARNING, &ro->loc,
+			  "an explicit grant beats a protection of the same path",
+			  "this `readonly` has no effect: the same path is granted writable");
+		diag_push(s->ctx, DIAG_NOTE, &c->loc, NULL, "granted here");
+		*warned = true;
+	}
+	return false;
+}
+
+static int
+cmp_readonly(const void *a, const void *b)
+{
+	const struct ir_readonly *x = a, *y = b;
+	int c = (int)x->each_writable - (int)y->each_writable;
+
+	if (!c)
+		c = strcmp(x->path, y->path);
+	return c ? c : (int)x->platforms - (int)y->platforms;
+}
+
+static bool
+same_ro_cell(const struct sema_ro_cell *a, const struct sema_ro_cell *b)
+{
+	return a->set == b->set && a->source == b->source && a->origin.file == b->origin.file &&
+	       a->origin.line == b->origin.line && a->origin.col == b->origin.col;
+}
+
+int
+sema_build_readonly(struct sema *s)
+{
+	struct ir_policy *ir = s->ir;
+
+	if (!s->nreadonly)
+		return 0;
+	ir->readonly = calloc(s->nreadonly * IR_PLATFORM_COUNT, sizeof(*ir->readonly));
+	if (!ir->readonly) {
+		s->oom = true;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < s->nreadonly; i++) {
+		struct sema_readonly *r = &s->readonly[i];
+		bool done[IR_PLATFORM_COUNT] = {false};
+		size_t pi;
+
+		if (!r->each_writable && sema_map_get(&s->path_index, r->path, &pi)) {
+			bool warned = false; /* once a statement, not once a platform */
+
+			for (int pl = 0; pl < IR_PLATFORM_COUNT; pl++)
+				if (r->cell[pl].present &&
+				    !readonly_stays(s, &r->cell[pl], &s->paths[pi].cell[pl], &warned))
+					r->cell[pl].present = false;
+		}
+		/* One IR rule per distinct statement; platforms that agree
+		 * share it. */
+		for (int pl = 0; pl < IR_PLATFORM_COUNT; pl++) {
+			struct ir_readonly *o = &ir->readonly[ir->nreadonly];
+
+			if (!r->cell[pl].present || done[pl])
+				continue;
+			o->path = sema_strdup(s, r->path);
+			if (r->cell[pl].because)
+				o->because = sema_strdup(s, r->cell[pl].because);
+			if (!o->path || (r->cell[pl].because && !o->because)) {
+				free(o->path);
+				o->path = NULL;
+				return -ENOMEM;
+			}
+			o->each_writable = r->each_writable;
+			o->set = r->cell[pl].set;
+			o->source = r->cell[pl].source;
+			o->origin = r->cell[pl].origin;
+			for (int q = pl; q < IR_PLATFORM_COUNT; q++)
+				if (r->cell[q].present && !done[q] &&
+				    same_ro_cell(&r->cell[q], &r->cell[pl])) {
+					o->platforms |= (uint8_t)IR_PLAT_BIT(q);
+					done[q] = true;
+				}
+			ir->nreadonly++;
+		}
+	}
+	if (ir->nreadonly)
+		qsort(ir->readonly, ir->nreadonly, sizeof(*ir->readonly), cmp_readonly);
+	return 0;
+}
+
+void
+sema_free_readonly(struct sema *s)
+{
+	for (size_t i = 0; i < s->nreadonly; i++) {
+		free(s->readonly[i].path);
+		for (int pl = 0; pl < IR_PLATFORM_COUNT; pl++)
+			free(s->readonly[i].cell[pl].because);
+	}
+	free(s->readonly);
+	s->readonly = NULL;
+	s->nreadonly = s->cap_readonly = 0;
 }

@@ -262,7 +262,7 @@ kw(struct parse_ctx *ctx, const char *spelling, const HEEL_YYLTYPE *l)
 %token K_LIMIT K_NICE K_IO_PRIORITY K_ENV K_PASS K_SET K_WORKDIR K_IPC
 %token K_EXEC K_POSITIONAL K_TIMEOUT K_PYTHON K_VENV K_PACKAGES K_ALLOW_PIP
 %token K_ON K_SECCOMP K_ERRNO K_UNIX_SOCKETS K_MACH_LOOKUP K_SBPL
-%token K_CAPABILITY K_OPTIONAL
+%token K_CAPABILITY K_READONLY K_EACH_WRITABLE K_BECAUSE K_OPTIONAL
 
 %type <arg> word
 %type <stmt> stmt stmt_body protect unprotect env_pass decide
@@ -362,6 +362,14 @@ stmt_body:
 		{ $$ = flag(ctx, mk1(ctx, AST_SECCOMP, &@1, &$3), AST_F_ALLOW, NULL); }
 	| K_SBPL T_STRING	{ $$ = mk1(ctx, AST_SBPL, &@1, &$2); }
 	| K_CAPABILITY T_STRING	{ $$ = mk1(ctx, AST_CAPABILITY, &@1, &$2); }
+	| K_READONLY T_STRING	{ $$ = mk1(ctx, AST_READONLY, &@1, &$2); }
+	| K_READONLY T_STRING K_BECAUSE T_STRING
+		{ $$ = flag(ctx, mk2(ctx, AST_READONLY, &@1, &$2, &$4), AST_F_BECAUSE, &@3); }
+	| K_READONLY K_EACH_WRITABLE T_STRING
+		{ $$ = flag(ctx, mk1(ctx, AST_READONLY, &@1, &$3), AST_F_EACH_WRITABLE, &@2); }
+	| K_READONLY K_EACH_WRITABLE T_STRING K_BECAUSE T_STRING
+		{ $$ = flag(ctx, flag(ctx, mk2(ctx, AST_READONLY, &@1, &$3, &$5),
+				      AST_F_EACH_WRITABLE, &@2), AST_F_BECAUSE, &@4); }
 	;
 
 protect:
@@ -526,6 +534,9 @@ word:
 	| K_MACH_LOOKUP		{ $$ = kw(ctx, "mach-lookup", &@1); }
 	| K_SBPL		{ $$ = kw(ctx, "sbpl", &@1); }
 	| K_CAPABILITY		{ $$ = kw(ctx, "capability", &@1); }
+	| K_READONLY		{ $$ = kw(ctx, "readonly", &@1); }
+	| K_EACH_WRITABLE	{ $$ = kw(ctx, "each-writable", &@1); }
+	| K_BECAUSE		{ $$ = kw(ctx, "because", &@1); }
 	| K_OPTIONAL		{ $$ = kw(ctx, "optional", &@1); }
 	;
 

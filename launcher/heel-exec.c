@@ -23,6 +23,7 @@
 #include "launch_timing.h"
 #include "linux.h"
 #include "linux_hostenv.h"
+#include "linux_hostrun.h"
 #include "linux_idmap.h"
 #include "linux_cgroup.h"
 #include "linux_proxy.h"
@@ -495,6 +496,28 @@ bad_option(char *argv[], int ch)
 	usage_error("%s: unknown option", arg);
 }
 
+/* What `readonly` (the host-run set) keeps read-only here: the writable
+ * places the launch directory and the policy's own working directory
+ * give (a --workdir adds its own). */
+static void
+check_readonly(const struct art_view *view, bool mountns)
+{
+	char cwd[PATH_MAX], dir[PATH_MAX], line[1024];
+	struct hr_launch hl = { .env = environ };
+	struct hr_plan hp;
+
+	if (!art_readonly_count(view))
+		return;
+	hl.cwd = getcwd(cwd, sizeof(cwd)) ? cwd : "/";
+	if (policy_workdir(view, hl.cwd, dir, line, sizeof(line)) == 0 && dir[0])
+		hl.workdir = dir;
+	if (hr_plan_build(&hp, view, &hl, line, sizeof(line)) == 0) {
+		hr_describe(&hp, mountns, line, sizeof(line));
+		hr_plan_free(&hp);
+	}
+	printf("%s: %s\n", hr_label(view), line);
+}
+
 /* heel-exec check [-v | -vv] POLICY.hpol; argv[0] is "check". */
 static int
 check_main(int argc, char *argv[])
@@ -580,6 +603,7 @@ check_main(int argc, char *argv[])
 		}
 	}
 	namespace_verdict(&p, &host, nserr, sizeof(nserr), &ns_fatal);
+	check_readonly(&view, p.userns == 0 && p.proc == 0);
 	rc = policy_verdict(&view, &p, &plan, nserr, ns_fatal, verbosity >= 2);
 	free(buf);
 	return rc;

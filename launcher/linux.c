@@ -441,6 +441,9 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 		/* Which places are writable, with the host's mount flags. */
 		check_step(rep, view_plan(&view, plan, l->workdir, l->fresh_workdir,
 					  l->workdir_bytes, err, sizeof(err)), err);
+		/* The files the host runs, inside those places: read-only. */
+		if (l->hostrun)
+			check_step(rep, view_add_readonly(&view, l->hostrun, err, sizeof(err)), err);
 		/* Metadata writes (chmod, chown, xattrs...) need a writable mount. */
 		check_step(rep, view_make_readonly(err, sizeof(err)), err);
 		launch_mark("view: read-only remount");
@@ -755,8 +758,73 @@ collect(struct linux_launch *l, int rep, int status, char *msg, size_t msglen)
 	return exit_code(cmd_status);
 }
 
+/* What a launch without a mount namespace does to `readonly`, in words. */
+static void
+note_readonly_without_mountns(struct linux_launch *l)
+{
+	size_t n = l->hostrun ? hr_count(l->hostrun, HR_MOUNT) : 0;
+
+	if (!n)
+		return;
+	l->note("weakened: without a mount namespace the %zu read-only path%s inside writable "
+		"places (%s) %s held by Landlock alone: the sandbox cannot create, remove "
+		"or rename entries in the places that hold them, or in the directories down to "
+		"them, and can still chmod them",
+		n, n == 1 ? "" : "s", hr_label(l->view), n == 1 ? "is" : "are");
+}
+
+static int run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen);
+
 int
 linux_run(struct linux_launch *l, char *msg, size_t msglen)
+{
+	struct hr_plan hostrun;
+	struct hr_launch hl = {
+		.env = l->host_env,
+		.cwd = l->launch_dir,
+		.workdir = l->fresh_workdir ? NULL : l->workdir,
+	};
+	bool started = false;
+	int ret;
+
+	msg[0] = '\0';
+	/* Before the fork: the command mounts these, and this process
+	 * looks again, once the whole tree is gone, at the ones that could
+	 * not be mounted. */
+	if (hr_plan_build(&hostrun, l->view, &hl, msg, msglen) < 0)
+		return 125;
+	l->hostrun = &hostrun;
+	if (hr_landlock_extras(&hostrun) < 0) {
+		snprintf(msg, msglen, "host-run: %s", strerror(ENOMEM));
+		hr_plan_free(&hostrun);
+		return 125;
+	}
+	if (l->verbose && art_readonly_count(l->view)) {
+		char line[512];
+
+		hr_describe(&hostrun, l->namespaces, line, sizeof(line));
+		l->note("%s: %s", hr_label(l->view), line);
+	}
+	for (size_t i = 0; l->verbose && i < hostrun.n; i++) {
+		const struct hr_guard *g = &hostrun.g[i];
+
+		l->note("read-only: %s: %s", g->path,
+			g->kind == HR_MOUNT ? "a read-only mount"
+			: g->kind == HR_LINK ? "a link, checked after the run"
+					     : "missing, checked after the run");
+	}
+	ret = run_tree(l, &started, msg, msglen);
+	/* The tree is gone (run_tree swept it): nothing of the sandbox can
+	 * change these any more. */
+	if (started)
+		hr_check_after(&hostrun, l->note);
+	l->hostrun = NULL;
+	hr_plan_free(&hostrun);
+	return ret;
+}
+
+static int
+run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 {
 	int go[2], rep[2], jc[2], flags = 0, status, first_sig, ret, max_fd;
 	pid_t parent = getpid(), child, fg = getpgrp();
@@ -829,9 +897,11 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 			l->note("weakened: no namespaces (%s)%s%s%s", strerror(e), why,
 				why[0] ? "; so " : ": ", NO_NAMESPACES_WEAKENING);
 			flags = 0;
+			note_readonly_without_mountns(l);
 		}
 	} else {
 		l->note("weakened: --no-namespaces: %s", NO_NAMESPACES_WEAKENING);
+		note_readonly_without_mountns(l);
 	}
 	if (!flags)
 		child = fork();
@@ -911,6 +981,7 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 		goto out;
 	}
 	close(go[1]);
+	*started = true;
 
 	launch_mark("launcher: id maps written, go sent");
 	status = pt_wait_child_watch(child, child, &l->fwd, &first_sig,

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "artifact_read.h"
+#include "linux_hostrun.h"
 #include "rlimits.h"
 
 /* What this kernel offers. */
@@ -79,6 +80,9 @@ struct linux_launch {
 	bool proxy_died;          /* set by linux_run: heel-proxy died while
 				   * the command ran */
 
+	struct hr_plan *hostrun;  /* the paths `readonly` keeps (linux_hostrun.h),
+				   * planned by linux_run before the fork */
+
 	int etc_tree;             /* hide_root_only: a copy of /etc idmapped so
 				   * that nobody owns it (linux_idmap.h), for
 				   * the command to mount; -1: none (the
@@ -133,9 +137,12 @@ int linux_load_seccomp(struct linux_launch *l, char *err, size_t errlen);
  * after) rather than killing heel-exec half-way. Call first. */
 void linux_block_signals(struct linux_launch *l);
 
-/* Runs l->argv under the policy and waits for the whole tree to end.
- * Returns heel-exec's exit status (the command's, 128+N for signal N, 125,
- * 126, 127); when msg[0] != '\0' it is a one-line message to print. */
+/* Runs l->argv under the policy and waits for the whole tree to end;
+ * then, for the paths `readonly` keeps that could not be mounted (missing
+ * at launch, or links), moves aside what the sandbox made there, with a
+ * warning each (l->note). Returns heel-exec's exit status (the
+ * command's, 128+N for signal N, 125, 126, 127); when msg[0] != '\0' it
+ * is a one-line message to print. */
 int linux_run(struct linux_launch *l, char *msg, size_t msglen);
 
 #endif

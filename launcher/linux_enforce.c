@@ -218,12 +218,19 @@ linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, struct ll_repo
 	struct ll_plan *plan = l->landlock_state;
 	int r;
 
+	/* Without a mount namespace the read-only paths are Landlock rules
+	 * of their own (l->hostrun's extras), which the parent's plan did
+	 * not have. */
+	if (!l->mountns && l->hostrun && l->hostrun->nextra) {
+		ll.extra = l->hostrun->extra;
+		ll.nextra = l->hostrun->nextra;
+	}
 	/* The parent's plan serves when it counted on the mount namespace
 	 * the command really has and the working directory needs no
 	 * carving; otherwise plan again, now with the working directory
 	 * (without the namespaces, a right the kernel lacks that they would
 	 * have held is a weakening, printed). */
-	if (plan && (l->mountns || (!plan->nmounts && !plan->dg.held))) {
+	if (plan && !ll.nextra && (l->mountns || (!plan->nmounts && !plan->dg.held))) {
 		r = ll_plan_add_workdir(plan, l->workdir, err, errlen);
 		if (r == 0) {
 			*out = plan;

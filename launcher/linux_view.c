@@ -112,8 +112,7 @@ cmp_place(const void *a, const void *b)
 }
 
 static int
-add_place(struct view *v, size_t *cap, const char *path, bool writable, bool exec,
-	  bool fresh)
+add_place(struct view *v, const char *path, bool writable, bool exec, bool fresh)
 {
 	struct view_place *p;
 	struct statvfs sv;
@@ -127,7 +126,7 @@ add_place(struct view *v, size_t *cap, const char *path, bool writable, bool exe
 			v->places[i].fresh_workdir |= fresh;
 			return 0;
 		}
-	p = grow_array(v->places, cap, v->nplaces + 1, sizeof(*p), 8);
+	p = grow_array(v->places, &v->cap, v->nplaces + 1, sizeof(*p), 8);
 	if (!p)
 		return -ENOMEM;
 	v->places = p;
@@ -154,7 +153,6 @@ int
 view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 	  bool fresh_workdir, uint64_t tmpfs_bytes, char *err, size_t errlen)
 {
-	size_t cap = 0;
 	struct stat st;
 	int r;
 
@@ -162,7 +160,7 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 	v->tmpfs_bytes = tmpfs_bytes;
 	for (size_t i = 0; i < sizeof(shared_temp) / sizeof(*shared_temp); i++)
 		if (lstat(shared_temp[i], &st) == 0 && S_ISDIR(st.st_mode) &&
-		    (r = add_place(v, &cap, shared_temp[i], false, false, false)) < 0)
+		    (r = add_place(v, shared_temp[i], false, false, false)) < 0)
 			goto nomem;
 	for (size_t i = 0; plan && i < plan->nrules; i++) {
 		const struct ll_plan_rule *pr = &plan->rules[i];
@@ -173,12 +171,12 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 		 * directories and regular files need a place of their own. */
 		if (!pr->is_dir && (fstat(pr->fd, &st) < 0 || !S_ISREG(st.st_mode)))
 			continue;
-		r = add_place(v, &cap, pr->path, true,
+		r = add_place(v, pr->path, true,
 			      (pr->access & LL_FS_EXECUTE) && !is_shared_temp(pr->path), false);
 		if (r < 0)
 			goto nomem;
 	}
-	if (workdir && (r = add_place(v, &cap, workdir, true, false, fresh_workdir)) < 0)
+	if (workdir && (r = add_place(v, workdir, true, false, fresh_workdir)) < 0)
 		goto nomem;
 	/* A narrower grant inside a writable place (`grant "./target" rx`
 	 * in a kept working directory) gets a place of its own: read-only
@@ -195,7 +193,7 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 		for (size_t j = 0; j < nw; j++)
 			if ((v->places[j].writable || exec) &&
 			    px_beneath(pr->path, v->places[j].path)) {
-				r = add_place(v, &cap, pr->path, false, exec, false);
+				r = add_place(v, pr->path, false, exec, false);
 				if (r < 0)
 					goto nomem;
 				break;
@@ -206,6 +204,42 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 nomem:
 	snprintf(err, errlen, "planning the mounts: %s", strerror(-r));
 	return r;
+}
+
+int
+view_add_readonly(struct view *v, const struct hr_plan *hp, char *err, size_t errlen)
+{
+	size_t n = v->nplaces;
+	int r = 0;
+
+	for (size_t i = 0; i < hp->n && r == 0; i++) {
+		const struct hr_guard *g = &hp->g[i];
+		bool merged = false;
+
+		if (g->kind != HR_MOUNT)
+			continue;
+		/* Already a place (a narrower grant): it is read-only now. */
+		for (size_t j = 0; j < n; j++)
+			if (strcmp(v->places[j].path, g->path) == 0) {
+				v->places[j].writable = v->places[j].exec = false;
+				merged = true;
+			}
+		if (!merged)
+			r = add_place(v, g->path, false, false, false);
+	}
+	for (size_t i = 0; i < hp->npins && r == 0; i++) {
+		bool there = false;
+
+		/* A place is a mount point already. */
+		for (size_t j = 0; j < v->nplaces; j++)
+			there |= strcmp(v->places[j].path, hp->pins[i]) == 0;
+		if (!there && (r = add_place(v, hp->pins[i], false, false, false)) == 0)
+			v->places[v->nplaces - 1].pin = true;
+	}
+	if (r < 0)
+		return fail(err, errlen, -r, "planning the read-only paths: %s", strerror(-r));
+	qsort(v->places, v->nplaces, sizeof(*v->places), cmp_place);
+	return 0;
 }
 
 bool
@@ -254,6 +288,8 @@ mount_place(const struct view *v, const struct view_place *p, char *err, size_t 
 	}
 	if (mount(p->path, p->path, NULL, MS_BIND | MS_REC, NULL) < 0)
 		return fail(err, errlen, errno, "bind %s: %s", p->path, strerror(errno));
+	if (p->pin)
+		return 0;
 	if (p->exec && !(p->host & ST_NOEXEC))
 		clr |= VIEW_ATTR_NOEXEC;
 	else
@@ -293,8 +329,11 @@ cmp_str(const void *a, const void *b)
 
 /* Binds each directory between a writable place and a protected path in
  * it onto itself (a mount point cannot be renamed or removed: EBUSY),
- * each once, outer before inner: a pin of an outer directory bound later
- * would stack over the inner pin and hide it. */
+ * each once, outer before inner. Recursively: a plain bind holds only
+ * the directory's own file system, so the places mounted beneath it (a
+ * narrower grant's read-only place, a read-only path) would be hidden
+ * under it, and in a user namespace the kernel refuses a plain bind of
+ * a directory with locked mounts beneath it (EINVAL). */
 static int
 pin_parents(const struct ll_plan *plan, char *err, size_t errlen)
 {
@@ -317,7 +356,7 @@ pin_parents(const struct ll_plan *plan, char *err, size_t errlen)
 	for (size_t i = 0; i < npins && r == 0; i++) {
 		if (i && strcmp(pins[i], pins[i - 1]) == 0)
 			continue;
-		if (mount(pins[i], pins[i], NULL, MS_BIND, NULL) < 0)
+		if (mount(pins[i], pins[i], NULL, MS_BIND | MS_REC, NULL) < 0)
 			r = fail(err, errlen, errno, "pin %s: %s", pins[i], strerror(errno));
 	}
 	free(pins);

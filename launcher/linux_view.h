@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "landlock_apply.h"
+#include "linux_hostrun.h"
 
 /* Makes every mount private, so nothing mounted below reaches the host. */
 int view_make_private(char *err, size_t errlen);
@@ -44,11 +45,14 @@ struct view_place {
 	bool writable;       /* the policy lets the sandbox write there */
 	bool exec;           /* ... and execute (never for shared temp) */
 	bool fresh_workdir;  /* a private tmpfs is mounted here */
+	bool pin;            /* only made a mount point (a bind of itself, its
+			      * flags kept), so that it cannot be renamed or
+			      * removed: it holds a read-only path below */
 };
 
 struct view {
 	struct view_place *places;
-	size_t nplaces;
+	size_t nplaces, cap;
 	uint64_t tmpfs_bytes; /* size of a fresh working directory; 0: tmpfs default */
 };
 
@@ -58,6 +62,13 @@ struct view {
  * (read before anything is remounted). */
 int view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 	      bool fresh_workdir, uint64_t tmpfs_bytes, char *err, size_t errlen);
+
+/* Adds the paths `readonly` keeps inside writable places (hr_plan_build,
+ * the HR_MOUNT guards): each a place of its own, read-only, nosuid,
+ * nodev, noexec, mounted after the writable place above it (path
+ * order: the longest path decides), and each directory between that
+ * place and it pinned. */
+int view_add_readonly(struct view *v, const struct hr_plan *hp, char *err, size_t errlen);
 
 /* Whether a place of the view is `path`, lies beneath it, or is
  * writable and holds it: then a mount over `path` would hide the place or
@@ -70,17 +81,18 @@ bool view_places_touch(const struct view *v, const char *path);
  * Device nodes, FIFOs and sockets stay usable on a read-only mount. */
 int view_make_readonly(char *err, size_t errlen);
 
-/* Mounts each place: a tmpfs for a fresh working directory, a bind of
- * the place onto itself otherwise, then writable where the policy says
- * so, and nosuid,nodev,noexec (no noexec where execute is granted, never
- * for shared temp). */
+/* Mounts each place, outer before inner: a tmpfs for a fresh working
+ * directory, a bind of the place onto itself otherwise, then writable
+ * where the policy says so, and nosuid,nodev,noexec (no noexec where
+ * execute is granted, never for shared temp); a pin is the bind alone. */
 int view_mount_places(const struct view *v, char *err, size_t errlen);
 
 /* Hides each denied path of the plan under an empty read-only object,
  * and pins the directories between a writable place and a denied path in
  * it so none can be renamed aside (a mount point cannot be: EBUSY). Every
  * pin first, then every cover: a pin bound after a cover of the same
- * directory would stack on top of it and hide it. root_only: also cover
+ * directory would stack on top of it. A pin is a recursive bind: a plain
+ * one would leave out, and so hide, the places mounted beneath it. root_only: also cover
  * every entry under /etc that its mode keeps from other users (a file
  * without o+r, a directory without o+x), found by a scan: a sandbox run
  * as root owns them, so the mode does not keep it out (the fallback of

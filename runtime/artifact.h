@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * The on-disk layout of a compiled policy (.hpol), format HEEL 1.1: one
+ * The on-disk layout of a compiled policy (.hpol), format HEEL 1.2: one
  * header, one section table, sections. Everything is little-endian,
  * fixed-width and pointer-free; docs/artifact.md describes it byte by
  * byte. The structs below document the layout and pin it with
@@ -25,10 +25,10 @@
 
 /* A reader refuses another major version; it accepts a higher minor. A
  * minor version may only add non-critical sections, critical sections an
- * older reader then refuses (1.1: DECIDER), and append fields to records
- * (record_size grows; older readers ignore the tail; 1.2: META names the
- * top source file). It never gives meaning to a reserved field: 1.x
- * readers refuse those unless 0. */
+ * older reader then refuses (1.1: DECIDER; 1.2: READONLY), and append fields
+ * to records (record_size grows; older readers ignore the tail; 1.2: META
+ * names the top source file). It never gives meaning to a reserved field:
+ * 1.x readers refuse those unless 0. */
 #define ART_FMT_MAJOR 1
 #define ART_FMT_MINOR 2
 
@@ -124,7 +124,9 @@ enum art_section_type {
 	ART_SEC_META = 9,    /* non-critical: compiler version, source digest, top source file */
 	ART_SEC_DECIDER = 10, /* critical, only when a platform has one (1.1): the
 			       * `network decide` program per platform + arguments */
-	ART_SEC_COMMON_MAX = ART_SEC_DECIDER,
+	ART_SEC_READONLY = 11, /* critical, only when there is one (1.2): `readonly`
+				* paths, kept read-only inside writable places */
+	ART_SEC_COMMON_MAX = ART_SEC_READONLY,
 
 	ART_SEC_LINUX_LANDLOCK = 16, /* critical: Landlock rule table (runtime/landlock_table.h) */
 	ART_SEC_SECCOMP_BPF = 17,    /* critical, per arch: one cBPF program per architecture */
@@ -218,7 +220,7 @@ static_assert(offsetof(struct art_rec_scalar, reserved) == 28, "layout");
 #define ART_WRITE 2u
 #define ART_EXEC 4u
 
-enum art_protect_set { ART_SET_COUNT = 8, ART_SET_NONE = 0xff };
+enum art_protect_set { ART_SET_HOST_RUN = 8, ART_SET_COUNT = 9, ART_SET_NONE = 0xff };
 enum art_rule_source { ART_SRC_BASE, ART_SRC_PRESET, ART_SRC_PROTECTION, ART_SRC_USER };
 
 /* PATHS: one record per rule, in the IR's order (sorted by path). */
@@ -334,6 +336,31 @@ static_assert(offsetof(struct art_rec_decider, first_arg) == 8, "layout");
 static_assert(offsetof(struct art_rec_decider, nargs) == 12, "layout");
 static_assert(offsetof(struct art_rec_decider, origin) == 16, "layout");
 static_assert(offsetof(struct art_rec_decider, reserved) == 28, "layout");
+
+/* READONLY (1.2): one record per `readonly` statement in force, in the
+ * IR's order (paths first, then each-writable ones, each sorted). The
+ * section is written only when there is one, so an artifact without
+ * them stays readable by a 1.1 launcher; a 1.1 launcher refuses the
+ * section (critical) rather than leave the host's hooks writable. */
+enum art_readonly_form { ART_RO_PATH = 0, ART_RO_EACH_WRITABLE = 1 };
+struct art_rec_readonly {
+	uint32_t path;	   /* string, required: a template (PATH) or relative (EACH_WRITABLE) */
+	uint32_t because;  /* string or ART_STR_NONE: what runs it */
+	uint8_t form;	   /* enum art_readonly_form */
+	uint8_t platforms; /* non-empty mask within ART_PLAT_ALL */
+	uint8_t set;	   /* protection set < ART_SET_COUNT, or ART_SET_NONE */
+	uint8_t source;	   /* enum art_rule_source */
+	struct art_rec_origin origin;
+	uint32_t reserved[2]; /* 0 */
+};
+static_assert(sizeof(struct art_rec_readonly) == 32, "readonly record is 32 bytes");
+static_assert(offsetof(struct art_rec_readonly, because) == 4, "layout");
+static_assert(offsetof(struct art_rec_readonly, form) == 8, "layout");
+static_assert(offsetof(struct art_rec_readonly, platforms) == 9, "layout");
+static_assert(offsetof(struct art_rec_readonly, set) == 10, "layout");
+static_assert(offsetof(struct art_rec_readonly, source) == 11, "layout");
+static_assert(offsetof(struct art_rec_readonly, origin) == 12, "layout");
+static_assert(offsetof(struct art_rec_readonly, reserved) == 24, "layout");
 
 /* EXTRAS: platform-specific statements and excluded-platform reasons, in
  * kind order. `platforms` is the one platform the kind belongs to

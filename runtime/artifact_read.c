@@ -170,7 +170,7 @@ struct vctx {
 	size_t strtab_size;
 };
 
-/* Known types; the holes (11..15) are unknown types. */
+/* Known types; the holes (12..15) are unknown types. */
 static const char *const section_names[ART_SEC_KNOWN_MAX + 1] = {
     [ART_SEC_STRTAB] = "STRTAB",
     [ART_SEC_SCALARS] = "SCALARS",
@@ -182,6 +182,7 @@ static const char *const section_names[ART_SEC_KNOWN_MAX + 1] = {
     [ART_SEC_EXTRAS] = "EXTRAS",
     [ART_SEC_META] = "META",
     [ART_SEC_DECIDER] = "DECIDER",
+    [ART_SEC_READONLY] = "READONLY",
     [ART_SEC_LINUX_LANDLOCK] = "LINUX_LANDLOCK",
     [ART_SEC_SECCOMP_BPF] = "SECCOMP_BPF",
 };
@@ -820,6 +821,77 @@ check_meta_source(struct vctx *c, const uint8_t *m)
 	return 0;
 }
 
+/* READONLY: one record per path kept read-only inside writable places.
+ * An each-writable path is looked up inside every writable place at
+ * launch, so it must be relative and literal: one that could name a
+ * single place of its own (absolute, a drive, a ${NAME}) is refused, and
+ * so is one that climbs out of the place (a `.` or `..` component). */
+static int
+check_readonly(struct vctx *c, struct art_span *sp)
+{
+	int rc = check_table(c, ART_SEC_READONLY, sp, sizeof(struct art_rec_readonly), false);
+
+	if (rc)
+		return rc;
+	if (sp->nitems)
+		return VFAIL(c, "READONLY: unexpected trailing items");
+	/* One encoding per policy: nothing read-only means no section. */
+	if (!sp->count)
+		return VFAIL(c, "READONLY: no record");
+	for (size_t i = 0; i < sp->count; i++) {
+		const uint8_t *r = record(sp, i);
+		uint32_t path = le_get32(r + offsetof(struct art_rec_readonly, path));
+		unsigned form = r[offsetof(struct art_rec_readonly, form)];
+		unsigned set = r[offsetof(struct art_rec_readonly, set)];
+		const char *text;
+
+		rc = check_str(c, "READONLY", i, "path", path, true);
+		if (!rc)
+			rc = check_str(c, "READONLY", i, "because",
+				       le_get32(r + offsetof(struct art_rec_readonly, because)), false);
+		if (rc)
+			return rc;
+		text = (const char *)c->strtab + path;
+		if (form > ART_RO_EACH_WRITABLE)
+			return VFAIL(c, "READONLY record %zu: invalid form %u", i, form);
+		if (!text[0])
+			return VFAIL(c, "READONLY record %zu: empty path", i);
+		if (form == ART_RO_EACH_WRITABLE) {
+			const char *p = text;
+
+			if (text[0] == '/' || text[0] == '\\' || strstr(text, "${") ||
+			    (text[1] == ':' && ((text[0] | 0x20) >= 'a' && (text[0] | 0x20) <= 'z')))
+				return VFAIL(c, "READONLY record %zu: an each-writable path must be "
+					     "relative and literal", i);
+			while (*p) {
+				size_t n = strcspn(p, "/\\");
+
+				if (!n || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+					return VFAIL(c, "READONLY record %zu: an each-writable path "
+						     "must stay inside its place", i);
+				p += n;
+				if (*p && !*++p)
+					return VFAIL(c, "READONLY record %zu: an each-writable path "
+						     "must stay inside its place", i);
+			}
+		}
+		rc = check_platforms(c, "READONLY", i, r[offsetof(struct art_rec_readonly, platforms)]);
+		if (rc)
+			return rc;
+		if (set >= ART_SET_COUNT && set != ART_SET_NONE)
+			return VFAIL(c, "READONLY record %zu: invalid protection set %u", i, set);
+		if (r[offsetof(struct art_rec_readonly, source)] > ART_SRC_USER)
+			return VFAIL(c, "READONLY record %zu: invalid rule source %u", i,
+				     r[offsetof(struct art_rec_readonly, source)]);
+		if (!all_zero(r + offsetof(struct art_rec_readonly, reserved), 8))
+			return VFAIL(c, "READONLY record %zu: reserved field is not zero", i);
+		rc = check_origin(c, "READONLY", i, r + offsetof(struct art_rec_readonly, origin));
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 static int
 check_meta(struct vctx *c, const struct art_span *sp)
 {
@@ -1120,7 +1192,7 @@ art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, s
 	}
 	for (uint32_t t = 1; t <= ART_SEC_COMMON_MAX; t++)
 		if ((section_flags(t) & ART_SECF_CRITICAL) && t != ART_SEC_DECIDER &&
-		    !view->sec[t].data)
+		    t != ART_SEC_READONLY && !view->sec[t].data)
 			return VFAIL(c, "missing section %s", section_names[t]);
 
 	if ((rc = check_strtab(c, &view->sec[ART_SEC_STRTAB])) ||
@@ -1136,6 +1208,9 @@ art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, s
 		goto bad;
 	if (view->sec[ART_SEC_DECIDER].data &&
 	    (rc = check_decider(c, &view->sec[ART_SEC_DECIDER], view)))
+		goto bad;
+	if (view->sec[ART_SEC_READONLY].data &&
+	    (rc = check_readonly(c, &view->sec[ART_SEC_READONLY])))
 		goto bad;
 	view->min_landlock_abi = le_get32(h + offsetof(struct art_file_header, min_landlock_abi));
 	if (view->sec[ART_SEC_LINUX_LANDLOCK].data &&
@@ -1368,6 +1443,31 @@ const char *
 art_decider_arg(const struct art_view *view, const struct art_decider *d, size_t j)
 {
 	return item_at(view, &view->sec[ART_SEC_DECIDER], d->first_arg, d->nargs, j);
+}
+
+size_t
+art_readonly_count(const struct art_view *view)
+{
+	return view->sec[ART_SEC_READONLY].count;
+}
+
+int
+art_readonly_at(const struct art_view *view, size_t i, struct art_readonly *out)
+{
+	const struct art_span *sp = &view->sec[ART_SEC_READONLY];
+	const uint8_t *r;
+
+	if (i >= sp->count)
+		return -ERANGE;
+	r = record(sp, i);
+	out->path = str_at(view, le_get32(r + offsetof(struct art_rec_readonly, path)));
+	out->because = str_at(view, le_get32(r + offsetof(struct art_rec_readonly, because)));
+	out->each_writable = r[offsetof(struct art_rec_readonly, form)] == ART_RO_EACH_WRITABLE;
+	out->platforms = r[offsetof(struct art_rec_readonly, platforms)];
+	out->set = r[offsetof(struct art_rec_readonly, set)];
+	out->source = r[offsetof(struct art_rec_readonly, source)];
+	out->origin = origin_at(view, r + offsetof(struct art_rec_readonly, origin));
+	return 0;
 }
 
 size_t

@@ -147,6 +147,18 @@ struct art_decider {
 	uint32_t first_arg; /* internal to art_decider_arg() */
 };
 
+/* A path kept read-only inside writable places (`readonly`). */
+struct art_readonly {
+	const char *path;    /* each_writable: relative to every writable place;
+			      * else a template like a grant's */
+	const char *because; /* what runs it; NULL when the policy does not say */
+	bool each_writable;
+	uint8_t platforms;
+	uint8_t set;	     /* protection set or ART_SET_NONE */
+	uint8_t source;	     /* enum art_rule_source */
+	struct art_origin origin;
+};
+
 struct art_extra {
 	uint32_t kind; /* enum art_extra_kind */
 	const char *value;
@@ -197,6 +209,10 @@ int art_network_decider(const struct art_view *view, unsigned platform, struct a
 /* Argument j of a decider art_network_decider() returned; NULL past the
  * end. */
 const char *art_decider_arg(const struct art_view *view, const struct art_decider *d, size_t j);
+
+/* The `readonly` paths (0 when the artifact has no READONLY section). */
+size_t art_readonly_count(const struct art_view *view);
+int art_readonly_at(const struct art_view *view, size_t i, struct art_readonly *out);
 
 size_t art_extra_count(const struct art_view *view);
 int art_extra_at(const struct art_view *view, size_t i, struct art_extra *out);

@@ -1085,6 +1085,269 @@ case_84() { # Root-only files under /etc that no deny names.
 	finish
 }
 
+# ------------------------------------------- files the host runs (host-run)
+# A real repository owned by $U at $D/repo, and git run on the host as
+# $U: what the host does after the sandbox is gone is the proof.
+R=""
+RG() {
+	"${PRE[@]}" env -i $(ENVV) GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t \
+		GIT_COMMITTER_EMAIL=t@t git -C "$R" "$@" </dev/null
+}
+make_repo() {
+	R=$D/repo
+	rm -rf "$R"
+	mkdir -p "$R"
+	echo one >"$R/tracked"
+	[ "$U" != root ] && chown -R $NOBODY:$NOBODY "$R"
+	RG init -q && RG add tracked && RG commit -q -m one || prob "cannot make a git repository as $U"
+}
+# host_commit: a commit on the host, as $U, that runs the pre-commit hook.
+host_commit() { RG commit -q --allow-empty -m "host $1" >/dev/null 2>&1; }
+# The hook a sandbox plants: it marks $1 when the host runs it.
+plant_hook() {
+	echo "cd $R && printf '#!/bin/sh\\ntouch $1\\n' >.git/hooks/pre-commit && chmod 755 .git/hooks/pre-commit && echo planted"
+}
+
+case_10() { # Plant a git hook in a writable repository: the host's next commit runs it.
+	begin 10-host-run-git-hook
+	local M=$D/marker10
+	R=$D/repo
+	# Control: without host-run the sandbox plants the hook and the
+	# host's commit runs it, so this case can fail.
+	make_repo; rm -f "$M"
+	sbx gitrepo-off -- /bin/sh -c "$(plant_hook "$M")"
+	if ran "control: plant without host-run"; then
+		[ "$OUT" = planted ] || prob "control: the hook was not planted without host-run: '$OUT' $ERR"
+		host_commit c
+		[ -e "$M" ] || prob "control: the host's git commit did not run the hook planted without host-run"
+	fi
+	# An explicit grant of the very path beats the set.
+	make_repo; rm -f "$M"
+	sbx gitrepo-grant -- /bin/sh -c "$(plant_hook "$M")"
+	if ran "explicit grant of .git/hooks"; then
+		[ "$OUT" = planted ] || prob "an explicit grant of .git/hooks did not let the hook be planted: '$OUT'"
+		host_commit g
+		[ -e "$M" ] || prob "the host did not run the hook an explicit grant let the sandbox plant"
+	fi
+	# Under host-run: refused, and the host's commit runs nothing.
+	make_repo; rm -f "$M"
+	sbx gitrepo -- /bin/sh -c "$(plant_hook "$M")"
+	if ran "plant a hook"; then
+		[ "$OUT" = planted ] && prob "the sandbox planted .git/hooks/pre-commit under host-run"
+		[ -e "$R/.git/hooks/pre-commit" ] && prob "$R/.git/hooks/pre-commit exists after the run"
+		host_commit h
+		[ -e "$M" ] && prob "the host's git commit ran a hook the sandbox planted"
+	fi
+	# Metadata of the hooks directory (chmod), unlinking a sample hook.
+	ctl_ok "chmod a directory of the repository" chmod "$R/.git/refs" 755
+	sbx_denied "chmod .git/hooks" "$ERRNO" gitrepo chmod "$R/.git/hooks" 777
+	sbx_denied "unlink a sample hook" "$ERRNO" gitrepo unlink "$R/.git/hooks/pre-commit.sample"
+	[ -e "$R/.git/hooks/pre-commit.sample" ] || prob "a sample hook was removed"
+	# heel-exec check says what the set keeps here.
+	"${PRE[@]}" env -i $(ENVV) "$HX" check "$T/pol/gitrepo.hpol" >"$T/check.out" 2>&1
+	grep -q '^host-run: [0-9]* paths kept read-only inside writable places: [1-9][0-9]* read-only mounts' \
+		"$T/check.out" || prob "heel-exec check does not count the read-only paths: $(grep -i host-run "$T/check.out")"
+	# Ordinary work still works: edit a tracked file, git add and commit.
+	sbx gitrepo -- /bin/sh -c "cd $R && echo two >tracked && git add tracked && git -c user.name=t -c user.email=t@t commit -q -m two && echo committed"
+	if ran "commit inside the sandbox (positive)"; then
+		[ "$OUT" = committed ] || prob "positive: git commit inside the sandbox failed: '$OUT' $(head -3 "$T/sbx.err" | tr '\n' ' ')"
+		[ "$(RG log -1 --format=%s 2>/dev/null)" = two ] || prob "positive: the sandbox's commit is not in the repository"
+	fi
+	finish
+}
+
+case_11() { # Rename .git away and build a new one with hooks and config.
+	begin 11-host-run-rename-git-away
+	local M=$D/marker11 attack
+	R=$D/repo
+	attack="cd $R && mv .git .git.old && mkdir -p .git && cp -r .git.old/. .git/ && printf '#!/bin/sh\\ntouch $M\\n' >.git/hooks/pre-commit && chmod 755 .git/hooks/pre-commit && echo replaced"
+	# Control: without host-run the rename works and the new hook runs.
+	make_repo; rm -f "$M"
+	sbx gitrepo-off -- /bin/sh -c "$attack"
+	if ran "control: rename without host-run"; then
+		[ "$OUT" = replaced ] || prob "control: .git could not be replaced without host-run: '$OUT' $ERR"
+		host_commit c
+		[ -e "$M" ] || prob "control: the host did not run the hook of the replaced .git"
+	fi
+	make_repo; rm -f "$M"
+	sbx gitrepo -- /bin/sh -c "$attack"
+	if ran "rename .git away"; then
+		[ "$OUT" = replaced ] && prob "the sandbox replaced .git under host-run"
+		[ -e "$R/.git.old" ] && prob ".git was renamed to .git.old"
+		host_commit h
+		[ -e "$M" ] && prob "the host's git commit ran a hook of a .git the sandbox replaced"
+	fi
+	sbx_denied "rename .git/hooks" "$ERRNO" gitrepo rename "$R/.git/hooks" "$R/.git/hooks.old"
+	sbx_denied "rmdir .git" "$ERRNO" gitrepo rename "$R/.git" "$R/git-old"
+	finish
+}
+
+case_12() { # core.fsmonitor and core.hooksPath in .git/config: git status and commit run them.
+	begin 12-host-run-git-config
+	local M=$D/marker12 H2=$D/hooks12 set
+	R=$D/repo
+	set="cd $R && git config core.fsmonitor 'touch $M' && git config core.hooksPath $H2 && echo configured"
+	mkdir -p "$H2" && printf '#!/bin/sh\ntouch %s\n' "$M" >"$H2/pre-commit" && chmod 755 "$H2/pre-commit"
+	[ "$U" != root ] && chown -R $NOBODY:$NOBODY "$H2"
+	make_repo; rm -f "$M"
+	sbx gitrepo-off -- /bin/sh -c "$set"
+	if ran "control: git config without host-run"; then
+		[ "$OUT" = configured ] || prob "control: git config failed without host-run: '$OUT' $ERR"
+		RG status >/dev/null 2>&1
+		[ -e "$M" ] || prob "control: the host's git status did not run core.fsmonitor"
+	fi
+	make_repo; rm -f "$M"
+	sbx gitrepo -- /bin/sh -c "$set"
+	if ran "git config"; then
+		[ "$OUT" = configured ] && prob "the sandbox set core.fsmonitor and core.hooksPath under host-run"
+		RG status >/dev/null 2>&1
+		host_commit h
+		[ -e "$M" ] && prob "the host's git status or commit ran what the sandbox configured"
+		[ -z "$(RG config --get core.fsmonitor)" ] || prob ".git/config holds core.fsmonitor"
+	fi
+	sbx_denied "append to .git/config" "$ERRNO" gitrepo open-write "$R/.git/config"
+	sbx_denied "replace .git/config" "$ERRNO" gitrepo rename "$R/tracked" "$R/.git/config"
+	# core.hooksPath set by the user to a directory of the repository:
+	# git runs the hooks there, so it is kept read-only too.
+	set="cd $R && printf '#!/bin/sh\\ntouch $M\\n' >.githooks/pre-commit && chmod 755 .githooks/pre-commit && echo planted"
+	for pol in gitrepo-off gitrepo; do
+		make_repo; rm -f "$M"
+		mkdir "$R/.githooks"
+		[ "$U" != root ] && chown $NOBODY:$NOBODY "$R/.githooks"
+		RG config core.hooksPath .githooks
+		sbx $pol -- /bin/sh -c "$set"
+		ran "plant in core.hooksPath ($pol)" || continue
+		host_commit $pol
+		if [ $pol = gitrepo-off ]; then
+			[ "$OUT" = planted ] && [ -e "$M" ] || prob "control: a hook planted in core.hooksPath without host-run did not run on the host ('$OUT')"
+		else
+			[ "$OUT" = planted ] && prob "the sandbox planted a hook in the directory core.hooksPath names"
+			[ -e "$M" ] && prob "the host's git commit ran a hook planted in core.hooksPath"
+		fi
+	done
+	# A linked worktree: its .git is a file that names the git directory.
+	for pol in gitwt-off gitwt; do
+		make_repo
+		rm -rf "$D/wt"
+		RG worktree add -q "$D/wt" >/dev/null 2>&1 || prob "cannot add a worktree as $U"
+		if [ $pol = gitwt-off ]; then
+			sbx_ok "control: rewrite a worktree's .git without host-run" $pol open-write "$D/wt/.git"
+		else
+			sbx_denied "rewrite a worktree's .git to name another git directory" "$ERRNO" $pol \
+				open-write "$D/wt/.git"
+		fi
+	done
+	grep -q '^gitdir: ' "$D/wt/.git" || prob "the worktree's .git file changed: $(head -c 80 "$D/wt/.git")"
+	finish
+}
+
+case_87() { # Files the host runs that did not exist: made by the sandbox, moved aside after it.
+	begin 87-host-run-created-files
+	local M=$D/marker87 make
+	R=$D/repo
+	make="cd $R && echo 'touch $M' >.envrc && mkdir -p .vscode && echo '{}' >.vscode/tasks.json && echo made"
+	make_repo
+	sbx gitrepo-off -- /bin/sh -c "$make"
+	if ran "control: make them without host-run"; then
+		[ "$OUT" = made ] || prob "control: '$OUT' $ERR"
+		[ -f "$R/.envrc" ] && [ -f "$R/.vscode/tasks.json" ] || prob "control: without host-run the files are not left in place"
+	fi
+	make_repo
+	sbx gitrepo -- /bin/sh -c "$make"
+	if ran "make .envrc and .vscode/tasks.json"; then
+		[ "$OUT" = made ] || prob "the sandbox could not make them (they are moved aside after the run, not refused): '$OUT'"
+		[ -e "$R/.envrc" ] && prob ".envrc is still in place after the run"
+		[ -e "$R/.vscode/tasks.json" ] && prob ".vscode/tasks.json is still in place after the run"
+		[ "$(cat "$R"/.envrc.heel-blocked.* 2>/dev/null)" = "touch $M" ] ||
+			prob ".envrc was not moved aside with its content: $(ls -a "$R" | tr '\n' ' ')"
+		ls "$R"/.vscode/tasks.json.heel-blocked.* >/dev/null 2>&1 || prob ".vscode/tasks.json was not moved aside"
+		grep -q "WARNING: the sandbox made $R/.envrc, which host-run keeps read-only (direnv" "$T/sbx.err" ||
+			prob "no warning names .envrc and what runs it: $(grep WARNING "$T/sbx.err" | head -1)"
+	fi
+	# A writable home: .bashrc exists (a read-only mount), .gitconfig does
+	# not (moved aside); the host's bash and git are what would run them.
+	echo '# rc' >"$H/.bashrc"
+	[ "$U" != root ] && chown $NOBODY:$NOBODY "$H/.bashrc"
+	make="echo 'touch $M' >>$H/.bashrc; printf '[core]\\n\\tfsmonitor = touch $M\\n' >$H/.gitconfig && echo done"
+	rm -f "$M"
+	sbx homerun-off -- /bin/sh -c "$make"
+	if ran "control: home rc without host-run"; then
+		"${PRE[@]}" env -i $(ENVV) bash -ic true </dev/null >/dev/null 2>&1
+		[ -e "$M" ] || prob "control: the host's bash did not run the .bashrc the sandbox wrote"
+		rm -f "$M"
+		RG status >/dev/null 2>&1
+		[ -e "$M" ] || prob "control: the host's git status did not run the ~/.gitconfig the sandbox wrote"
+	fi
+	echo '# rc' >"$H/.bashrc"; rm -f "$H/.gitconfig" "$M"
+	[ "$U" != root ] && chown $NOBODY:$NOBODY "$H/.bashrc"
+	sbx homerun -- /bin/sh -c "$make"
+	if ran "home rc"; then
+		[ "$(cat "$H/.bashrc")" = '# rc' ] || prob "~/.bashrc changed: $(cat "$H/.bashrc")"
+		[ -e "$H/.gitconfig" ] && prob "~/.gitconfig is still in place after the run"
+		"${PRE[@]}" env -i $(ENVV) bash -ic true </dev/null >/dev/null 2>&1
+		RG status >/dev/null 2>&1
+		[ -e "$M" ] && prob "the host's bash or git ran what the sandbox wrote in the home"
+	fi
+	rm -f "$H/.bashrc" "$H"/.gitconfig*
+	finish
+}
+
+case_88() { # host-run without a mount namespace: Landlock carves the paths out.
+	begin 88-host-run-without-namespaces
+	local M=$D/marker88
+	R=$D/repo
+	make_repo; rm -f "$M"
+	sbx gitrepo-off --best-effort --no-namespaces -- /bin/sh -c "$(plant_hook "$M")"
+	if ran "control: plant without namespaces or host-run"; then
+		[ "$OUT" = planted ] || prob "control: the hook was not planted: '$OUT' $ERR"
+		host_commit c
+		[ -e "$M" ] || prob "control: the host's git commit did not run the planted hook"
+	fi
+	make_repo; rm -f "$M"
+	sbx gitrepo --best-effort --no-namespaces -- /bin/sh -c "$(plant_hook "$M")"
+	if ran "plant a hook without namespaces"; then
+		[ "$OUT" = planted ] && prob "the hook was planted without namespaces"
+		grep -q 'weakened: without a mount namespace the .* read-only paths' "$T/sbx.err" ||
+			prob "the weakening is not named: $(grep weakened "$T/sbx.err" | tail -1)"
+		host_commit h
+		[ -e "$M" ] && prob "the host's git commit ran a hook planted without namespaces"
+	fi
+	SBX_OPTS="--best-effort --no-namespaces" sbx_denied "write .git/config" "$ERRNO" gitrepo open-write "$R/.git/config"
+	SBX_OPTS="--best-effort --no-namespaces" sbx_ok "write a tracked file" gitrepo open-write "$R/tracked"
+	finish
+}
+
+case_89() { # A read-only path beneath a pinned directory; a dotfile that is a link.
+	begin 89-host-run-pins-and-links
+	mkdir -p "$H/.config/git" "$H/.config/secret" "$H/dotfiles"
+	echo orig >"$H/.config/git/config"
+	echo orig >"$H/dotfiles/profile"
+	ln -s dotfiles/profile "$H/.profile"
+	[ "$U" != root ] && chown -R -h $NOBODY:$NOBODY "$H"
+	sbx_ok "control: write ~/.config/git/config without host-run" homecfg-off open-write "$H/.config/git/config"
+	sbx_ok "control: write through ~/.profile without host-run" homecfg-off open-write "$H/.profile"
+	echo orig >"$H/.config/git/config"
+	echo orig >"$H/dotfiles/profile"
+	sbx_denied "write ~/.config/git/config (beneath the pinned ~/.config)" "$ERRNO" homecfg \
+		open-write "$H/.config/git/config"
+	[ "$(content "$H/.config/git/config")" = orig ] || prob "~/.config/git/config changed"
+	sbx_denied "write through the link ~/.profile" "$ERRNO" homecfg open-write "$H/.profile"
+	[ "$(content "$H/dotfiles/profile")" = orig ] || prob "the link's target changed"
+	sbx_denied "read the denied ~/.config/secret" "$ERRNO" homecfg open-read "$H/.config/secret"
+	# Replace the link: put back after the run, the replacement aside.
+	sbx homecfg -- /bin/sh -c "rm $H/.profile && echo 'touch $D/marker89' >$H/.profile && echo replaced"
+	if ran "replace the link ~/.profile"; then
+		[ "$OUT" = replaced ] || prob "the link could not be replaced inside (it is put back after the run): '$OUT'"
+		[ "$(readlink "$H/.profile")" = dotfiles/profile ] || prob "~/.profile was not put back: $(ls -l "$H/.profile")"
+		[ "$(cat "$H"/.profile.heel-blocked.* 2>/dev/null)" = "touch $D/marker89" ] ||
+			prob "the replacement was not moved aside: $(ls -a "$H" | tr '\n' ' ')"
+		grep -q "WARNING: the sandbox replaced the link $H/.profile -> dotfiles/profile" "$T/sbx.err" ||
+			prob "no warning names the link: $(grep WARNING "$T/sbx.err" | head -1)"
+	fi
+	sbx_ok "write a file beside them" homecfg create "$H/.config/new"
+	finish
+}
+
 case_85() { # Denies inside the kept working directory.
 	begin 85-deny-in-kept-workdir
 	mkdir -p "$W/.git/hooks"
@@ -1321,10 +1584,10 @@ table_case() {
 
 # ================================================================ main
 CASES=(case_01 case_02 case_03 case_04 case_05 case_06 case_07 case_08 case_09
-	case_13 case_15 case_15o case_16 case_18 case_19 case_20 case_21m case_21l case_23
+	case_10 case_11 case_12 case_13 case_15 case_15o case_16 case_18 case_19 case_20 case_21m case_21l case_23
 	case_24 case_25 case_26 case_27 case_30 case_31 case_32 case_36 case_40 case_60
 	case_70 case_71 case_72 case_73 case_74 case_75 case_76 case_77 case_78 case_79
-	case_84 case_85 case_86
+	case_84 case_85 case_86 case_87 case_88 case_89
 	case_90 case_91 case_92)
 
 # ---------------------------------------------- paths, working directory,

@@ -579,6 +579,16 @@ assert_policy_eq(const struct ir_policy *a, const struct ir_policy *b)
 		cr_assert_eq(a->paths[i].source, b->paths[i].source);
 		assert_origin_eq(&a->paths[i].origin, &b->paths[i].origin);
 	}
+	cr_assert_eq(a->nreadonly, b->nreadonly);
+	for (size_t i = 0; i < a->nreadonly; i++) {
+		cr_assert_str_eq(a->readonly[i].path, b->readonly[i].path);
+		assert_str_eq_null(a->readonly[i].because, b->readonly[i].because);
+		cr_assert_eq(a->readonly[i].each_writable, b->readonly[i].each_writable);
+		cr_assert_eq(a->readonly[i].platforms, b->readonly[i].platforms);
+		cr_assert_eq(a->readonly[i].set, b->readonly[i].set);
+		cr_assert_eq(a->readonly[i].source, b->readonly[i].source);
+		assert_origin_eq(&a->readonly[i].origin, &b->readonly[i].origin);
+	}
 	cr_assert_eq(a->npatterns, b->npatterns);
 	for (size_t i = 0; i < a->npatterns; i++) {
 		cr_assert_str_eq(a->patterns[i].host, b->patterns[i].host);
@@ -693,7 +703,8 @@ Test(artifact_layout, sizes_and_helpers)
 	cr_assert_str_eq(art_section_name(ART_SEC_LINUX_LANDLOCK), "LINUX_LANDLOCK");
 	cr_assert_str_eq(art_section_name(ART_SEC_SECCOMP_BPF), "SECCOMP_BPF");
 	cr_assert_str_eq(art_section_name(ART_SEC_DECIDER), "DECIDER");
-	cr_assert_null(art_section_name(ART_SEC_DECIDER + 1));
+	cr_assert_str_eq(art_section_name(ART_SEC_READONLY), "READONLY");
+	cr_assert_null(art_section_name(ART_SEC_READONLY + 1));
 	cr_assert_null(art_section_name(ART_SEC_SBPL));
 	cr_assert_null(art_section_name(ART_SEC_APPCONTAINER));
 	cr_assert_null(art_section_name(0));
@@ -1639,8 +1650,8 @@ Test(artifact_scalars, values_in_range)
 			  le_put64(SCALAR(t, 0, ART_SC_NETWORK), 3));
 	MUTATE_AND_EXPECT("SCALARS record 1: scalar 12 (nice) value 20 out of range",
 			  le_put64(SCALAR(t, 1, ART_SC_NICE), 20));
-	MUTATE_AND_EXPECT("SCALARS record 2: scalar 16 (protections) value 256 out of range",
-			  le_put64(SCALAR(t, 2, ART_SC_PROTECTIONS), 256));
+	MUTATE_AND_EXPECT("SCALARS record 2: scalar 16 (protections) value 512 out of range",
+			  le_put64(SCALAR(t, 2, ART_SC_PROTECTIONS), 512));
 	MUTATE_AND_EXPECT("SCALARS record 0: scalar 2 (allow-private) value 2 out of range",
 			  le_put64(SCALAR(t, 0, ART_SC_ALLOW_PRIVATE), 2));
 }
@@ -1690,8 +1701,8 @@ Test(artifact_paths, enumerations)
 	MUTATE_AND_EXPECT("PATHS record 0: invalid platform mask 0x8",
 			  rec(t, ART_SEC_PATHS, 0)[5] = 8);
 	MUTATE_AND_EXPECT("PATHS record 3: invalid optional flag", rec(t, ART_SEC_PATHS, 3)[6] = 2);
-	MUTATE_AND_EXPECT("PATHS record 3: invalid protection set 8",
-			  rec(t, ART_SEC_PATHS, 3)[7] = 8);
+	MUTATE_AND_EXPECT("PATHS record 3: invalid protection set 9",
+			  rec(t, ART_SEC_PATHS, 3)[7] = 9);
 	MUTATE_AND_EXPECT("PATHS record 4: invalid rule source 4", rec(t, ART_SEC_PATHS, 4)[8] = 4);
 	MUTATE_AND_EXPECT("PATHS record 4: reserved field is not zero",
 			  rec(t, ART_SEC_PATHS, 4)[11] = 1);
@@ -1924,6 +1935,179 @@ Test(artifact_decider, records)
 	MUTATE_DECIDER_AND_EXPECT(
 	    "DECIDER record 1: origin file string offset",
 	    le_put32(rec(t, ART_SEC_DECIDER, 1) + 16, strtab_find(t, "<python>") + 1));
+}
+
+/* ------------------------------------------------------------ READONLY */
+
+/* rich_policy() with three `readonly` paths: one of the host-run set in
+ * a home directory, one of the policy's own without a reason, and one of
+ * the set inside every writable place. The second reason looks like a
+ * path that climbs: the refusals below point a path at it. */
+static struct ir_policy *
+readonly_policy(void)
+{
+	struct ir_policy *p = rich_policy();
+
+	p->nreadonly = 3;
+	p->readonly = calloc(3, sizeof(*p->readonly));
+	cr_assert_not_null(p->readonly);
+	p->readonly[0] = (struct ir_readonly){xs("${HOME}/.bashrc"), xs("bash runs it"), false,
+					      IR_PLAT_BIT(IR_LINUX), IR_SET_HOST_RUN,
+					      IR_SRC_PROTECTION, org(p, "<protect/host-run>", 40, 5)};
+	p->readonly[1] = (struct ir_readonly){xs("notes/run.sh"), xs("../up"), false, IR_PLAT_ALL,
+					      IR_SET_NONE, IR_SRC_USER, org(p, "policy.heel", 45, 1)};
+	p->readonly[2] = (struct ir_readonly){xs(".git/hooks"), NULL, true, IR_PLAT_ALL,
+					      IR_SET_HOST_RUN, IR_SRC_PROTECTION,
+					      org(p, "<protect/host-run>", 20, 1)};
+	return p;
+}
+
+static struct blob
+write_readonly(void)
+{
+	struct ir_policy *p = readonly_policy();
+	struct blob b = write_policy(p);
+
+	ir_policy_free(p);
+	return b;
+}
+
+#define MUTATE_READONLY_AND_EXPECT(msg, ...)                                                       \
+	do {                                                                                       \
+		struct blob b_ = write_readonly();                                                 \
+		struct tart t_;                                                                    \
+		struct blob m_;                                                                    \
+		explode(&b_, &t_);                                                                 \
+		{                                                                                  \
+			struct tart *t = &t_;                                                      \
+			(void)t;                                                                   \
+			__VA_ARGS__;                                                               \
+		}                                                                                  \
+		m_ = assemble(&t_);                                                                \
+		expect_refused(m_.data, m_.len, msg);                                              \
+		free(m_.data);                                                                     \
+		free(b_.data);                                                                     \
+		tart_free(&t_);                                                                    \
+	} while (0)
+
+/* No readonly path, no section: what `unprotect host-run` compiles to
+ * stays readable by a 1.1 launcher. */
+Test(artifact_readonly, absent_without_one)
+{
+	struct blob b = write_rich();
+	struct art_view v;
+	struct art_readonly r;
+
+	expect_valid(b.data, b.len, &v);
+	cr_assert_null(v.sec[ART_SEC_READONLY].data);
+	cr_assert_eq(art_readonly_count(&v), 0);
+	cr_assert_eq(art_readonly_at(&v, 0, &r), -ERANGE);
+	free(b.data);
+}
+
+Test(artifact_readonly, accessors_and_round_trip)
+{
+	struct ir_policy *p = readonly_policy(), *q;
+	struct blob b = write_policy(p), w;
+	struct art_view v;
+	struct art_readonly r;
+
+	expect_valid(b.data, b.len, &v);
+	cr_assert_not_null(v.sec[ART_SEC_READONLY].data);
+	cr_assert_eq(art_readonly_count(&v), 3);
+	cr_assert_eq(art_readonly_at(&v, 0, &r), 0);
+	cr_assert_str_eq(r.path, "${HOME}/.bashrc");
+	cr_assert_str_eq(r.because, "bash runs it");
+	cr_assert_not(r.each_writable);
+	cr_assert_eq(r.platforms, ART_PLAT_BIT(ART_LINUX));
+	cr_assert_eq(r.set, ART_SET_HOST_RUN);
+	cr_assert_eq(r.source, ART_SRC_PROTECTION);
+	cr_assert_str_eq(r.origin.file, "<protect/host-run>");
+	cr_assert_eq(r.origin.line, 40);
+	cr_assert_eq(art_readonly_at(&v, 2, &r), 0);
+	cr_assert_str_eq(r.path, ".git/hooks");
+	cr_assert_null(r.because);
+	cr_assert(r.each_writable);
+	cr_assert_eq(art_readonly_at(&v, 3, &r), -ERANGE);
+
+	q = load_ok(&b);
+	assert_policy_eq(p, q);
+	w = write_policy(q);
+	cr_assert_eq(w.len, b.len);
+	cr_assert_eq(memcmp(w.data, b.data, b.len), 0, "write(load(x)) differs");
+	ir_policy_free(p);
+	ir_policy_free(q);
+	free(w.data);
+	free(b.data);
+}
+
+/* A 1.1 reader does not know type 11 and, the section being critical,
+ * refuses the artifact rather than run with the host's hooks writable. */
+Test(artifact_readonly, critical_and_one_encoding)
+{
+	MUTATE_READONLY_AND_EXPECT("section 9 (READONLY): wrong flags 0x0",
+				   t->s[find_sec(t, ART_SEC_READONLY)].flags = 0);
+	MUTATE_READONLY_AND_EXPECT("duplicate section READONLY", {
+		size_t i = find_sec(t, ART_SEC_READONLY);
+		tart_add(t, ART_SEC_READONLY, ART_SECF_CRITICAL, t->s[i].data, t->s[i].size);
+	});
+	MUTATE_READONLY_AND_EXPECT("READONLY: no record", {
+		size_t i = find_sec(t, ART_SEC_READONLY);
+		le_put32(t->s[i].data, 0);
+		tart_resize(t, i, 16);
+	});
+	MUTATE_READONLY_AND_EXPECT("READONLY: unexpected trailing items",
+				   le_put32(table(t, ART_SEC_READONLY) + 8, 1));
+}
+
+Test(artifact_readonly, records)
+{
+	MUTATE_READONLY_AND_EXPECT("READONLY record 0: path string is missing",
+				   le_put32(rec(t, ART_SEC_READONLY, 0), ART_STR_NONE));
+	MUTATE_READONLY_AND_EXPECT("READONLY record 1: empty path",
+				   le_put32(rec(t, ART_SEC_READONLY, 1), 0));
+	MUTATE_READONLY_AND_EXPECT(
+	    "READONLY record 0: because string offset",
+	    le_put32(rec(t, ART_SEC_READONLY, 0) + 4, strtab_find(t, "bash runs it") + 1));
+	MUTATE_READONLY_AND_EXPECT("READONLY record 1: invalid form 2",
+				   rec(t, ART_SEC_READONLY, 1)[8] = 2);
+	MUTATE_READONLY_AND_EXPECT("READONLY record 2: invalid platform mask 0x0",
+				   rec(t, ART_SEC_READONLY, 2)[9] = 0);
+	MUTATE_READONLY_AND_EXPECT("READONLY record 2: invalid protection set 9",
+				   rec(t, ART_SEC_READONLY, 2)[10] = 9);
+	MUTATE_READONLY_AND_EXPECT("READONLY record 0: invalid rule source 4",
+				   rec(t, ART_SEC_READONLY, 0)[11] = 4);
+	MUTATE_READONLY_AND_EXPECT("READONLY record 1: reserved field is not zero",
+				   rec(t, ART_SEC_READONLY, 1)[31] = 1);
+}
+
+/* An each-writable path is looked up inside every writable place: one
+ * that names a place of its own, or climbs out, is refused. */
+Test(artifact_readonly, each_writable_stays_inside)
+{
+	MUTATE_READONLY_AND_EXPECT(
+	    "READONLY record 2: an each-writable path must be relative and literal",
+	    le_put32(rec(t, ART_SEC_READONLY, 2), strtab_find(t, "${HOME}/.bashrc")));
+	MUTATE_READONLY_AND_EXPECT(
+	    "READONLY record 2: an each-writable path must be relative and literal",
+	    le_put32(rec(t, ART_SEC_READONLY, 2), strtab_find(t, "/usr")));
+	MUTATE_READONLY_AND_EXPECT(
+	    "READONLY record 2: an each-writable path must stay inside its place",
+	    le_put32(rec(t, ART_SEC_READONLY, 2), strtab_find(t, "../up")));
+	/* The same path as a place of its own is fine. */
+	{
+		struct blob b = write_readonly(), m;
+		struct art_view v;
+		struct tart t;
+
+		explode(&b, &t);
+		rec(&t, ART_SEC_READONLY, 2)[8] = ART_RO_PATH;
+		m = assemble(&t);
+		expect_valid(m.data, m.len, &v);
+		free(m.data);
+		free(b.data);
+		tart_free(&t);
+	}
 }
 
 Test(artifact_decider, arguments)
@@ -2263,7 +2447,9 @@ Test(artifact_linux, heelc_target_decides)
 	snprintf(path, sizeof(path), "%s/p.heel", dir);
 	f = fopen(path, "w");
 	cr_assert_not_null(f);
-	fputs("heel 1\ngrant \"/srv/data\" rw\non linux {\n    seccomp deny \"open_tree_attr\"\n}\n",
+	/* Without the host-run set, whose READONLY section would count. */
+	fputs("heel 1\nunprotect host-run\ngrant \"/srv/data\" rw\non linux {\n"
+	      "    seccomp deny \"open_tree_attr\"\n}\n",
 	      f);
 	fclose(f);
 	cr_assert_eq(heelc_sections(heelc, dir, ""), I_ALL);

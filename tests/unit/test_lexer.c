@@ -117,7 +117,8 @@ Test(lexer, every_keyword_is_a_token)
 		"io-priority", "env", "pass", "set", "workdir", "ipc", "exec",
 		"positional", "timeout", "python", "venv", "packages",
 		"allow-pip-install", "on", "seccomp", "errno", "unix-sockets",
-		"mach-lookup", "sbpl", "capability", "optional", NULL
+		"mach-lookup", "sbpl", "capability", "readonly", "each-writable",
+		"because", "optional", NULL
 	};
 
 	for (size_t i = 0; words[i]; i++) {

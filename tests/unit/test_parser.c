@@ -312,6 +312,35 @@ Test(parser, network_decide)
 	done(&p);
 }
 
+Test(parser, readonly_forms)
+{
+	struct parsed p;
+	const struct ast_stmt *s = ok(&p, "readonly \"${HOME}/.bashrc\"\n"
+					  "readonly \"/x\" because \"bash runs it\"\n"
+					  "readonly each-writable \".git/hooks\"\n"
+					  "readonly each-writable \".envrc\" because \"direnv\"");
+
+	cr_expect_eq(s->kind, AST_READONLY);
+	cr_expect_eq(s->flags, 0);
+	cr_expect_eq(s->nargs, 1);
+	expect_arg(s, 0, AST_ARG_STRING, "${HOME}/.bashrc", 10);
+	s = s->next;
+	cr_expect_eq(s->flags, AST_F_BECAUSE);
+	cr_expect_eq(s->nargs, 2);
+	expect_arg(s, 1, AST_ARG_STRING, "bash runs it", 23);
+	cr_expect_eq(s->flag_loc.col, 15);
+	s = s->next;
+	cr_expect_eq(s->flags, AST_F_EACH_WRITABLE);
+	cr_expect_eq(s->nargs, 1);
+	expect_arg(s, 0, AST_ARG_STRING, ".git/hooks", 24);
+	s = s->next;
+	cr_expect_eq(s->flags, AST_F_EACH_WRITABLE | AST_F_BECAUSE);
+	cr_expect_eq(s->nargs, 2);
+	expect_arg(s, 0, AST_ARG_STRING, ".envrc", 24);
+	expect_arg(s, 1, AST_ARG_STRING, "direnv", 41);
+	done(&p);
+}
+
 Test(parser, limits)
 {
 	struct parsed p;
@@ -794,6 +823,34 @@ ERR_CASE(expected_another_argument_after_decide_2,
 	 "network decide \"/d\" strict", 1, 21,
 	  "expected another quoted argument or the end of the statement, found `strict`",
 	  "quote it: \"strict\"")
+ERR_CASE(expected_a_quoted_path_or_each_writable,
+	 "readonly", 1, 9, "expected a quoted path or `each-writable` after `readonly`",
+	  "usage: readonly \"PATH\" [because \"WHY\"] or readonly each-writable \"PATH\" [because \"WHY\"]")
+ERR_CASE(expected_a_quoted_path_or_each_writable_2,
+	 "readonly each-writeable \".git\"", 1, 10,
+	  "expected a quoted path or `each-writable` after `readonly`, found `each-writeable`",
+	  "did you mean `each-writable`?")
+ERR_CASE(expected_a_relative_path_after_each_writable,
+	 "readonly each-writable", 1, 23,
+	  "expected a quoted path, relative to each writable place, after `each-writable`", "*")
+ERR_CASE(expected_because_or_the_end,
+	 "readonly \"/x\" becuase \"y\"", 1, 15,
+	  "expected `because` or the end of the statement after the path, found `becuase`",
+	  "did you mean `because`?")
+ERR_CASE(expected_because_or_the_end_2,
+	 "readonly each-writable \".x\" \"y\"", 1, 29,
+	  "expected `because` or the end of the statement after the path, found a string", "*")
+ERR_CASE(expected_a_quoted_reason_after_because,
+	 "readonly \"/x\" because", 1, 22, "expected a quoted reason after `because`", "*")
+ERR_CASE(expected_a_quoted_reason_after_because_2,
+	 "readonly each-writable \".x\" because git", 1, 37,
+	  "expected a quoted reason after `because`, found `git`", "quote it: \"git\"")
+ERR_CASE(because_cannot_start_a_statement,
+	 "because \"x\"", 1, 1, "`because` cannot start a statement",
+	  "`because \"WHY\"` goes at the end of a `readonly` statement")
+ERR_CASE(each_writable_cannot_start_a_statement,
+	 "each-writable \".git\"", 1, 1, "`each-writable` cannot start a statement",
+	  "write `readonly each-writable \"PATH\"`")
 ERR_CASE(decide_cannot_start_a_statement,
 	 "decide \"/d\"", 1, 1, "`decide` cannot start a statement", "write `network decide ...`")
 ERR_CASE(network_decide_misspelt,

@@ -136,7 +136,7 @@ Test(sema, minimal_policy_gets_default_base)
 		cr_expect(s->protections.set);
 		/* default: every set except user-home and shared-temp */
 		cr_expect_eq(s->protections.value,
-			     0xff & ~(1u << IR_SET_USER_HOME) & ~(1u << IR_SET_SHARED_TEMP));
+			     0x1ff & ~(1u << IR_SET_USER_HOME) & ~(1u << IR_SET_SHARED_TEMP));
 		cr_expect(s->gpu.set && s->gpu.value == 1);
 	}
 	cr_expect_eq(r.ir->platforms, IR_PLAT_ALL);
@@ -152,7 +152,7 @@ Test(sema, strict_base_protects_everything_and_denies_gpu)
 	compile_ok("heel 1\nisolation strict\n");
 	for (int p = 0; p < IR_PLATFORM_COUNT; p++) {
 		cr_expect_eq(r.ir->scalar[p].isolation.value, IR_ISO_STRICT);
-		cr_expect_eq(r.ir->scalar[p].protections.value, 0xff);
+		cr_expect_eq(r.ir->scalar[p].protections.value, 0x1ff);
 		cr_expect_eq(r.ir->scalar[p].gpu.value, 0);
 	}
 	cr_expect_str_eq(r.ir->scalar[IR_LINUX].isolation.origin.file, "test.heel");
@@ -171,8 +171,9 @@ Test(sema, strict_base_protects_everything_and_denies_gpu)
 Test(sema, permissive_base_has_no_protections_and_drops_windows)
 {
 	cr_assert_eq(compile("heel 1\nisolation permissive\n"), 0);
+	/* No set that denies; host-run, which only keeps files read-only. */
 	for (int p = 0; p < IR_PLATFORM_COUNT; p++)
-		cr_expect_eq(r.ir->scalar[p].protections.value, 0);
+		cr_expect_eq(r.ir->scalar[p].protections.value, 1u << IR_SET_HOST_RUN);
 	cr_expect_eq(r.ir->platforms, POSIX);
 	cr_assert_not_null(r.ir->excluded_reason[IR_WINDOWS]);
 	cr_expect(strstr(r.ir->excluded_reason[IR_WINDOWS], "AppContainer"));
@@ -492,6 +493,131 @@ Test(sema, protection_order_matters)
 	cr_expect_not(r.ir->scalar[IR_LINUX].protections.value & (1u << IR_SET_SHARED_TEMP));
 }
 
+/* ------------------------------------------------------------ readonly */
+
+/* The `readonly` for `path` (each: an each-writable one) on platform
+ * bit `plat`. */
+static const struct ir_readonly *
+readonly_rule(const char *path, bool each, unsigned plat)
+{
+	for (size_t i = 0; i < r.ir->nreadonly; i++)
+		if (strcmp(r.ir->readonly[i].path, path) == 0 &&
+		    r.ir->readonly[i].each_writable == each && (r.ir->readonly[i].platforms & plat))
+			return &r.ir->readonly[i];
+	return NULL;
+}
+
+Test(sema, host_run_is_on_in_every_base)
+{
+	static const char *const bases[] = {"strict", "default", "permissive"};
+
+	for (size_t b = 0; b < 3; b++) {
+		char text[64];
+		const struct ir_readonly *ro;
+
+		snprintf(text, sizeof(text), "heel 1\nisolation %s\n", bases[b]);
+		cr_assert_eq(compile(text), 0, "%s", bases[b]);
+		cr_expect(r.ir->scalar[IR_LINUX].protections.value & (1u << IR_SET_HOST_RUN), "%s",
+			  bases[b]);
+		ro = readonly_rule(".git/hooks", true, LINUX);
+		cr_assert_not_null(ro, "%s: no .git/hooks", bases[b]);
+		cr_expect_eq(ro->set, IR_SET_HOST_RUN);
+		cr_expect_eq(ro->source, IR_SRC_PROTECTION);
+		cr_expect_str_eq(ro->origin.file, "<protect/host-run>");
+		cr_assert_not_null(ro->because);
+		cr_expect_not_null(readonly_rule(".git/config", true, LINUX));
+		cr_expect_not_null(readonly_rule("${HOME}/.bashrc", false, LINUX));
+		cr_expect_not_null(readonly_rule("${HOME}/.bashrc", false, MACOS));
+		/* It denies nothing. */
+		for (size_t i = 0; i < r.ir->npaths; i++)
+			cr_expect_neq(r.ir->paths[i].set, IR_SET_HOST_RUN, "%s", r.ir->paths[i].path);
+	}
+}
+
+Test(sema, unprotect_host_run)
+{
+	compile_ok("heel 1\nunprotect host-run\n");
+	cr_expect_not(r.ir->scalar[IR_LINUX].protections.value & (1u << IR_SET_HOST_RUN));
+	cr_expect_eq(r.ir->nreadonly, 0);
+}
+
+Test(sema, readonly_statements)
+{
+	compile_ok("heel 1\nunprotect host-run\nreadonly \"./build.sh\"\n"
+		   "readonly each-writable \".pre-commit-config.yaml\" because \"pre-commit reads it\"\n"
+		   "on linux {\n readonly \"${HOME}/.xprofile\"\n}\n");
+	cr_expect_eq(r.ir->nreadonly, 3);
+	/* A leading ./ goes, as for a grant: relative to the launch directory. */
+	cr_assert_not_null(readonly_rule("build.sh", false, LINUX | MACOS | WINDOWS));
+	cr_expect_eq(readonly_rule("build.sh", false, LINUX)->platforms, IR_PLAT_ALL);
+	cr_expect_eq(readonly_rule("build.sh", false, LINUX)->set, IR_SET_NONE);
+	cr_expect_eq(readonly_rule("build.sh", false, LINUX)->source, IR_SRC_USER);
+	cr_expect_null(readonly_rule("build.sh", false, LINUX)->because);
+	cr_assert_not_null(readonly_rule(".pre-commit-config.yaml", true, WINDOWS));
+	cr_expect_str_eq(readonly_rule(".pre-commit-config.yaml", true, LINUX)->because,
+			 "pre-commit reads it");
+	cr_assert_not_null(readonly_rule("${HOME}/.xprofile", false, LINUX));
+	cr_expect_null(readonly_rule("${HOME}/.xprofile", false, MACOS));
+	cr_expect_eq(diag_count(r.ctx), 0);
+}
+
+/* An explicit grant of the very path beats the protection (silently: it
+ * is what the grant is for), and a deny of it makes it moot. */
+Test(sema, readonly_loses_to_an_explicit_grant_of_the_path)
+{
+	compile_ok("heel 1\ngrant \"${HOME}/.bashrc\" rw\n");
+	cr_expect_null(readonly_rule("${HOME}/.bashrc", false, LINUX));
+	cr_expect_null(readonly_rule("${HOME}/.bashrc", false, MACOS));
+	cr_expect_not_null(readonly_rule("${HOME}/.zshrc", false, LINUX));
+	cr_expect_eq(rule("${HOME}/.bashrc", LINUX)->mode, IR_MODE_RW);
+	cr_expect_eq(diag_warning_count(r.ctx), 0);
+	/* A grant without write leaves it (nothing to win). */
+	compile_ok("heel 1\ngrant \"${HOME}/.bashrc\" r\n");
+	cr_expect_not_null(readonly_rule("${HOME}/.bashrc", false, LINUX));
+}
+
+Test(sema, readonly_written_twice_warns)
+{
+	compile_ok("heel 1\nreadonly \"/srv/x\"\ngrant \"/srv/x\" rw\n");
+	cr_expect_null(readonly_rule("/srv/x", false, LINUX));
+	expect_diag(DIAG_WARNING, "this `readonly` has no effect: the same path is granted writable",
+		    2, 1);
+	cr_expect_eq(diag_warning_count(r.ctx), 1); /* once, not once a platform */
+	compile_ok("heel 1\nreadonly \"/srv/x\"\ndeny \"/srv/x\"\n");
+	cr_expect_null(readonly_rule("/srv/x", false, LINUX));
+	expect_diag(DIAG_WARNING, "this `readonly` has no effect: the same path is denied", 2, 1);
+}
+
+/* A grant the isolation base made is a default: the readonly of the very
+ * path takes its write (permissive grants /tmp rw). */
+Test(sema, readonly_narrows_a_base_grant_of_the_path)
+{
+	compile_ok("heel 1\nisolation permissive\nreadonly \"/tmp\"\n");
+	cr_assert_not_null(readonly_rule("/tmp", false, LINUX));
+	cr_expect_eq(rule("/tmp", LINUX)->mode, IR_MODE_R);
+	cr_expect_eq(rule("/tmp", LINUX)->source, IR_SRC_BASE);
+	cr_expect_eq(rule("/", LINUX)->mode, IR_MODE_RWX);
+}
+
+Test(sema, readonly_errors)
+{
+	cr_expect_eq(compile("heel 1\nreadonly each-writable \"/etc/x\"\n"), -EINVAL);
+	expect_diag(DIAG_ERROR, "`readonly each-writable` takes a path relative to each writable place",
+		    2, 25);
+	cr_expect_eq(compile("heel 1\nreadonly each-writable \"a/${HOME}\"\n"), -EINVAL);
+	expect_diag(DIAG_ERROR, "takes a literal path, without `${NAME}`", 2, 27);
+	cr_expect_eq(compile("heel 1\nreadonly each-writable \"a/../b\"\n"), -EINVAL);
+	expect_diag(DIAG_ERROR, "`..` is not allowed in a path", 2, 27);
+	cr_expect_eq(compile("heel 1\nreadonly \"${WORKDIR}/x\"\n"), -EINVAL);
+	expect_diag(DIAG_ERROR, "`${WORKDIR}` cannot be made read-only", 2, 11);
+	cr_expect_eq(compile("heel 1\nreadonly \"/x\" because \"\"\n"), -EINVAL);
+	expect_diag(DIAG_ERROR, "the reason after `because` cannot be empty", 2, 23);
+	cr_expect_eq(compile("heel 1\nreadonly \"/x\" because \"a\\nb\"\n"), -EINVAL);
+	expect_diag(DIAG_ERROR, "the reason after `because` cannot hold a control character", 2, 25);
+	cr_expect_eq(compile("heel 1\nprotect host-rnu\n"), -EINVAL);
+	cr_expect_str_eq(find_diag(DIAG_ERROR, "host-rnu")->hint, "did you mean `host-run`?");
+}
+
 Test(sema, unknown_protection_set)
 {
 	cr_expect_eq(compile("heel 1\nprotect credentails\n"), -EINVAL);
@@ -590,7 +716,7 @@ Test(sema, isolation_override_picks_last_base)
 {
 	compile_ok("heel 1\nisolation strict\nisolation permissive\n");
 	cr_expect_eq(r.ir->scalar[IR_LINUX].isolation.value, IR_ISO_PERMISSIVE);
-	cr_expect_eq(r.ir->scalar[IR_LINUX].protections.value, 0);
+	cr_expect_eq(r.ir->scalar[IR_LINUX].protections.value, 1u << IR_SET_HOST_RUN);
 	expect_diag(DIAG_WARNING, "`isolation` set again", 3, 1);
 }
 

@@ -1,0 +1,961 @@
+/* SPDX-License-Identifier: MIT
+ * `readonly` at launch and after the run; see linux_hostrun.h. */
+#include "linux_hostrun.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "errmsg.h"
+#include "grow.h"
+#include "landlock_abi.h"
+#include "landlock_table.h"
+#include "pathexpand.h"
+
+/* Shared temp is the host's, not a project: a path relative to it would
+ * blame the sandbox for what other programs put there. */
+static const char *const not_a_project[] = { "/", "/tmp", "/var/tmp", "/dev/shm" };
+
+/* A link in a link's target, and so on: past this many, give up on the
+ * target (the link itself is still checked after the run). */
+#define HR_MAX_LINKS 8
+
+/* openat2(2) with RESOLVE_NO_SYMLINKS, as every rule of the policy is
+ * opened (runtime/landlock_apply.c): a path that is or passes through a
+ * symbolic link is told apart, never followed. */
+static int
+open_nofollow(int dirfd, const char *path, uint64_t flags)
+{
+	struct open_how how = { .flags = flags | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
+	long fd = syscall(__NR_openat2, dirfd, path, &how, sizeof(how));
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
+/* ------------------------------------------------------------ the rules */
+
+/* A path rule of the policy, expanded: what decides whether a path is
+ * writable (the longest rule at or above it, as heel(5) PRECEDENCE says). */
+struct rule {
+	char *path;
+	bool grant;
+	bool write;
+};
+
+struct rules {
+	struct rule *r;
+	size_t n, cap;
+};
+
+struct ctx {
+	const struct hr_launch *hl;
+	struct hr_plan *hp;
+	struct rules rules;
+	char *err;
+	size_t errlen;
+};
+
+static const char *
+lookup(const char *name, void *arg)
+{
+	const struct hr_launch *hl = arg;
+
+	if (strcmp(name, "CWD") == 0)
+		return hl->cwd;
+	if (strcmp(name, "WORKDIR") == 0)
+		return NULL; /* heelc refuses it in a path */
+	return envb_lookup(hl->env, name);
+}
+
+static int
+add_rule(struct rules *rs, const char *path, bool grant, bool write)
+{
+	struct rule *r = grow_array(rs->r, &rs->cap, rs->n + 1, sizeof(*r), 64);
+
+	if (!r)
+		return -ENOMEM;
+	rs->r = r;
+	r[rs->n].path = strdup(path);
+	if (!r[rs->n].path)
+		return -ENOMEM;
+	r[rs->n].grant = grant;
+	r[rs->n].write = write;
+	rs->n++;
+	return 0;
+}
+
+/* The table's grants and denies, expanded; one that does not expand was
+ * refused or skipped by the Landlock plan already, and is left out. */
+static int
+load_rules(struct ctx *c, const struct art_view *view)
+{
+	const uint8_t *payload;
+	struct ll_table_view t;
+	char path[PATH_MAX];
+	size_t len;
+	int r;
+
+	if (art_landlock(view, &payload, &len) < 0 || ll_table_parse(payload, len, &t, NULL, 0) < 0)
+		return 0;
+	for (uint32_t i = 0; i < t.rule_count; i++) {
+		struct ll_rule_view rv;
+		struct px_info info;
+
+		ll_table_rule(&t, i, &rv);
+		if (px_expand(rv.path, lookup, (void *)c->hl, path, sizeof(path), &info) < 0)
+			continue;
+		r = add_rule(&c->rules, path, rv.kind == LL_KIND_GRANT,
+			     rv.kind == LL_KIND_GRANT && (rv.access & LL_FS_WRITE_RIGHTS));
+		if (r < 0)
+			return r;
+	}
+	if (c->hl->workdir)
+		return add_rule(&c->rules, c->hl->workdir, true, true);
+	return 0;
+}
+
+/* The rule that decides `path`: the longest at or above it; on one path
+ * a grant beats a deny and grants keep the union. NULL: none (nothing
+ * grants it, so it is not writable). *write: whether it lets the
+ * sandbox write there. */
+static const struct rule *
+deciding_rule(const struct rules *rs, const char *path, bool *write)
+{
+	const struct rule *best = NULL;
+	size_t blen = 0;
+
+	*write = false;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct rule *r = &rs->r[i];
+		size_t len = strlen(r->path);
+
+		if (strcmp(r->path, path) != 0 && !px_beneath(path, r->path))
+			continue;
+		if (best && len < blen)
+			continue;
+		if (!best || len > blen) {
+			best = r;
+			blen = len;
+			*write = r->grant && r->write;
+			continue;
+		}
+		/* The same path again. */
+		if (r->grant && !best->grant)
+			best = r;
+		if (r->grant)
+			*write |= r->write;
+	}
+	return best;
+}
+
+/* ------------------------------------------------------------ guards */
+
+static struct hr_guard *
+new_guard(struct ctx *c, const char *path, const char *place, enum hr_kind kind,
+	  const struct art_readonly *ro)
+{
+	struct hr_plan *hp = c->hp;
+	struct hr_guard *g;
+
+	for (size_t i = 0; i < hp->n; i++)
+		if (strcmp(hp->g[i].path, path) == 0)
+			return &hp->g[i]; /* two entries, one path: the first says why */
+	g = grow_array(hp->g, &hp->cap, hp->n + 1, sizeof(*g), 16);
+	if (!g)
+		return NULL;
+	hp->g = g;
+	g = &hp->g[hp->n];
+	memset(g, 0, sizeof(*g));
+	g->path = strdup(path);
+	g->place = strdup(place);
+	if (!g->path || !g->place) {
+		free(g->path);
+		free(g->place);
+		return NULL;
+	}
+	g->kind = kind;
+	g->entry = ro->path;
+	g->because = ro->because;
+	g->set = ro->set;
+	g->origin = ro->origin;
+	hp->n++;
+	return g;
+}
+
+static int
+add_pin(struct hr_plan *hp, const char *dir, size_t len)
+{
+	char **p;
+
+	for (size_t i = 0; i < hp->npins; i++)
+		if (strlen(hp->pins[i]) == len && strncmp(hp->pins[i], dir, len) == 0)
+			return 0;
+	p = grow_array(hp->pins, &hp->cap_pins, hp->npins + 1, sizeof(*p), 16);
+	if (!p)
+		return -ENOMEM;
+	hp->pins = p;
+	p[hp->npins] = strndup(dir, len);
+	if (!p[hp->npins])
+		return -ENOMEM;
+	hp->npins++;
+	return 0;
+}
+
+/* Every directory strictly between the place and the guard: a mount
+ * point cannot be renamed or removed (EBUSY), so `mv .git .git.old;
+ * mkdir .git` cannot carry the read-only .git/hooks away and put a
+ * writable one in its place. */
+static int
+pin_between(struct hr_plan *hp, const char *place, const char *path)
+{
+	size_t plen = strlen(place);
+	int r;
+
+	for (size_t i = plen == 1 ? 1 : plen + 1; path[i]; i++)
+		if (path[i] == '/' && (r = add_pin(hp, path, i)) < 0)
+			return r;
+	return 0;
+}
+
+/* The path `path` would name once every link in it is followed: realpath
+ * of its longest existing prefix, with the rest as written. */
+static int
+resolve(const char *path, char *out)
+{
+	char prefix[PATH_MAX], real[PATH_MAX];
+	size_t len = strlen(path);
+
+	if (len >= sizeof(prefix))
+		return -ENAMETOOLONG;
+	memcpy(prefix, path, len + 1);
+	for (;;) {
+		char *slash;
+
+		if (realpath(prefix, real)) {
+			size_t rl = strlen(real);
+			const char *rest = path + strlen(prefix);
+
+			if (rl + strlen(rest) >= PATH_MAX)
+				return -ENAMETOOLONG;
+			memcpy(out, real, rl);
+			strcpy(out + (rl == 1 && rest[0] ? 0 : rl), rest);
+			return 0;
+		}
+		if (errno != ENOENT && errno != ENOTDIR)
+			return -errno;
+		slash = strrchr(prefix, '/');
+		if (!slash || slash == prefix)
+			return -ENOENT;
+		*slash = '\0';
+	}
+}
+
+static int consider(struct ctx *c, const char *path, const struct art_readonly *ro, int depth);
+
+/* A link at `link` on the way to `path` (or `path` itself): the link is
+ * checked after the run; what it leads to is a guard of its own where
+ * it is writable. */
+static int
+guard_link(struct ctx *c, const char *link, const char *place, const char *path,
+	   const struct art_readonly *ro, int depth)
+{
+	char text[PATH_MAX], target[PATH_MAX];
+	struct hr_guard *g;
+	ssize_t n = readlink(link, text, sizeof(text) - 1);
+
+	if (n < 0)
+		return 0; /* gone since: nothing to guard */
+	text[n] = '\0';
+	g = new_guard(c, link, place, HR_LINK, ro);
+	if (!g)
+		return -ENOMEM;
+	if (g->kind == HR_LINK && !g->link && !(g->link = strdup(text)))
+		return -ENOMEM;
+	if (depth >= HR_MAX_LINKS || resolve(path, target) < 0 || strcmp(target, path) == 0)
+		return 0;
+	return consider(c, target, ro, depth + 1);
+}
+
+/* Sorts `path`, which a writable place `place` holds, into a guard. */
+static int
+classify(struct ctx *c, const char *path, const char *place, const struct art_readonly *ro,
+	 int depth)
+{
+	struct hr_guard *g;
+	struct stat st;
+	char comp[PATH_MAX];
+	size_t plen = strlen(place), ndirs = 0;
+	int fd = open_nofollow(AT_FDCWD, path, O_PATH | O_NOFOLLOW);
+
+	if (fd >= 0) {
+		int r = fstat(fd, &st);
+
+		close(fd);
+		if (r < 0)
+			return 0;
+		if (S_ISLNK(st.st_mode))
+			return guard_link(c, path, place, path, ro, depth);
+		g = new_guard(c, path, place, HR_MOUNT, ro);
+		if (!g)
+			return -ENOMEM;
+		g->is_dir = S_ISDIR(st.st_mode);
+		return g->kind == HR_MOUNT ? pin_between(c->hp, place, path) : 0;
+	}
+	if (fd != -ENOENT && fd != -ENOTDIR && fd != -ELOOP)
+		return 0; /* not ours to read (EACCES): the sandbox, as we, cannot either */
+	/* Missing, or a link on the way: walk down from the place, each
+	 * component a real directory so far, to the first that is not. */
+	for (size_t i = plen == 1 ? 1 : plen + 1;; i++) {
+		if (path[i] != '/' && path[i])
+			continue;
+		memcpy(comp, path, i);
+		comp[i] = '\0';
+		if (lstat(comp, &st) < 0) {
+			g = new_guard(c, path, place, HR_MISSING, ro);
+			if (!g)
+				return -ENOMEM;
+			if (g->kind == HR_MISSING)
+				g->ndirs = ndirs;
+			return 0;
+		}
+		if (S_ISLNK(st.st_mode))
+			return guard_link(c, comp, place, path, ro, depth);
+		if (!S_ISDIR(st.st_mode) || !path[i]) {
+			/* A file where a directory would be (a linked
+			 * worktree's .git file): the path cannot exist while
+			 * it stays; recorded, so that a change is seen. */
+			g = new_guard(c, path, place, HR_MISSING, ro);
+			if (!g)
+				return -ENOMEM;
+			if (g->kind == HR_MISSING) {
+				g->ndirs = ndirs;
+				g->dev = st.st_dev;
+				g->ino = st.st_ino;
+			}
+			return 0;
+		}
+		ndirs++;
+	}
+}
+
+/* One path a `readonly` names: a guard if the longest rule above it
+ * lets the sandbox write there, and it is not itself granted writable
+ * (an explicit grant of the very path wins). */
+static int
+consider(struct ctx *c, const char *path, const struct art_readonly *ro, int depth)
+{
+	bool write;
+	const struct rule *r = deciding_rule(&c->rules, path, &write);
+
+	if (!r || !write || strcmp(r->path, path) == 0)
+		return 0;
+	return classify(c, path, r->path, ro, depth);
+}
+
+/* ------------------------------------------------------------ places */
+
+struct places {
+	char **p;
+	size_t n, cap;
+};
+
+static int
+add_place(struct places *ps, const char *path)
+{
+	char **p;
+
+	for (size_t i = 0; i < sizeof(not_a_project) / sizeof(*not_a_project); i++)
+		if (strcmp(path, not_a_project[i]) == 0)
+			return 0;
+	for (size_t i = 0; i < ps->n; i++)
+		if (strcmp(ps->p[i], path) == 0)
+			return 0;
+	p = grow_array(ps->p, &ps->cap, ps->n + 1, sizeof(*p), 8);
+	if (!p)
+		return -ENOMEM;
+	ps->p = p;
+	if (!(p[ps->n] = strdup(path)))
+		return -ENOMEM;
+	ps->n++;
+	return 0;
+}
+
+static bool
+is_dir_nofollow(const char *path)
+{
+	int fd = open_nofollow(AT_FDCWD, path, O_PATH | O_DIRECTORY);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* Where each-writable paths are looked for: every writable grant that is
+ * a directory, the kept working directory, and the launch directory
+ * where it is writable, with the top of the git work tree it is in (the
+ * agent that runs in a repository's subdirectory still commits there). */
+static int
+collect_places(struct ctx *c, struct places *ps)
+{
+	char dir[PATH_MAX];
+	bool write;
+	int r;
+
+	for (size_t i = 0; i < c->rules.n; i++) {
+		const struct rule *ru = &c->rules.r[i];
+
+		/* On its own path a grant beats a deny: a writable grant is
+		 * a writable place (add_place keeps each path once). */
+		if (!ru->grant || !ru->write || !is_dir_nofollow(ru->path))
+			continue;
+		if ((r = add_place(ps, ru->path)) < 0)
+			return r;
+	}
+	if (!c->hl->cwd || !deciding_rule(&c->rules, c->hl->cwd, &write) || !write ||
+	    !is_dir_nofollow(c->hl->cwd))
+		return 0;
+	if ((r = add_place(ps, c->hl->cwd)) < 0)
+		return r;
+	if (strlen(c->hl->cwd) >= sizeof(dir))
+		return 0;
+	strcpy(dir, c->hl->cwd);
+	for (;;) {
+		char git[PATH_MAX + 8];
+		struct stat st;
+		char *slash;
+
+		if (snprintf(git, sizeof(git), "%s/.git", strcmp(dir, "/") ? dir : "") <
+			(int)sizeof(git) &&
+		    lstat(git, &st) == 0)
+			return add_place(ps, dir);
+		slash = strrchr(dir, '/');
+		if (!slash || slash == dir)
+			return 0;
+		*slash = '\0';
+		if (!deciding_rule(&c->rules, dir, &write) || !write)
+			return 0;
+	}
+}
+
+/* ------------------------------------------------------------ git */
+
+/* Where a policy keeps each writable place's .git/hooks read-only, the
+ * places git would really run hooks from are guarded too: the directory
+ * core.hooksPath names, and, for a linked worktree or a submodule, whose
+ * .git is a file naming the git directory, that file and the hooks and
+ * config of the directory it names. */
+static const char why_gitfile[] = "git follows it to the repository's directory, whose hooks "
+				  "and config it runs";
+static const char why_hookspath[] = "git runs the hooks in the directory core.hooksPath names";
+
+/* Reads at most len - 1 bytes of a small file; 0 when it cannot. */
+static size_t
+read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		n = 0;
+	buf[n] = '\0';
+	return (size_t)n;
+}
+
+static char *
+trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
+/* core.hooksPath in the git config file `path` (the last one wins, as
+ * git reads it), into out; false when it sets none. Enough of git's
+ * format for this one key: [core] sections, `key = value`, a quoted
+ * value, comments; include directives are not followed. */
+static bool
+git_hooks_path(const char *path, char *out, size_t len)
+{
+	static char text[65536];
+	bool core = false, found = false;
+	char *line, *save = NULL;
+
+	if (!read_small(path, text, sizeof(text)))
+		return false;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *l = trim(line), *eq, *v;
+
+		if (*l == '[') {
+			core = strncasecmp(l + 1, "core", 4) == 0 && (l[5] == ']' || l[5] == ' ');
+			continue;
+		}
+		if (!core || !(eq = strchr(l, '=')))
+			continue;
+		*eq = '\0';
+		if (strcasecmp(trim(l), "hookspath") != 0)
+			continue;
+		v = trim(eq + 1);
+		if (*v == '"' && strlen(v) >= 2 && v[strlen(v) - 1] == '"') {
+			v[strlen(v) - 1] = '\0';
+			v++;
+		}
+		if (*v && strlen(v) < len) {
+			strcpy(out, v);
+			found = true;
+		}
+	}
+	return found;
+}
+
+/* consider() for `dir`/`name` (name may be a path of its own). */
+static int
+consider_at(struct ctx *c, const char *dir, const char *name, const struct art_readonly *ro)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+
+	if (!ro || snprintf(path, sizeof(path), "%s/%s", strcmp(dir, "/") ? dir : "", name) >=
+			   (int)sizeof(path))
+		return 0;
+	/* A path git reads may hold `..` or links: guard where it leads. */
+	if (resolve(path, real) < 0)
+		return 0;
+	return consider(c, real, ro, 0);
+}
+
+static int
+guard_git(struct ctx *c, const char *base, const struct art_readonly *hooks,
+	  const struct art_readonly *config)
+{
+	char git[PATH_MAX], text[PATH_MAX + 16], gitdir[PATH_MAX], common[PATH_MAX * 2],
+	    value[PATH_MAX];
+	const char *home = lookup("HOME", (void *)c->hl);
+	struct art_readonly x = *hooks;
+	const char *cfg_dir = git;
+	struct stat st;
+	int r;
+
+	if (snprintf(git, sizeof(git), "%s/.git", strcmp(base, "/") ? base : "") >= (int)sizeof(git) ||
+	    lstat(git, &st) < 0)
+		return 0;
+	if (S_ISREG(st.st_mode)) {
+		char *g = text;
+
+		x.path = ".git";
+		x.because = why_gitfile;
+		if ((r = consider(c, git, &x, 0)) < 0)
+			return r;
+		if (!read_small(git, text, sizeof(text)) || strncmp(g, "gitdir:", 7) != 0)
+			return 0;
+		g = trim(g + 7);
+		if (snprintf(gitdir, sizeof(gitdir), "%s%s%s", *g == '/' ? "" : base,
+			     *g == '/' ? "" : "/", g) >= (int)sizeof(gitdir))
+			return 0;
+		/* A linked worktree's hooks and config are its common dir's. */
+		if (snprintf(common, sizeof(common), "%s/commondir", gitdir) < (int)sizeof(common) &&
+		    read_small(common, text, sizeof(text))) {
+			g = trim(text);
+			if (snprintf(common, sizeof(common), "%s%s%s", *g == '/' ? "" : gitdir,
+				     *g == '/' ? "" : "/", g) >= PATH_MAX)
+				return 0;
+		} else {
+			strcpy(common, gitdir);
+		}
+		if ((r = consider_at(c, common, "hooks", hooks)) < 0 ||
+		    (r = consider_at(c, common, "config", config)) < 0)
+			return r;
+		cfg_dir = common;
+	} else if (!S_ISDIR(st.st_mode)) {
+		return 0;
+	}
+	/* core.hooksPath: the repository's, else the user's (relative to
+	 * the work tree, `~/` to the home, as git reads it). */
+	if (snprintf(text, sizeof(text), "%s/config", cfg_dir) >= (int)sizeof(text))
+		return 0;
+	if (!git_hooks_path(text, value, sizeof(value))) {
+		bool found = false;
+
+		if (home && snprintf(text, sizeof(text), "%s/.gitconfig", home) < (int)sizeof(text))
+			found = git_hooks_path(text, value, sizeof(value));
+		if (!found && home &&
+		    snprintf(text, sizeof(text), "%s/.config/git/config", home) < (int)sizeof(text))
+			found = git_hooks_path(text, value, sizeof(value));
+		if (!found)
+			return 0;
+	}
+	x.path = "core.hooksPath";
+	x.because = why_hookspath;
+	if (value[0] == '~' && value[1] == '/')
+		return home ? consider_at(c, home, value + 2, &x) : 0;
+	return consider_at(c, value[0] == '/' ? "/" : base, value + (value[0] == '/'), &x);
+}
+
+/* ------------------------------------------------------------ plan */
+
+int
+hr_plan_build(struct hr_plan *hp, const struct art_view *view, const struct hr_launch *hl,
+	      char *err, size_t errlen)
+{
+	struct ctx c = { .hl = hl, .hp = hp, .err = err, .errlen = errlen };
+	struct art_readonly git_hooks, git_config;
+	bool have_hooks = false, have_config = false;
+	struct places ps = { 0 };
+	size_t n = art_readonly_count(view);
+	int r = 0;
+
+	memset(hp, 0, sizeof(*hp));
+	if (err && errlen)
+		err[0] = '\0';
+	if (!n)
+		return 0;
+	if ((r = load_rules(&c, view)) < 0 || (r = collect_places(&c, &ps)) < 0)
+		goto out;
+	hp->nplaces = ps.n;
+	/* The statements that keep .git/hooks and .git/config read-only
+	 * in each place: git's other ways to those files follow them. */
+	for (size_t i = 0; i < n; i++) {
+		struct art_readonly ro;
+
+		if (art_readonly_at(view, i, &ro) < 0 || !ro.each_writable ||
+		    !(ro.platforms & ART_PLAT_BIT(ART_LINUX)))
+			continue;
+		if (strcmp(ro.path, ".git/hooks") == 0)
+			git_hooks = ro, have_hooks = true;
+		else if (strcmp(ro.path, ".git/config") == 0)
+			git_config = ro, have_config = true;
+	}
+	for (size_t k = 0; have_hooks && k < ps.n && r == 0; k++)
+		r = guard_git(&c, ps.p[k], &git_hooks, have_config ? &git_config : NULL);
+	for (size_t i = 0; i < n && r == 0; i++) {
+		struct art_readonly ro;
+		char path[PATH_MAX + 1], why[PATH_MAX + 256];
+		struct px_info info;
+
+		if (art_readonly_at(view, i, &ro) < 0 || !(ro.platforms & ART_PLAT_BIT(ART_LINUX)))
+			continue;
+		if (ro.each_writable) {
+			for (size_t k = 0; k < ps.n && r == 0; k++) {
+				if (snprintf(path, sizeof(path), "%s/%s", strcmp(ps.p[k], "/") ? ps.p[k] : "",
+					     ro.path) >= PATH_MAX)
+					continue;
+				r = consider(&c, path, &ro, 0);
+			}
+			continue;
+		}
+		r = px_expand(ro.path, lookup, (void *)hl, path, PATH_MAX, &info);
+		/* Like a deny: an unset variable lets it go, a value that
+		 * is not a path is an error in the launcher's environment. */
+		if (r == -ENOENT) {
+			r = 0;
+			continue;
+		}
+		if (r < 0) {
+			rt_error(err, errlen, r, "readonly \"%s\" (%s:%u): %s", ro.path,
+				 ro.origin.file ? ro.origin.file : "?", ro.origin.line,
+				 px_describe(&info, why, sizeof(why)));
+			break;
+		}
+		r = consider(&c, path, &ro, 0);
+	}
+out:
+	if (r == -ENOMEM && err && errlen && !err[0])
+		snprintf(err, errlen, "host-run: out of memory");
+	for (size_t i = 0; i < c.rules.n; i++)
+		free(c.rules.r[i].path);
+	free(c.rules.r);
+	for (size_t i = 0; i < ps.n; i++)
+		free(ps.p[i]);
+	free(ps.p);
+	if (r < 0)
+		hr_plan_free(hp);
+	return r;
+}
+
+void
+hr_plan_free(struct hr_plan *hp)
+{
+	for (size_t i = 0; i < hp->n; i++) {
+		free(hp->g[i].path);
+		free(hp->g[i].place);
+		free(hp->g[i].link);
+	}
+	free(hp->g);
+	for (size_t i = 0; i < hp->npins; i++)
+		free(hp->pins[i]);
+	free(hp->pins);
+	for (size_t i = 0; i < hp->nextra; i++)
+		free((char *)hp->extra[i].why);
+	free(hp->extra);
+	memset(hp, 0, sizeof(*hp));
+}
+
+size_t
+hr_count(const struct hr_plan *hp, enum hr_kind k)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < hp->n; i++)
+		n += hp->g[i].kind == k;
+	return n;
+}
+
+const char *
+hr_label(const struct art_view *view)
+{
+	struct art_scalar prot;
+
+	return art_scalar(view, ART_LINUX, ART_SC_PROTECTIONS, &prot) == 0 && prot.set &&
+			       (prot.value & (1u << ART_SET_HOST_RUN))
+		       ? "host-run"
+		       : "readonly";
+}
+
+void
+hr_describe(const struct hr_plan *hp, bool mountns, char *buf, size_t len)
+{
+	size_t m = hr_count(hp, HR_MOUNT), x = hr_count(hp, HR_MISSING), k = hr_count(hp, HR_LINK);
+
+	if (!hp->n) {
+		snprintf(buf, len, "no path the policy keeps read-only lies in a writable place");
+		return;
+	}
+	snprintf(buf, len,
+		 "%zu path%s kept read-only inside writable places: %zu %s%s, %zu missing (moved "
+		 "aside after the run if the sandbox makes them), %zu link%s (put back after the "
+		 "run if the sandbox changes them)",
+		 hp->n, hp->n == 1 ? "" : "s", m, mountns ? "read-only mount" : "held by Landlock",
+		 mountns ? (m == 1 ? "" : "s")
+			 : " alone (no mount namespace: their places lose creating, removing and "
+			   "renaming entries)",
+		 x, k, k == 1 ? "" : "s");
+}
+
+int
+hr_landlock_extras(struct hr_plan *hp)
+{
+	size_t n = hr_count(hp, HR_MOUNT), k = 0;
+
+	if (hp->extra || !n)
+		return 0;
+	hp->extra = calloc(n, sizeof(*hp->extra));
+	if (!hp->extra)
+		return -ENOMEM;
+	for (size_t i = 0; i < hp->n; i++) {
+		const struct hr_guard *g = &hp->g[i];
+		char *why;
+
+		if (g->kind != HR_MOUNT)
+			continue;
+		if (asprintf(&why, "readonly \"%s\"", g->entry) < 0)
+			return -ENOMEM;
+		/* Read and list only: never write, never execute, as the
+		 * read-only noexec mount would have it. */
+		hp->extra[k++] = (struct ll_extra_rule){
+			.path = g->path,
+			.access = g->is_dir ? LL_FS_READ_FILE | LL_FS_READ_DIR : LL_FS_READ_FILE,
+			.optional = true,
+			.why = why,
+		};
+		hp->nextra = k;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ after the run */
+
+/* Renames `name` in `dfd` to NAME.heel-blocked.XXXXXX beside it, never
+ * over anything. 0 with the new name in `aside`, or -errno. */
+static int
+move_aside(int dfd, const char *name, char *aside, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (int tries = 0; tries < 16; tries++) {
+		unsigned char rnd[3];
+		char suffix[7];
+
+		if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+			return -EIO;
+		for (int i = 0; i < 3; i++) {
+			suffix[2 * i] = hex[rnd[i] >> 4];
+			suffix[2 * i + 1] = hex[rnd[i] & 15];
+		}
+		suffix[6] = '\0';
+		if (snprintf(aside, len, "%s.heel-blocked.%s", name, suffix) >= (int)len)
+			return -ENAMETOOLONG;
+		/* RENAME_NOREPLACE: whatever may already bear the name
+		 * stays as it is. */
+		if (syscall(SYS_renameat2, dfd, name, dfd, aside, 1 /* RENAME_NOREPLACE */) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+static const char *
+who(const struct hr_guard *g, char *buf, size_t len)
+{
+	if (g->set == ART_SET_HOST_RUN)
+		snprintf(buf, len, "host-run");
+	else
+		snprintf(buf, len, "the policy's readonly \"%s\" (%s:%u)", g->entry,
+			 g->origin.file ? g->origin.file : "?", g->origin.line);
+	return buf;
+}
+
+/* What the sandbox left at a guard: the directory the walk stopped in
+ * (the place's descriptor, or one beneath it), the name there, and the
+ * full path for messages. */
+struct found {
+	int dfd;
+	char name[NAME_MAX + 1];
+	char path[PATH_MAX];
+};
+
+/* Walks from the guard's place down its path, each directory opened
+ * without following links, to the first component that is not what it
+ * was at launch: a link, a file where a directory was, the path itself
+ * where it was missing, or (links) the link changed. 1 with *f set when
+ * something was found, 0 when the path is as it was, -errno. */
+static int
+walk(const struct hr_guard *g, struct found *f)
+{
+	size_t plen = strlen(g->place), i = plen == 1 ? 1 : plen + 1, k = 0;
+	int dfd = open_nofollow(AT_FDCWD, g->place, O_PATH | O_DIRECTORY);
+
+	if (dfd < 0)
+		return dfd;
+	while (g->path[i]) {
+		size_t n = strcspn(g->path + i, "/");
+		bool last = !g->path[i + n];
+		struct stat st;
+		int sub;
+
+		if (n > NAME_MAX) {
+			close(dfd);
+			return -ENAMETOOLONG;
+		}
+		memcpy(f->name, g->path + i, n);
+		f->name[n] = '\0';
+		snprintf(f->path, sizeof(f->path), "%.*s", (int)(i + n), g->path);
+		if (fstatat(dfd, f->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			int e = errno;
+
+			/* A link the user had, removed: put back. */
+			if (e == ENOENT && g->kind == HR_LINK && last) {
+				f->dfd = dfd;
+				return 1;
+			}
+			close(dfd);
+			return e == ENOENT ? 0 : -e;
+		}
+		if (g->kind == HR_LINK && last) {
+			char text[PATH_MAX];
+			ssize_t tl = S_ISLNK(st.st_mode)
+					     ? readlinkat(dfd, f->name, text, sizeof(text) - 1)
+					     : -1;
+
+			if (tl >= 0 && (text[tl] = '\0', strcmp(text, g->link) == 0)) {
+				close(dfd);
+				return 0;
+			}
+			f->dfd = dfd;
+			return 1;
+		}
+		/* The first component that was not a directory at launch, still
+		 * the same file: the path cannot have been made beneath it. */
+		if (!last && k == g->ndirs && g->ino && st.st_dev == g->dev && st.st_ino == g->ino) {
+			close(dfd);
+			return 0;
+		}
+		if (last || !S_ISDIR(st.st_mode)) {
+			f->dfd = dfd;
+			return 1;
+		}
+		sub = open_nofollow(dfd, f->name, O_PATH | O_DIRECTORY);
+		close(dfd);
+		if (sub < 0)
+			return sub;
+		dfd = sub;
+		i += n + 1;
+		k++;
+	}
+	close(dfd);
+	return 0;
+}
+
+size_t
+hr_check_after(const struct hr_plan *hp, void (*warn)(const char *fmt, ...))
+{
+	size_t changed = 0;
+
+	for (size_t i = 0; i < hp->n; i++) {
+		const struct hr_guard *g = &hp->g[i];
+		const char *why = g->because ? g->because : "the host runs it";
+		char aside[NAME_MAX + 32], by[PATH_MAX + 64], dir[PATH_MAX];
+		bool relink, present;
+		struct found f;
+		int r;
+
+		if (g->kind == HR_MOUNT)
+			continue;
+		r = walk(g, &f);
+		if (r < 0)
+			warn("WARNING: could not check %s, which %s keeps read-only (%s): %s; "
+			     "review it before anything on the host runs it",
+			     g->path, who(g, by, sizeof(by)), why, strerror(-r));
+		if (r <= 0)
+			continue;
+		changed++;
+		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(f.path, '/') - f.path), f.path);
+		relink = g->kind == HR_LINK && strcmp(f.path, g->path) == 0;
+		present = faccessat(f.dfd, f.name, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
+		if (present && (r = move_aside(f.dfd, f.name, aside, sizeof(aside))) < 0) {
+			warn("WARNING: the sandbox made %s, at or on the way to %s, which %s keeps "
+			     "read-only (%s), and it could not be moved aside (%s): remove it before "
+			     "anything on the host runs it",
+			     f.path, g->path, who(g, by, sizeof(by)), why, strerror(-r));
+		} else if (relink) {
+			/* The link was the user's: it is put back as it was. */
+			int e = symlinkat(g->link, f.dfd, f.name) == 0 ? 0 : errno;
+
+			warn("WARNING: the sandbox %s the link %s -> %s, which %s keeps read-only "
+			     "(%s)%s%s%s%s; %s%s",
+			     present ? "replaced" : "removed", g->path, g->link, who(g, by, sizeof(by)),
+			     why, present ? "; what it put there is moved aside to " : "",
+			     present ? dir : "", present ? "/" : "", present ? aside : "",
+			     e ? "the link could not be put back: " : "the link is put back",
+			     e ? strerror(e) : "");
+		} else if (strcmp(f.path, g->path) == 0) {
+			warn("WARNING: the sandbox made %s, which %s keeps read-only (%s): moved "
+			     "aside to %s/%s; review it before you use it",
+			     f.path, who(g, by, sizeof(by)), why, dir, aside);
+		} else {
+			warn("WARNING: the sandbox made %s, on the way to %s, which %s keeps "
+			     "read-only (%s): moved aside to %s/%s; review it before you use it",
+			     f.path, g->path, who(g, by, sizeof(by)), why, dir, aside);
+		}
+		close(f.dfd);
+	}
+	return changed;
+}

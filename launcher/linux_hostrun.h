@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT
+ * `readonly` at launch (the host-run protection set, and a policy's own
+ * `readonly` statements): which paths must stay read-only inside the
+ * writable places this launch really has, after ${NAME} expansion; and,
+ * after the run, what the sandbox made where such a path was missing at
+ * launch, moved aside. The mounts themselves are made by the view
+ * (linux_view.c); without a mount namespace the paths become Landlock
+ * rules narrower than their place (runtime/landlock_apply.c carves them
+ * out). Launcher code: libc only, never prints (hr_check_after reports
+ * through the caller's function). heel(5), PROTECTION SETS, is the
+ * specification. */
+#ifndef HEEL_LAUNCHER_LINUX_HOSTRUN_H
+#define HEEL_LAUNCHER_LINUX_HOSTRUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "artifact_read.h"
+#include "landlock_apply.h"
+
+/* What this launch looks at. */
+struct hr_launch {
+	char *const *env;    /* the launcher's environment: ${NAME} */
+	const char *cwd;     /* the launch directory: ${CWD} and relative paths */
+	const char *workdir; /* a kept working directory (writable, a place of
+			      * its own); NULL for a fresh one, which is a
+			      * private tmpfs gone at exit */
+};
+
+enum hr_kind {
+	HR_MOUNT,   /* exists: a read-only bind of itself; the directories
+		     * between its place and it are pinned */
+	HR_MISSING, /* missing at launch: nothing to mount on; checked after
+		     * the run, and what the sandbox made there moved aside */
+	HR_LINK,    /* a symbolic link at launch (its target, when writable,
+		     * is a guard of its own): checked after the run, and put
+		     * back if the sandbox changed it */
+};
+
+struct hr_guard {
+	char *path;          /* absolute, expanded */
+	char *place;         /* the writable place it lies in (a mount point) */
+	enum hr_kind kind;
+	bool is_dir;         /* HR_MOUNT: what is mounted */
+	char *link;          /* HR_LINK: the link's text at launch */
+	size_t ndirs;        /* HR_MISSING: components below the place that were
+			      * directories at launch */
+	dev_t dev;           /* HR_MISSING: the first component that was not a */
+	ino_t ino;           /* directory at launch (a file where a directory
+			      * would be, e.g. a worktree's .git), 0 if none */
+	const char *entry;   /* the statement's path (points into the artifact) */
+	const char *because; /* what runs it; NULL when the policy does not say */
+	uint8_t set;         /* protection set or ART_SET_NONE */
+	struct art_origin origin;
+};
+
+struct hr_plan {
+	struct hr_guard *g;
+	size_t n, cap;
+	char **pins;         /* directories between a place and an HR_MOUNT guard */
+	size_t npins, cap_pins;
+	size_t nplaces;      /* writable places an each-writable path was looked for in */
+	struct ll_extra_rule *extra; /* hr_landlock_extras() */
+	size_t nextra;
+};
+
+/* Expands every `readonly` of the artifact's linux part against the
+ * writable places of this launch (the Landlock table's writable grants,
+ * the kept working directory, and the launch directory and the top of
+ * its git work tree where those are writable) and sorts each path into a
+ * guard. 0, or -errno with one line in err (a variable set to a value
+ * that is not a path refuses the launch, as for a deny). */
+int hr_plan_build(struct hr_plan *hp, const struct art_view *view, const struct hr_launch *hl,
+		  char *err, size_t errlen);
+void hr_plan_free(struct hr_plan *hp);
+
+/* How many guards of kind k. */
+size_t hr_count(const struct hr_plan *hp, enum hr_kind k);
+
+/* "host-run" where the artifact's linux part has that set on, else
+ * "readonly" (a policy's own statements only): how messages name them. */
+const char *hr_label(const struct art_view *view);
+
+/* One line for `heel-exec check` and -v: how many paths are kept
+ * read-only, and how (mountns: with the sandbox's mount namespace). */
+void hr_describe(const struct hr_plan *hp, bool mountns, char *buf, size_t len);
+
+/* For a launch without a mount namespace: one Landlock rule per
+ * HR_MOUNT guard, read (and list) only, which landlock_apply carves out
+ * of the writable grant above it. Owned by hp. 0 or -ENOMEM. */
+int hr_landlock_extras(struct hr_plan *hp);
+
+/* After the whole tree is gone: for every guard that could not be
+ * mounted, whether the sandbox made something where the path was missing
+ * or changed the link; what it made is moved aside to
+ * NAME.heel-blocked.XXXXXX (nothing is deleted), a changed link is put
+ * back, and warn() is called with one line each. Returns how many paths
+ * were found changed. */
+size_t hr_check_after(const struct hr_plan *hp, void (*warn)(const char *fmt, ...));
+
+#endif
