@@ -179,7 +179,7 @@ strfield_eq(const struct ir_scalars *a, const struct ir_scalars *b, const void *
 struct view {
 	struct ir_policy p;
 	unsigned built; /* the platforms the policy itself is built for */
-	void *owned[5];
+	void *owned[6];
 	size_t nowned;
 	bool oom;
 };
@@ -244,6 +244,8 @@ view_make(const struct ir_policy *p, unsigned shown, struct view *v)
 				offsetof(struct ir_env_set, platforms), &q->nenv_set);
 	q->ipc = keep_shown(v, p->ipc, p->nipc, sizeof(*p->ipc), offsetof(struct ir_ipc, platforms),
 			    &q->nipc);
+	q->readonly = keep_shown(v, p->readonly, p->nreadonly, sizeof(*p->readonly),
+				 offsetof(struct ir_readonly, platforms), &q->nreadonly);
 	if (v->oom) {
 		view_free(v);
 		return -ENOMEM;

@@ -189,6 +189,15 @@ static const struct {
 	{ "platform", HINT_ON },
 };
 
+static bool
+alias_exact(const char *word)
+{
+	for (size_t i = 0; i < sizeof(stmt_aliases) / sizeof(stmt_aliases[0]); i++)
+		if (strcmp(word, stmt_aliases[i].word) == 0)
+			return true;
+	return false;
+}
+
 /* The hint for an unknown statement that is not a typo of one. */
 static const char *
 alias_hint(const char *word, char *buf, size_t size)
@@ -621,7 +630,9 @@ start_error(struct parse_ctx *ctx)
 	}
 	switch (t) {
 	case T_WORD:
-		s = suggest_word(la, stmt_words);
+		/* Another tool's word for a statement (`read`) says what heel
+		 * writes, even when it is also a few letters from a keyword. */
+		s = alias_exact(la) ? NULL : suggest_word(la, stmt_words);
 		if (s)
 			snprintf(hint, sizeof(hint), "did you mean `%s`?", s);
 		report(ctx, loc, s ? hint : alias_hint(la, hint, sizeof(hint)),

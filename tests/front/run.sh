@@ -353,6 +353,18 @@ case_readme_ssh_add() {
 	grep -q 'authentication agent' <<<"$out" || { echo "got: $out"; return 1; }
 }
 
+# The compile cache is what later runs launch: a sandbox that may write
+# the whole home (permissive) still cannot plant an entry there, unless
+# the host-run set is turned off (the control).
+case_cache_is_out_of_reach() {
+	local c=$HOMEDIR/.cache/heel out
+	out=$(as "$1" "$H" run --isolation permissive sh -c "echo planted >'$c/planted'" 2>&1)
+	[ ! -e "$c/planted" ] || { echo "a sandbox wrote into the cache: $out"; return 1; }
+	out=$(as "$1" "$H" run --isolation permissive --protect-host-run=false \
+		sh -c "echo planted >'$c/planted'" 2>&1) || { echo "control: $out"; return 1; }
+	[ -e "$c/planted" ] || { echo "control: nothing written: $out"; return 1; }
+}
+
 # The README's first commands run as written, in a directory where
 # build/bin is this build.
 case_readme_first_commands() {
