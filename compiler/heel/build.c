@@ -185,24 +185,27 @@ build_text(struct diag_ctx *ctx, const struct build_in *in, char **text, char *e
 }
 
 int
-build_compile(struct diag_ctx *ctx, const char *name, const char *text, uint8_t **bytes,
-	      size_t *len)
+build_compile(struct diag_ctx *ctx, const char *name, const char *text, bool quiet_top,
+	      uint8_t **bytes, size_t *len)
 {
 	struct sema_options opts = {
 		.path = name,
 		.text = text,
 		.len = strlen(text),
-		.top_overrides_quietly = true,
+		.top_overrides_quietly = quiet_top,
 	};
 	struct ir_policy *ir = NULL;
 	int rc;
 
-	*bytes = NULL;
-	*len = 0;
+	if (bytes) {
+		*bytes = NULL;
+		*len = 0;
+	}
 	rc = sema_compile(ctx, &opts, &ir);
 	if (rc)
 		return rc;
-	rc = artifact_write(ir, bytes, len);
+	if (bytes)
+		rc = artifact_write(ir, bytes, len);
 	ir_policy_free(ir);
 	return rc;
 }

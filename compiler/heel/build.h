@@ -29,11 +29,12 @@ int build_text(struct diag_ctx *ctx, const struct build_in *in, char **text, cha
 	       size_t errlen);
 
 /* Compiles policy text (named `name` in diagnostics, relative includes
- * taken from the current directory) into an artifact. The text's own
- * scalars replace what it includes without warnings (they are options).
- * Returns 0, -EINVAL (diagnostics in ctx), -EIO, -ENOMEM. */
-int build_compile(struct diag_ctx *ctx, const char *name, const char *text, uint8_t **bytes,
-		  size_t *len);
+ * taken from the current directory) into an artifact, or only checks it
+ * when `bytes` is NULL. With `quiet_top` the text's own scalars replace
+ * what it includes without warnings (they are options). Returns 0,
+ * -EINVAL (diagnostics in ctx), -EIO, -ENOMEM. */
+int build_compile(struct diag_ctx *ctx, const char *name, const char *text, bool quiet_top,
+		  uint8_t **bytes, size_t *len);
 
 /* The text in `heelc fmt` form (*out malloc'ed). -EINVAL when it does not
  * parse (diagnostics in ctx). */

@@ -11,14 +11,11 @@
 #include <unistd.h>
 
 #include "artifact_read.h"
-#include "artifact_write.h"
 #include "build.h"
 #include "diag.h"
-#include "ir.h"
 #include "libheel_int.h"
 #include "pathres.h"
 #include "readfile.h"
-#include "sema.h"
 #include "suggest.h"
 #include "values.h"
 
@@ -66,23 +63,13 @@ compile_text(const char *name, const char *text, bool quiet_top, uint8_t **bytes
 	     char **warnings, heel_error *err)
 {
 	struct diag_ctx *ctx = diag_new();
-	struct sema_options so = {
-	    .path = name,
-	    .text = text,
-	    .len = strlen(text),
-	    .top_overrides_quietly = quiet_top,
-	};
-	struct ir_policy *ir = NULL;
 	int rc;
 
 	if (warnings)
 		*warnings = NULL;
 	if (!ctx)
 		return lh_fail(err, -ENOMEM, "out of memory");
-	rc = sema_compile(ctx, &so, &ir);
-	if (rc == 0 && bytes)
-		rc = artifact_write(ir, bytes, len);
-	ir_policy_free(ir);
+	rc = build_compile(ctx, name, text, quiet_top, bytes, len);
 	if (rc == -ENOMEM) {
 		lh_fail(err, rc, "out of memory");
 	} else if (rc) {
