@@ -416,6 +416,8 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 	int r, cg, px = 0;
 
 	l.launch_dir = getcwd(cwd, sizeof(cwd)) ? cwd : "/";
+	/* As a launch plans: under the hard open-files limit. */
+	linux_raise_nofile(&l);
 	/* The port a launch gives the Landlock rule; the proxy itself is
 	 * only looked for. */
 	if (linux_proxy_wanted(view)) {
@@ -841,6 +843,9 @@ main(int argc, char *argv[])
 			     proxy.port);
 		launch_mark("heel-proxy started");
 	}
+	/* Before planning, which holds a descriptor per rule; the command
+	 * gets the caller's limit back. */
+	linux_raise_nofile(&l);
 	if (linux_check_landlock(&l, err, sizeof(err)) < 0 ||
 	    linux_check_seccomp(&l, err, sizeof(err)) < 0)
 		fail("%s", err);

@@ -293,6 +293,39 @@ wipe_environ(void)
 		explicit_bzero(*e, strlen(*e));
 }
 
+/* A Landlock rule is added through a descriptor, and the plan holds one
+ * for every rule until the command enforces it: a deny carved out of a
+ * read grant on a directory of thousands of entries (~/.ssh beneath a
+ * /tmp or $HOME that may be read) holds thousands. A soft limit of 1024
+ * (a login's usual) would refuse such a launch, so the launcher plans
+ * under the hard limit, and the command gets the caller's limit back
+ * right after Landlock is enforced: it never sees the raised one. */
+void
+linux_raise_nofile(struct linux_launch *l)
+{
+	struct rlimit raised;
+
+	l->nofile_raised = false;
+	if (getrlimit(RLIMIT_NOFILE, &l->caller_nofile) < 0 ||
+	    l->caller_nofile.rlim_cur >= l->caller_nofile.rlim_max)
+		return;
+	raised = l->caller_nofile;
+	raised.rlim_cur = raised.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+		l->nofile_raised = true;
+}
+
+/* The caller's open-files limit, for the command. Lowering it below the
+ * descriptors still open is allowed: they are close-on-exec. */
+static int
+restore_nofile(const struct linux_launch *l, char *err, size_t errlen)
+{
+	if (!l->nofile_raised || setrlimit(RLIMIT_NOFILE, &l->caller_nofile) == 0)
+		return 0;
+	snprintf(err, errlen, "restoring the open-files limit: %s", strerror(errno));
+	return -errno;
+}
+
 /* ---------------------------------------------------------------- child */
 
 /* Marks every descriptor above 2 close-on-exec rather than closing it,
@@ -486,6 +519,9 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	check_step(rep, set_no_new_privs(err, sizeof(err)), err);
 	check_step(rep, linux_landlock_enforce(l, plan, err, sizeof(err)), err);
 	launch_mark("Landlock ruleset enforced");
+	/* After Landlock, which needed the rule descriptors; before the
+	 * policy's limits, which may lower it further. */
+	check_step(rep, restore_nofile(l, err, sizeof(err)), err);
 	/* After Landlock: `limit open-files` below the number of rule
 	 * descriptors the plan holds would otherwise fail the launch. */
 	check_step(rep, apply_limits(l->limits, err, sizeof(err)), err);

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
 
 #include "artifact_read.h"
 #include "linux_hostrun.h"
@@ -66,6 +67,9 @@ struct linux_launch {
 	bool namespaces;          /* try user/PID/mount namespaces (default true) */
 	sigset_t fwd;             /* forwarded signals, blocked since linux_block_signals() */
 	sigset_t old_mask;        /* the mask heel-exec started with; the command gets it */
+	struct rlimit caller_nofile; /* RLIMIT_NOFILE heel-exec started with; the
+				   * command gets it (linux_raise_nofile) */
+	bool nofile_raised;       /* the soft limit was raised to the hard one */
 
 	bool fresh_workdir;       /* workdir is fresh: a private tmpfs in the
 				   * mount namespace, the on-disk directory
@@ -136,6 +140,9 @@ int linux_load_seccomp(struct linux_launch *l, char *err, size_t errlen);
  * while the working directory is being made is forwarded (and cleaned up
  * after) rather than killing heel-exec half-way. Call first. */
 void linux_block_signals(struct linux_launch *l);
+/* Raises the soft open-files limit to the hard one for the launcher's
+ * planning, remembering the caller's for the command. */
+void linux_raise_nofile(struct linux_launch *l);
 
 /* Runs l->argv under the policy and waits for the whole tree to end;
  * then, for the paths `readonly` keeps that could not be mounted (missing

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -767,6 +768,25 @@ struct linux_dirent64 {
 	char d_name[];
 };
 
+/* A rule is added through a descriptor held until the command enforces
+ * the plan, and a carve-out makes a rule of every entry beside the deny:
+ * a directory of many entries can pass the open-files limit (the
+ * launcher raised the soft one to the hard one already). */
+static int
+too_many_files(struct builder *b, int err, const char *dir)
+{
+	struct rlimit nofile;
+	char lim[32] = "?";
+
+	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0)
+		snprintf(lim, sizeof(lim), "%llu", (unsigned long long)nofile.rlim_cur);
+	return rt_error(b->err, b->errlen, err,
+		    "%s: %s: carving denies out of the grants holds a descriptor for each entry "
+		    "beside them until Landlock is enforced (%zu so far), past the open-files "
+		    "limit (%s); raise the hard limit (ulimit -Hn), or grant less than all of %s",
+		    dir, strerror(-err), b->plan->nrules, lim, dir);
+}
+
 static int
 walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t access,
      struct ent *const *targets, size_t nt)
@@ -779,6 +799,8 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 
 	dfd = open2(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW,
 		    RESOLVE_NO_SYMLINKS | (parent == AT_FDCWD ? 0 : RESOLVE_BENEATH));
+	if (dfd == -EMFILE || dfd == -ENFILE)
+		return too_many_files(b, dfd, dir);
 	if (dfd < 0)
 		return rt_error(b->err, b->errlen, dfd, "cannot list %s to carve out a deny beneath it: %s",
 			    dir, strerror(-dfd));
@@ -828,6 +850,10 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 			fd = open2(dfd, ent, O_PATH | O_NOFOLLOW, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS);
 			if (fd == -ENOENT)
 				continue;  /* removed since listed */
+			if (fd == -EMFILE || fd == -ENFILE) {
+				rc = too_many_files(b, fd, dir);
+				break;
+			}
 			if (fd < 0) {
 				rc = rt_error(b->err, b->errlen, fd, "%s: %s", child, strerror(-fd));
 				break;

@@ -636,6 +636,13 @@ rx() {
 	as "$U" env -u XDG_RUNTIME_DIR TMPDIR="$TB" "$RX" "$@" >"$T/out" 2>"$T/err" </dev/null
 	rc=$?
 }
+# rx_lim N ARGS...: rx under a soft open-files limit of N (the hard one kept).
+rx_lim() {
+	local n=$1; shift
+	as "$U" sh -c "ulimit -S -n $n; exec env -u XDG_RUNTIME_DIR TMPDIR='$TB' '$RX' \"\$@\"" sh "$@" \
+		>"$T/out" 2>"$T/err" </dev/null
+	rc=$?
+}
 err_has() { grep -q -- "$1" "$T/err" || { echo "     no '$1' in stderr: $(head -c 600 "$T/err" | tr '\n' '|')"; return 1; }; }
 err_lacks() { ! grep -q -- "$1" "$T/err" || { echo "     '$1' in stderr: $(head -c 600 "$T/err" | tr '\n' '|')"; return 1; }; }
 first_err_is() { [ "$(head -1 "$T/err")" = "$1" ] || { echo "     first stderr line: $(head -1 "$T/err")"; return 1; }; }
@@ -852,6 +859,38 @@ cli_suite() {
 	rx "$T/pol/missinggrant.hpol" -- true
 	check "$tag a required path missing: refused (125) saying how to fix it" \
 		err_has "grant \"$T/no-such-directory\" (missinggrant.heel:2): $T/no-such-directory does not exist; create it, or mark the grant \`optional\` at missinggrant.heel:2"
+
+	# --- denies carved out of a read grant on a directory of 3000 entries:
+	# the plan holds a descriptor per entry until Landlock is enforced, past
+	# a soft open-files limit of 256 (a login's is 1024; the CI guest's /tmp
+	# was refused like this). The launcher plans under the hard limit; the
+	# command gets the caller's soft limit back, and the deny still holds.
+	local M=$S/many
+	mkdir -p "$M/secret"
+	(cd "$M" && seq -f 'entry%04g' 3000 | xargs touch)
+	echo "ssh key" >"$M/secret/key"
+	echo "sibling" >"$M/entry2999"
+	chown -R "$owner:$owner" "$M"
+	# The deny of a path that does not exist yet cannot be a mount's
+	# cover: it is carved out of the grant, a rule per entry beside it.
+	printf 'heel 1\ngrant "%s" r\ndeny "%s/secret"\ndeny "%s/not-yet"\n' "$M" "$M" "$M" |
+		compile "many-$U" || return
+	rx_lim 256 "$T/pol/many-$U.hpol" -- sh -c "cat '$M/entry2999'; ulimit -S -n; cat '$M/secret/key' || echo refused"
+	check "$tag 3000 entries beside a deny under a soft open-files limit of 256: runs" rc_is 0
+	check "$tag ... a sibling is read" out_has sibling
+	check "$tag ... the denied file is not" bash -c "grep -qx refused '$T/out' && ! grep -q 'ssh key' '$T/out'"
+	check "$tag ... the command has the caller's soft limit (256), not the raised one" out_has 256
+	rx_lim 256 check "$T/pol/many-$U.hpol"
+	check "$tag check under the same limit: the launch would run" \
+		bash -c "grep -qx 'verdict: this machine enforces the whole policy' '$T/out' || { tail -2 '$T/out'; false; }"
+	rx_lim 256 "$T/pol/plain.hpol" -- sh -c 'ulimit -S -n; ulimit -H -n'
+	check "$tag the caller's hard limit reaches the command unchanged" \
+		bash -c "[ \"\$(sed -n 2p '$T/out')\" = \"\$(ulimit -H -n)\" ] && [ \"\$(sed -n 1p '$T/out')\" = 256 ]"
+	as "$U" sh -c "ulimit -n 256; exec env -u XDG_RUNTIME_DIR TMPDIR='$TB' '$RX' '$T/pol/many-$U.hpol' -- true" >"$T/out" 2>"$T/err" </dev/null; rc=$?
+	check "$tag ... under a hard limit of 256 too: refused (125), nothing run" rc_is 125
+	check "$tag ... saying which directory and what to raise" \
+		bash -c "grep -Eq '^heel-exec: ($M|/tmp|$S): Too many open files: carving denies out of the grants holds a descriptor for each entry beside them until Landlock is enforced \([0-9]+ so far\), past the open-files limit \(256\); raise the hard limit \(ulimit -Hn\), or grant less than all of ' '$T/err' || { head -c 600 '$T/err'; false; }"
+	rm -rf "$M"
 }
 
 for u in $users; do

@@ -497,8 +497,11 @@ compile_artifact(const char *src, const char *out)
 	const char *heelc = getenv("HEELC");
 	char cmd[1024];
 
-	if (!heelc)
+	if (!heelc) {
+		/* Criterion runs no .fini after a skip. */
+		remove_scratch();
 		cr_skip_test("HEELC is not set (make check-unit sets it)");
+	}
 	snprintf(cmd, sizeof(cmd), "%s %s/%s -o %s/%s >/dev/null 2>&1", heelc, scratch, src,
 		 scratch, out);
 	cr_assert_eq(system(cmd), 0, "%s", cmd);
