@@ -169,7 +169,7 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 			continue;
 		/* Device nodes stay writable on a read-only mount; only
 		 * directories and regular files need a place of their own. */
-		if (!pr->is_dir && (fstat(pr->fd, &st) < 0 || !S_ISREG(st.st_mode)))
+		if (!pr->is_dir && !pr->is_reg)
 			continue;
 		r = add_place(v, pr->path, true,
 			      (pr->access & LL_FS_EXECUTE) && !is_shared_temp(pr->path), false);
@@ -188,7 +188,7 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 		bool exec = pr->access & LL_FS_EXECUTE;
 
 		if ((pr->access & LL_FS_WRITE_RIGHTS) ||
-		    (!pr->is_dir && (fstat(pr->fd, &st) < 0 || !S_ISREG(st.st_mode))))
+		    (!pr->is_dir && !pr->is_reg))
 			continue;
 		for (size_t j = 0; j < nw; j++)
 			if ((v->places[j].writable || exec) &&

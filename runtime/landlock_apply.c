@@ -401,6 +401,7 @@ struct ent {
 	int fd;                  /* grants: O_PATH; denies: -1 */
 	uint64_t access;
 	bool is_dir;
+	bool is_reg;
 	bool exists;
 	bool covered;            /* deny hidden by a mount request */
 	bool split;              /* grant expanded around its targets */
@@ -470,9 +471,11 @@ push_ent(struct builder *b, const struct ent *e)
 	return 0;
 }
 
+/* Adds a rule: `fd` opened already, or -1 and `anchor` (1 + the index of
+ * the listed directory it is an entry of) for a sibling. */
 static int
-plan_push(struct builder *b, const char *path, int fd, uint64_t access, enum ll_plan_kind pk,
-	  bool is_dir)
+plan_push(struct builder *b, const char *path, int fd, size_t anchor, uint64_t access,
+	  enum ll_plan_kind pk, bool is_dir, bool is_reg)
 {
 	struct ll_plan *p = b->plan;
 	char *copy = strdup(path);
@@ -490,11 +493,54 @@ plan_push(struct builder *b, const char *path, int fd, uint64_t access, enum ll_
 	p->rules = grown;
 	p->rules[p->nrules].path = copy;
 	p->rules[p->nrules].fd = fd;
+	p->rules[p->nrules].anchor = anchor;
 	p->rules[p->nrules].access = access;
 	p->rules[p->nrules].kind = pk;
 	p->rules[p->nrules].is_dir = is_dir;
+	p->rules[p->nrules].is_reg = is_reg;
 	p->nrules++;
 	return 0;
+}
+
+/* Keeps a listed directory open in the plan; its siblings' rules name it
+ * by the number returned in *anchor. Takes `fd` over unless it fails. */
+static int
+plan_anchor(struct builder *b, int fd, size_t *anchor)
+{
+	struct ll_plan *p = b->plan;
+	int *grown = grow_array(p->anchors, &p->anchors_cap, p->nanchors + 1, sizeof(*p->anchors),
+				8);
+
+	if (!grown)
+		return -ENOMEM;
+	p->anchors = grown;
+	p->anchors[p->nanchors++] = fd;
+	*anchor = p->nanchors;
+	return 0;
+}
+
+/* Every grant and every directory a deny is carved out of holds a
+ * descriptor until the command enforces the plan (the launcher raised
+ * the soft open-files limit to the hard one already): a policy of
+ * thousands of grants can pass the limit. */
+static int
+too_many_files(struct builder *b, int err, const char *path)
+{
+	struct rlimit nofile;
+	char lim[32] = "?";
+	size_t held = b->plan->nanchors;
+
+	for (size_t i = 0; i < b->ne; i++)
+		held += b->e[i].fd >= 0;
+	for (size_t i = 0; i < b->plan->nrules; i++)
+		held += b->plan->rules[i].fd >= 0;
+	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0)
+		snprintf(lim, sizeof(lim), "%llu", (unsigned long long)nofile.rlim_cur);
+	return rt_error(b->err, b->errlen, err,
+		    "%s: %s: the Landlock plan holds a descriptor for each grant (and each "
+		    "directory a deny is carved out of) until it is enforced, %zu so far, past "
+		    "the open-files limit (%s); raise the hard limit (ulimit -Hn), or grant "
+		    "fewer paths", path, strerror(-err), held, lim);
 }
 
 /* Opens a grant's path and adds it to the entries; an optional one that
@@ -513,6 +559,8 @@ add_grant(struct builder *b, const char *path, uint64_t access, bool optional,
 	 * grant was a measurable part of a launch. */
 	e.path = (char *)path;
 	fd = open2(AT_FDCWD, path, O_PATH, RESOLVE_NO_SYMLINKS);
+	if (fd == -EMFILE || fd == -ENFILE)
+		return too_many_files(b, fd, path);
 	if (fd < 0 && optional && !keeps(b->rep, LL_LINE_SKIPPED))
 		return 0;
 	if (fd < 0) {
@@ -554,6 +602,7 @@ add_grant(struct builder *b, const char *path, uint64_t access, bool optional,
 			    path, strerror(-rc));
 	}
 	e.is_dir = S_ISDIR(st.st_mode);
+	e.is_reg = S_ISREG(st.st_mode);
 	/* The kernel refuses directory rights on a file (EINVAL). */
 	e.access = access & b->plan->dg.eff.fs & (e.is_dir ? ~0ull : LL_FS_FILE_RIGHTS);
 	if (!e.access) {
@@ -768,25 +817,6 @@ struct linux_dirent64 {
 	char d_name[];
 };
 
-/* A rule is added through a descriptor held until the command enforces
- * the plan, and a carve-out makes a rule of every entry beside the deny:
- * a directory of many entries can pass the open-files limit (the
- * launcher raised the soft one to the hard one already). */
-static int
-too_many_files(struct builder *b, int err, const char *dir)
-{
-	struct rlimit nofile;
-	char lim[32] = "?";
-
-	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0)
-		snprintf(lim, sizeof(lim), "%llu", (unsigned long long)nofile.rlim_cur);
-	return rt_error(b->err, b->errlen, err,
-		    "%s: %s: carving denies out of the grants holds a descriptor for each entry "
-		    "beside them until Landlock is enforced (%zu so far), past the open-files "
-		    "limit (%s); raise the hard limit (ulimit -Hn), or grant less than all of %s",
-		    dir, strerror(-err), b->plan->nrules, lim, dir);
-}
-
 static int
 walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t access,
      struct ent *const *targets, size_t nt)
@@ -794,7 +824,7 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 	char buf[8192] __attribute__((aligned(8)));
 	char child[PATH_MAX];
 	struct target_name *names;
-	size_t nn, dlen = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
+	size_t nn, anchor = 0, dlen = strcmp(dir, "/") == 0 ? 0 : strlen(dir);
 	int dfd, rc = 0;
 
 	dfd = open2(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW,
@@ -829,7 +859,6 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 			struct stat st;
 			enum rel r;
 			uint64_t a;
-			int fd;
 
 			off += d->d_reclen;
 			if (ent[0] == '.' && (elen == 1 || (elen == 2 && ent[1] == '.')))
@@ -844,50 +873,47 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 			if (r == REL_TARGET)
 				continue;
 			/* A link is never granted (what it names has rules of
-			 * its own); the directory entry's type saves opening it. */
+			 * its own); the directory entry's type saves looking. */
 			if (d->d_type == DT_LNK)
 				continue;
-			fd = open2(dfd, ent, O_PATH | O_NOFOLLOW, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS);
-			if (fd == -ENOENT)
-				continue;  /* removed since listed */
-			if (fd == -EMFILE || fd == -ENFILE) {
-				rc = too_many_files(b, fd, dir);
-				break;
-			}
-			if (fd < 0) {
-				rc = rt_error(b->err, b->errlen, fd, "%s: %s", child, strerror(-fd));
-				break;
-			}
-			/* The type from getdents is a hint that can be stale;
-			 * the descriptor's own is the truth, but for the two
-			 * common types fstat would only repeat it. */
+			/* The type from getdents: a hint that can be stale, which
+			 * the enforcing opens check (ll_plan_enforce); for the
+			 * two common types a stat would only repeat it. */
 			if (d->d_type == DT_DIR || d->d_type == DT_REG) {
 				st.st_mode = d->d_type == DT_DIR ? S_IFDIR : S_IFREG;
-			} else if (fstat(fd, &st) < 0 || S_ISLNK(st.st_mode)) {
-				close(fd);
+			} else if (fstatat(dfd, ent, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+				if (errno == ENOENT)
+					continue;  /* removed since listed */
+				rc = rt_error(b->err, b->errlen, -errno, "%s: %s", child,
+					  strerror(errno));
+				break;
+			} else if (S_ISLNK(st.st_mode)) {
 				continue;
 			}
 			if (r == REL_ANCESTOR && S_ISDIR(st.st_mode)) {
-				close(fd);
 				rc = walk(b, dfd, ent, child, access, targets, nt);
 				continue;
 			}
 			/* Not a directory: nothing can lie beneath it, so even an
 			 * "ancestor" (of a deny that cannot exist) is a sibling. */
 			a = access & (S_ISDIR(st.st_mode) ? ~0ull : LL_FS_FILE_RIGHTS);
-			if (!a) {
-				close(fd);
+			if (!a)
 				continue;
-			}
-			rc = plan_push(b, child, fd, a, LL_PK_SIBLING, S_ISDIR(st.st_mode));
-			if (rc)
-				close(fd);
+			/* Not opened now: the sibling is opened relative to
+			 * this directory when the plan is enforced, so that a
+			 * directory of thousands of entries holds one
+			 * descriptor, not thousands. */
+			if (!anchor && (rc = plan_anchor(b, dfd, &anchor)))
+				break;
+			rc = plan_push(b, child, -1, anchor, a, LL_PK_SIBLING, S_ISDIR(st.st_mode),
+				       S_ISREG(st.st_mode));
 		}
 		if (rc)
 			break;
 	}
 	free(names);
-	close(dfd);
+	if (!anchor)
+		close(dfd);  /* else the plan's */
 	return rc;
 }
 
@@ -1118,7 +1144,8 @@ split_grants(struct builder *b, const struct pair *pairs, size_t np)
 		 * READ_DIR then allows everywhere beneath, the carved-out
 		 * directories included: names, never contents). */
 		if (g->access & LL_FS_READ_DIR) {
-			rc = plan_push(b, g->path, g->fd, g->access & LL_FS_READ_DIR, LL_PK_SPINE, true);
+			rc = plan_push(b, g->path, g->fd, 0, g->access & LL_FS_READ_DIR, LL_PK_SPINE, true,
+				       false);
 			if (rc)
 				break;
 			g->fd = -1;  /* owned by the plan now */
@@ -1147,8 +1174,14 @@ merge_plan(struct ll_plan *p)
 	for (size_t i = 0; i < p->nrules; i++) {
 		if (w && strcmp(p->rules[w - 1].path, p->rules[i].path) == 0) {
 			p->rules[w - 1].access |= p->rules[i].access;
-			if (p->rules[i].fd >= 0)
+			/* An open descriptor beats an anchor: nothing to open
+			 * when enforcing. */
+			if (p->rules[w - 1].fd < 0 && p->rules[i].fd >= 0) {
+				p->rules[w - 1].fd = p->rules[i].fd;
+				p->rules[w - 1].anchor = 0;
+			} else if (p->rules[i].fd >= 0) {
 				close(p->rules[i].fd);
+			}
 			free(p->rules[i].path);
 			continue;
 		}
@@ -1233,6 +1266,9 @@ ll_plan_free(struct ll_plan *p)
 		free(p->rules[i].path);
 	}
 	free(p->rules);
+	for (size_t i = 0; i < p->nanchors; i++)
+		close(p->anchors[i]);
+	free(p->anchors);
 	for (size_t i = 0; i < p->nmounts; i++) {
 		free(p->mounts[i].deny);
 		free(p->mounts[i].grant);
@@ -1457,7 +1493,7 @@ ll_plan_build(const struct ll_table_view *t, const struct ll_launch *l, int abi,
 
 		if (!e->access || e->split)
 			continue;
-		rc = plan_push(&b, e->path, e->fd, e->access, e->pk, e->is_dir);
+		rc = plan_push(&b, e->path, e->fd, 0, e->access, e->pk, e->is_dir, e->is_reg);
 		if (rc)
 			goto out;
 		e->fd = -1;
@@ -1581,6 +1617,12 @@ ll_plan_reopen_under(struct ll_plan *p, const char *mountpoint, char *err, size_
 
 		if (strcmp(r->path, mountpoint) != 0 && !px_beneath(r->path, mountpoint))
 			continue;
+		/* A sibling is opened when enforced: by its path, now, not
+		 * relative to a directory listed before the mount. */
+		if (r->fd < 0) {
+			r->anchor = 0;
+			continue;
+		}
 		fd = open2(AT_FDCWD, r->path, O_PATH, RESOLVE_NO_SYMLINKS);
 		if (fd < 0)
 			return rt_error(err, errlen, fd, "%s: %s", r->path, strerror(-fd));
@@ -1592,6 +1634,42 @@ ll_plan_reopen_under(struct ll_plan *p, const char *mountpoint, char *err, size_
 }
 
 /* ------------------------------------------------------------ enforce */
+
+/* Opens a sibling the plan listed but did not open: relative to the
+ * directory it was listed in (a rename of a directory above since then
+ * cannot redirect it), or by its path where a mount changed what is
+ * there (ll_plan_reopen_under). Never through a link: a link put there
+ * since is opened as itself, and a rule on it grants nothing (opening
+ * follows it to its target, which has rules of its own). -ENOENT: gone
+ * since listed: granting nothing there only ever removes access. */
+static int
+open_sibling(const struct ll_plan *p, const struct ll_plan_rule *r, char *err, size_t errlen)
+{
+	const char *name = strrchr(r->path, '/') + 1;
+	int fd;
+
+	if (r->anchor)
+		fd = open2(p->anchors[r->anchor - 1], name, O_PATH | O_NOFOLLOW,
+			   RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS);
+	else
+		fd = open2(AT_FDCWD, r->path, O_PATH | O_NOFOLLOW, RESOLVE_NO_SYMLINKS);
+	if (fd == -ENOENT || fd == -ELOOP)
+		return -ENOENT;
+	if (fd < 0)
+		return rt_error(err, errlen, fd, "%s: %s", r->path, strerror(-fd));
+	return fd;
+}
+
+/* A rule refused (EINVAL) on a sibling that was a directory when
+ * listed: one that is no longer a directory (directory rights on a file)
+ * gets none, which only ever removes access. */
+static bool
+no_longer_a_directory(int fd, const struct ll_plan_rule *r)
+{
+	struct stat st;
+
+	return r->is_dir && fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode);
+}
 
 int
 ll_plan_enforce(const struct ll_plan *p, char *err, size_t errlen)
@@ -1612,14 +1690,31 @@ ll_plan_enforce(const struct ll_plan *p, char *err, size_t errlen)
 	if (rfd < 0)
 		return rt_error(err, errlen, -errno, "landlock_create_ruleset: %s", strerror(errno));
 	for (size_t i = 0; i < p->nrules; i++) {
+		const struct ll_plan_rule *r = &p->rules[i];
 		struct ll_path_beneath_attr pb = {
-			.allowed_access = p->rules[i].access,
-			.parent_fd = p->rules[i].fd,
+			.allowed_access = r->access,
+			.parent_fd = r->fd,
 		};
+		int late = -1;
 
-		if (syscall(__NR_landlock_add_rule, rfd, LL_RULE_PATH_BENEATH, &pb, 0) < 0) {
-			rc = rt_error(err, errlen, -errno, "landlock_add_rule %s: %s", p->rules[i].path,
-				  strerror(errno));
+		if (r->fd < 0) {
+			late = open_sibling(p, r, err, errlen);
+			if (late == -ENOENT)
+				continue;
+			if (late < 0) {
+				rc = late;
+				goto out;
+			}
+			pb.parent_fd = late;
+		}
+		rc = (int)syscall(__NR_landlock_add_rule, rfd, LL_RULE_PATH_BENEATH, &pb, 0) < 0 ?
+		     -errno : 0;
+		if (rc == -EINVAL && late >= 0 && no_longer_a_directory(late, r))
+			rc = 0;
+		if (late >= 0)
+			close(late);
+		if (rc) {
+			rt_error(err, errlen, rc, "landlock_add_rule %s: %s", r->path, strerror(-rc));
 			goto out;
 		}
 	}

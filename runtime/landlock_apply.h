@@ -172,10 +172,14 @@ enum ll_plan_kind {
 
 struct ll_plan_rule {
 	char *path;                /* absolute, expanded */
-	int fd;                    /* O_PATH, opened without following any link */
+	int fd;                    /* O_PATH, opened without following any link;
+				    * -1 for a sibling, opened when enforced */
+	size_t anchor;             /* a sibling: 1 + the index in ll_plan.anchors of
+				    * the directory it was listed in; 0: none */
 	uint64_t access;           /* effective: downgraded, masked for non-directories */
 	enum ll_plan_kind kind;
 	bool is_dir;
+	bool is_reg;               /* a regular file */
 };
 
 struct ll_plan {
@@ -185,6 +189,13 @@ struct ll_plan {
 	struct ll_plan_rule *rules; /* sorted by path */
 	size_t nrules;
 	size_t rules_cap;          /* allocated elements of rules */
+	/* The directories a carve-out listed, open: a sibling is opened
+	 * relative to its own when the ruleset is enforced, not held open
+	 * from planning (a directory of thousands of entries would hold
+	 * thousands of descriptors, past a login's open-files limit). */
+	int *anchors;
+	size_t nanchors;
+	size_t anchors_cap;
 	struct ll_mount_request *mounts;
 	size_t nmounts;
 	char **denies;             /* every deny, resolved (ll_plan_add_workdir) */

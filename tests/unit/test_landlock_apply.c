@@ -289,7 +289,12 @@ assert_plan(const struct ll_plan *p, const struct expect *e, size_t n)
 			     p->rules[i].kind);
 		cr_assert_eq(p->rules[i].access, e[i].access, "rule %zu (%s) access 0x%llx", i,
 			     e[i].rel, (unsigned long long)p->rules[i].access);
-		cr_assert_geq(p->rules[i].fd, 0);
+		/* Open, or a sibling named by the open directory it is in. */
+		if (p->rules[i].kind == LL_PK_SIBLING)
+			cr_assert(p->rules[i].fd < 0 && p->rules[i].anchor > 0 &&
+				  p->rules[i].anchor <= p->nanchors, "rule %zu", i);
+		else
+			cr_assert_geq(p->rules[i].fd, 0);
 	}
 	cr_assert_eq(p->nrules, n, "%zu rules, expected %zu", p->nrules, n);
 }
@@ -394,8 +399,10 @@ Test(landlock_plan, carve_out_of_a_large_directory)
 		cr_assert_str_eq(plan.rules[i].path, P(name), "rule %zu", i);
 		cr_assert_eq(plan.rules[i].kind, LL_PK_SIBLING);
 		cr_assert_eq(plan.rules[i].access, RF);
-		cr_assert_geq(plan.rules[i].fd, 0);
+		cr_assert_eq(plan.rules[i].fd, -1, "a sibling is opened when enforced");
+		cr_assert_eq(plan.rules[i].anchor, 1);
 	}
+	cr_assert_eq(plan.nanchors, 1, "one descriptor for the listed directory");
 	cr_assert_geq(plan.rules_cap, plan.nrules + 1, "room kept for the working directory");
 	ll_plan_free(&plan);
 	free(t.bytes);
@@ -1248,6 +1255,78 @@ Test(landlock_live, symlink_grant_refused_before_restrict_as_root)
 Test(landlock_live, symlink_grant_refused_before_restrict_as_nobody)
 {
 	live_link(65534);
+}
+
+/* A carve-out's siblings are opened when the plan is enforced, relative
+ * to the directory listed: what changed between planning and enforcing
+ * never widens the sandbox. A sibling removed gets no rule; a directory
+ * now a file gets none (directory rights on a file would fail the
+ * rule); a file swapped for a link to an ungranted file is not followed. */
+static void
+stale_checks(const struct table *t, int abi, uint16_t port)
+{
+	struct ll_launch l = { .cwd = root };
+	struct ll_plan plan;
+	char err[1024] = "";
+	int rc;
+
+	(void)port;
+	rc = ll_plan_build(&t->view, &l, abi, abi < 10, &plan, NULL, err, sizeof(err));
+	if (rc) {
+		check(false, "plan: %d %s", rc, err);
+		return;
+	}
+	check(plan.nanchors == 1 && plan.rules[1].fd < 0, "siblings held open: %zu anchors",
+	      plan.nanchors);
+	check(unlink(P("A/gone")) == 0, "unlink A/gone: %s", strerror(errno));
+	check(rmdir(P("A/wasdir")) == 0, "rmdir A/wasdir: %s", strerror(errno));
+	check(mknod(P("A/wasdir"), S_IFREG | 0644, 0) == 0, "A/wasdir a file: %s", strerror(errno));
+	check(unlink(P("A/swapped")) == 0, "unlink A/swapped: %s", strerror(errno));
+	check(symlink(P("D/file"), P("A/swapped")) == 0, "link A/swapped: %s", strerror(errno));
+	rc = ll_plan_enforce(&plan, err, sizeof(err));
+	ll_plan_free(&plan);
+	check(rc == 0, "enforce: %d %s", rc, err);
+	check(try_open(P("A/file"), O_RDONLY) == 0, "read A/file (a sibling) failed");
+	check(try_open(P("A/secret"), O_RDONLY) == -EACCES, "read A/secret (denied) not EACCES");
+	check(try_open(P("A/swapped"), O_RDONLY) == -EACCES,
+	      "the link put in a sibling's place was followed to D/file");
+	check(try_open(P("D/file"), O_RDONLY) == -EACCES, "read D/file (ungranted) not EACCES");
+	check(try_open(P("A/wasdir"), O_RDONLY) == -EACCES, "A/wasdir (now a file) granted");
+}
+
+static void
+live_stale(uid_t uid)
+{
+	int abi = ll_probe_abi();
+	struct table t;
+
+	if (abi < 1)
+		cr_skip_test("Landlock unavailable: %s", ll_probe_message(abi));
+	live_tree();
+	mkf("A/gone", "gone", 0666);
+	mkd("A/wasdir", 0777);
+	mkf("A/swapped", "swapped", 0666);
+	{
+		struct spec spec[] = { { P("A"), IR_MODE_R, false },
+				       { P("A/secret"), IR_MODE_DENY, false } };
+
+		table_build(&t, spec, 2, false);
+	}
+	/* The control: D/file and the link to it are readable unconfined. */
+	cr_assert_eq(try_open(P("D/file"), O_RDONLY), 0);
+	in_child(uid, stale_checks, &t, abi, 0);
+	free(t.bytes);
+	remove_root();
+}
+
+Test(landlock_live, siblings_changed_since_planning_as_root)
+{
+	live_stale(0);
+}
+
+Test(landlock_live, siblings_changed_since_planning_as_nobody)
+{
+	live_stale(65534);
 }
 
 /* A deny inside a writable grant, Landlock alone (--best-effort): the
