@@ -578,18 +578,46 @@ $(TBIN)/test_front_%: tests/unit/test_front_%.c $(LIB)/libheelfront.a $(LIB)/lib
 	$(call quiet,CCLD,$<)$(CC) $(FRONT_CFLAGS) -Itests/unit -o $@ $< $(LIB)/libheelfront.a $(LIB)/libheelc.a \
 		$(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC)
 
-# Linked statically and not position-independent: `heel run` starts
+# Linked statically against musl, like heel-exec-musl: `heel run` starts
 # before every sandboxed command and then execs heel-exec, so its own
-# start-up is all it adds to a launch. The dynamic loader's work for libc,
-# jansson and nettle was most of it; a static PIE still relocates itself
-# at every start, which cost 0.5-1.7 ms a launch on this project's VMs
-# (BENCHMARKS.md, "heel run"). The price is no ASLR for heel itself, a
-# process that reads only its arguments and files the user names, lives
-# for a few milliseconds and applies nothing: heel-exec, which applies
-# the policy, stays a PIE. (It never looks up users or hosts, so glibc's
-# NSS is never needed.)
-$(BIN)/heel: $(OBJ)/compiler/heel/main.o $(LIB)/libheelfront.a $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BIN)
-	$(call quiet,LD,$@)$(CC) -static -no-pie $(LDFLAGS) -o $@ $^ -ljansson -lnettle
+# start-up is all it adds to a launch. glibc's start-up was most of that:
+# dynamically, the loader's work for libc and nettle; statically, still
+# its CPU-feature probing (cpuid, which traps to the hypervisor on a VM)
+# and relocations, about 2 ms a launch on this project's VMs
+# (BENCHMARKS.md, "heel run"). musl does neither. heel needs nothing of
+# glibc: it never looks up users or hosts (no NSS), and of its libraries
+# only nettle's SHA-256 (the compile cache's key), whose static archive
+# links under musl with one shim (compiler/heel/musl/fortify_shim.c).
+# The same sources build libheel and the unit tests against glibc.
+HEEL_MUSL_SRC := compiler/heel/main.c compiler/heel/musl/fortify_shim.c $(FRONT_SRC) $(COMPILER_SRC)
+HEEL_MUSL_OBJ := $(HEEL_MUSL_SRC:%.c=$(OBJ)/musl-heel/%.o)
+HEEL_MUSL_GEN_OBJ := $(patsubst $(GEN)/%.c,$(OBJ)/musl-heel/gen/%.o,$(GEN_SRC) $(GEN)/toml_parser.c $(GEN)/toml_lexer.c)
+HEEL_MUSL_CFLAGS := $(CSTD) -O2 -fstack-protector-strong -Icompiler -Icompiler/heel -Iruntime -I$(GEN) \
+	-idirafter /usr/include -idirafter /usr/include/$(shell $(CC) -print-multiarch 2>/dev/null)
+NETTLE_A := /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null)/libnettle.a
+
+$(OBJ)/musl-heel/compiler/load.o: HEEL_MUSL_CFLAGS += -DHEEL_POLICY_DIR='"$(PREFIX)/share/heel/policies"'
+$(OBJ)/musl-heel/compiler/load.o: $(B)/prefix
+
+$(HEEL_MUSL_OBJ): $(OBJ)/musl-heel/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$< [musl])$(MUSL_CC) $(HEEL_MUSL_CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
+
+# Generated scanners and parsers: their own warnings are not ours to fix.
+$(HEEL_MUSL_GEN_OBJ): $(OBJ)/musl-heel/gen/%.o: $(GEN)/%.c | $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$< [musl])$(MUSL_CC) $(HEEL_MUSL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# An archive, so that only what heel calls is linked (not heelc's
+# explain, which needs jansson).
+$(LIB)/libheel-musl.a: $(filter-out $(OBJ)/musl-heel/compiler/heel/main.o $(OBJ)/musl-heel/compiler/heel/musl/%,$(HEEL_MUSL_OBJ)) \
+		$(HEEL_MUSL_GEN_OBJ) $(RUNTIME_SRC:%.c=$(OBJ)/musl/%.o) | $(LIB)
+	$(Q)rm -f $@
+	$(call quiet,AR,$@)ar rcs $@ $^
+
+$(BIN)/heel: $(OBJ)/musl-heel/compiler/heel/main.o $(LIB)/libheel-musl.a \
+		$(OBJ)/musl-heel/compiler/heel/musl/fortify_shim.o | $(BIN)
+	$(call quiet,LD,$@)$(MUSL_CC) -static -o $@ $^ $(NETTLE_A)
 
 # heel run|shell|python for real, as root and as uid 65534 (tests/front),
 # the README's first commands among them.

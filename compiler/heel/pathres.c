@@ -119,7 +119,9 @@ pathres_resolve_memo(const char *cwd, const char *spelled, struct pathres_memo *
 {
 	/* `rest` holds what is still to walk; a link's target is put in
 	 * front of it. */
-	char *rest = NULL, *done = NULL;
+	/* On the stack: a heap block of PATH_MAX per path was, under musl's
+	 * allocator, a mapping made and unmade for every option. */
+	char *rest = NULL, done[PATH_MAX];
 	size_t links = 0;
 	bool missing = false;
 	int rc = 0;
@@ -133,8 +135,7 @@ pathres_resolve_memo(const char *cwd, const char *spelled, struct pathres_memo *
 		rest = strdup(spelled);
 	else if (asprintf(&rest, "%s/%s", cwd, spelled) < 0)
 		rest = NULL;
-	done = malloc(PATH_MAX);
-	if (!rest || !done) {
+	if (!rest) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -220,7 +221,6 @@ out:
 	if (rc)
 		pathres_free(r);
 	free(rest);
-	free(done);
 	return rc;
 }
 
