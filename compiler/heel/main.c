@@ -237,6 +237,37 @@ compile_cached(struct diag_ctx *ctx, const char *text, uint8_t **bytes, size_t *
 	return rc;
 }
 
+/* The current directory. The kernel reports one that is not reachable
+ * from the process's root (a process that entered another mount
+ * namespace keeps its old root: `nsenter --mount --wd`, some container
+ * runtimes) as "(unreachable)/...", and musl's getcwd(3), which heel is
+ * linked with, then fails with ENOENT where glibc's walks up through "..".
+ * /proc/self/cwd names it from the mount namespace's own root; it is
+ * taken only if it is the very directory we are in. */
+static int
+current_dir(char *buf, size_t len)
+{
+	struct stat here, there;
+	ssize_t n;
+
+	if (getcwd(buf, len))
+		return 0;
+	if (errno != ENOENT)
+		return -1;
+	n = readlink("/proc/self/cwd", buf, len - 1);
+	if (n <= 0 || buf[0] != '/') {
+		errno = ENOENT;
+		return -1;
+	}
+	buf[n] = '\0';
+	if (stat(".", &here) < 0 || stat(buf, &there) < 0 || here.st_dev != there.st_dev ||
+	    here.st_ino != there.st_ino) {
+		errno = ENOENT;
+		return -1;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -264,7 +295,7 @@ main(int argc, char **argv)
 		cli_free(&c);
 		return EXIT_HEEL;
 	}
-	if (!getcwd(cwd, sizeof(cwd)))
+	if (current_dir(cwd, sizeof(cwd)) < 0)
 		return failure("cannot tell the current directory: %s%s", strerror(errno), "");
 	rc = find_launcher(launcher, sizeof(launcher));
 	if (rc && !c.print_policy)

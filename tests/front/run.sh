@@ -108,6 +108,25 @@ t" ] || { echo "got: $out"; return 1; }
 	[ -s new.txt ] || { echo "new.txt missing after a granted write"; return 1; }
 }
 
+# A directory reached through another mount namespace (nsenter --mount
+# --wd, as some container tools enter one): the kernel reports it as
+# unreachable from the process's root, and heel still starts there.
+case_starts_in_a_directory_entered_from_another_mount_namespace() {
+	local out holder
+	unshare -m sleep 60 </dev/null >/dev/null 2>&1 &
+	holder=$!
+	for _ in $(seq 50); do
+		[ "$(readlink /proc/$holder/ns/mnt)" != "$(readlink /proc/self/ns/mnt)" ] && break
+		sleep 0.1
+	done
+	out=$(nsenter --mount=/proc/$holder/ns/mnt --wd="$P" -- \
+		bash -c "$(declare -f as); NOBODY=$NOBODY HOMEDIR='$HOMEDIR'; as $1 '$H' run sh -c 'pwd; cat readme.txt'" 2>&1)
+	kill $holder 2>/dev/null
+	wait $holder 2>/dev/null
+	[ "$out" = "$P
+project file" ] || { echo "got: $out"; return 1; }
+}
+
 case_status_passes_through() {
 	local st
 	as "$1" "$H" run sh -c 'exit 42'
