@@ -208,8 +208,10 @@ $(BIN)/heel-exec-static: $(LAUNCHER_OBJ) $(LIB)/libheelrt.a | $(BIN)
 # UAPI headers come after musl's own (-idirafter): only linux/ and asm/
 # are taken from there.
 MUSL_CC ?= musl-gcc
-MUSL_CFLAGS := $(CSTD) -O2 $(WARN) -fstack-protector-strong -Iruntime -Ilauncher \
-	-idirafter /usr/include -idirafter /usr/include/$(shell $(CC) -print-multiarch 2>/dev/null)
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+MUSL_BASE_CFLAGS := $(CSTD) -O2 -fstack-protector-strong \
+	-idirafter /usr/include -idirafter /usr/include/$(MULTIARCH)
+MUSL_CFLAGS := $(MUSL_BASE_CFLAGS) $(WARN) -Iruntime -Ilauncher
 MUSL_SRC := $(LAUNCHER_SRC) $(RUNTIME_SRC)
 MUSL_OBJ := $(MUSL_SRC:%.c=$(OBJ)/musl/%.o)
 
@@ -564,7 +566,7 @@ $(TOML_GEN_OBJ): $(OBJ)/gen/%.o: $(GEN)/%.c $(GEN)/toml_parser.h $(GEN)/toml_lex
 	$(Q)mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(GEN_CFLAGS) -Icompiler/heel -MMD -MP -c -o $@ $<
 
-$(FRONT_OBJ) $(OBJ)/compiler/heel/main.o: $(OBJ)/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
+$(FRONT_OBJ): $(OBJ)/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
 	$(Q)mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(FRONT_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -592,9 +594,8 @@ $(TBIN)/test_front_%: tests/unit/test_front_%.c $(LIB)/libheelfront.a $(LIB)/lib
 HEEL_MUSL_SRC := compiler/heel/main.c compiler/heel/musl/fortify_shim.c $(FRONT_SRC) $(COMPILER_SRC)
 HEEL_MUSL_OBJ := $(HEEL_MUSL_SRC:%.c=$(OBJ)/musl-heel/%.o)
 HEEL_MUSL_GEN_OBJ := $(patsubst $(GEN)/%.c,$(OBJ)/musl-heel/gen/%.o,$(GEN_SRC) $(GEN)/toml_parser.c $(GEN)/toml_lexer.c)
-HEEL_MUSL_CFLAGS := $(CSTD) -O2 -fstack-protector-strong -Icompiler -Icompiler/heel -Iruntime -I$(GEN) \
-	-idirafter /usr/include -idirafter /usr/include/$(shell $(CC) -print-multiarch 2>/dev/null)
-NETTLE_A := /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null)/libnettle.a
+HEEL_MUSL_CFLAGS := $(MUSL_BASE_CFLAGS) -Icompiler -Icompiler/heel -Iruntime -I$(GEN)
+NETTLE_A := /usr/lib/$(MULTIARCH)/libnettle.a
 
 $(OBJ)/musl-heel/compiler/load.o: HEEL_MUSL_CFLAGS += -DHEEL_POLICY_DIR='"$(PREFIX)/share/heel/policies"'
 $(OBJ)/musl-heel/compiler/load.o: $(B)/prefix

@@ -843,7 +843,7 @@ main(int argc, char *argv[])
 			     proxy.port);
 		launch_mark("heel-proxy started");
 	}
-	/* Before planning, which holds a descriptor per rule; the command
+	/* Before planning, which holds a descriptor per grant; the command
 	 * gets the caller's limit back. */
 	linux_raise_nofile(&l);
 	if (linux_check_landlock(&l, err, sizeof(err)) < 0 ||

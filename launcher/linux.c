@@ -294,12 +294,12 @@ wipe_environ(void)
 }
 
 /* A Landlock rule is added through a descriptor, and the plan holds one
- * for every rule until the command enforces it: a deny carved out of a
- * read grant on a directory of thousands of entries (~/.ssh beneath a
- * /tmp or $HOME that may be read) holds thousands. A soft limit of 1024
- * (a login's usual) would refuse such a launch, so the launcher plans
- * under the hard limit, and the command gets the caller's limit back
- * right after Landlock is enforced: it never sees the raised one. */
+ * for every grant (and every directory a deny is carved out of) until
+ * the command enforces it; a carve-out's siblings are opened only then,
+ * one at a time. A policy of many grants could still pass a soft limit
+ * of 1024 (a login's usual), so the launcher plans under the hard limit,
+ * and the command gets the caller's limit back right after Landlock is
+ * enforced: it never sees the raised one. */
 void
 linux_raise_nofile(struct linux_launch *l)
 {
