@@ -1,27 +1,19 @@
 /* SPDX-License-Identifier: MIT
- * The audit sink: decisions as JSON lines, one write(2) each; see
- * audit.h. */
+ * The proxy's audit lines: decisions as JSON, appended by the shared
+ * sink (audit_sink.h); see audit.h. */
 #include "audit.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "audit_sink.h"
 #include "errmsg.h"
 
-#define SECONDS_PER_DAY 86400
-
 struct proxy_audit {
-	enum proxy_audit_kind kind;
-	int fd;         /* the file, or the day's file; -1 while none is open */
-	int dirfd;      /* daily: the directory, O_PATH; -1 for a file sink */
-	long long day;  /* daily: the open file's day, counted from the epoch */
-	bool torn;      /* a short write left a partial line at fd's end */
+	struct audit_sink *sink;
 	char line[PROXY_AUDIT_LINE_MAX];
 };
 
@@ -126,103 +118,6 @@ proxy_audit_format(const struct proxy_decision *d, char *out, size_t cap)
 	return (int)n;
 }
 
-static long long
-day_of(time_t sec)
-{
-	long long s = (long long)sec;
-
-	return s / SECONDS_PER_DAY - (s % SECONDS_PER_DAY < 0);
-}
-
-/* Makes the day of sec the open file; on failure the sink keeps what it
- * had, and the next record tries again. */
-static int
-open_day(struct proxy_audit *a, time_t sec)
-{
-	char name[64];
-	struct tm tm;
-	int fd;
-
-	if (!gmtime_r(&sec, &tm))
-		return -EOVERFLOW;
-	snprintf(name, sizeof(name), PROXY_AUDIT_DAILY_PREFIX "%04d-%02d-%02d" PROXY_AUDIT_DAILY_SUFFIX,
-		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
-	/* O_NOFOLLOW: whoever else may write to a shared audit directory
-	 * must not redirect our lines with a link planted under
-	 * tomorrow's name. */
-	fd = openat(a->dirfd, name, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW,
-		    0600);
-	if (fd < 0)
-		return -errno;
-	if (a->fd >= 0)
-		close(a->fd);
-	a->fd = fd;
-	a->day = day_of(sec);
-	a->torn = false;
-	return 0;
-}
-
-/* Why dir cannot hold the sink's files, or NULL when it is a directory. */
-static const char *
-not_a_dir(const char *dir)
-{
-	struct stat st;
-
-	if (stat(dir, &st) < 0)
-		return "does not exist (heel-proxy creates no directories)";
-	return S_ISDIR(st.st_mode) ? NULL : "is not a directory";
-}
-
-static int
-open_file(struct proxy_audit *a, const char *path, char *err, size_t errlen)
-{
-	char dir[4096];
-	const char *slash;
-	int rc;
-
-	a->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
-	if (a->fd >= 0)
-		return 0;
-	rc = -errno;
-	slash = strrchr(path, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	if ((rc == -ENOENT || rc == -ENOTDIR) && not_a_dir(dir))
-		return rt_error(err, errlen, rc, "the audit file's directory %s %s", dir,
-				not_a_dir(dir));
-	return rt_error(err, errlen, rc, "cannot open the audit file %s: %s", path, strerror(-rc));
-}
-
-static int
-open_daily(struct proxy_audit *a, const char *path, char *err, size_t errlen)
-{
-	struct timespec now;
-	int rc;
-
-	/* O_PATH: the sink only ever opens files beneath the directory,
-	 * and this descriptor is what the proxy's Landlock rule names. */
-	a->dirfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (a->dirfd < 0) {
-		rc = -errno;
-		if ((rc == -ENOENT || rc == -ENOTDIR) && not_a_dir(path))
-			return rt_error(err, errlen, rc, "the audit directory %s %s", path,
-					not_a_dir(path));
-		return rt_error(err, errlen, rc, "cannot open the audit directory %s: %s", path,
-				strerror(-rc));
-	}
-	/* Today's file now, while the proxy may still open anything: a
-	 * directory it cannot write to is an error at start, not a
-	 * refusal of the first connection. */
-	clock_gettime(CLOCK_REALTIME, &now);
-	rc = open_day(a, now.tv_sec);
-	if (rc < 0)
-		return rt_error(err, errlen, rc, "cannot open today's audit file in %s: %s", path,
-				strerror(-rc));
-	return 0;
-}
-
 int
 proxy_audit_open(struct proxy_audit **out, enum proxy_audit_kind kind, const char *path,
 		 char *err, size_t errlen)
@@ -233,19 +128,14 @@ proxy_audit_open(struct proxy_audit **out, enum proxy_audit_kind kind, const cha
 	*out = NULL;
 	if (!a)
 		return rt_error(err, errlen, -ENOMEM, "out of memory for the audit sink");
-	a->kind = kind;
-	a->fd = -1;
-	a->dirfd = -1;
-	a->day = 0;
-	a->torn = false;
-	if (kind == PROXY_AUDIT_FILE)
-		rc = open_file(a, path, err, errlen);
-	else if (kind == PROXY_AUDIT_DAILY)
-		rc = open_daily(a, path, err, errlen);
-	else
+	if (kind != PROXY_AUDIT_FILE && kind != PROXY_AUDIT_DAILY)
 		rc = rt_error(err, errlen, -EINVAL, "unknown audit sink kind %d", (int)kind);
+	else
+		rc = audit_sink_open(&a->sink,
+				     kind == PROXY_AUDIT_FILE ? AUDIT_SINK_FILE : AUDIT_SINK_DAILY,
+				     path, "heel-proxy", err, errlen);
 	if (rc < 0) {
-		proxy_audit_close(a);
+		free(a);
 		return rc;
 	}
 	*out = a;
@@ -255,41 +145,20 @@ proxy_audit_open(struct proxy_audit **out, enum proxy_audit_kind kind, const cha
 int
 proxy_audit_dir_fd(const struct proxy_audit *a)
 {
-	return a ? a->dirfd : -1;
+	return a ? audit_sink_dir_fd(a->sink) : -1;
 }
 
 int
 proxy_audit_record(struct proxy_audit *a, const struct proxy_decision *d)
 {
-	ssize_t w;
-	int n, rc;
+	int n;
 
 	if (!a)
 		return 0;
 	n = proxy_audit_format(d, a->line, sizeof(a->line));
 	if (n < 0)
 		return n;
-	if (a->kind == PROXY_AUDIT_DAILY && (a->fd < 0 || day_of(d->when.tv_sec) != a->day)) {
-		rc = open_day(a, d->when.tv_sec);
-		if (rc < 0)
-			return rc;
-	}
-	if (a->torn)
-		return -EIO;
-	/* One write of the whole line: with O_APPEND the kernel moves to the
-	 * end and writes under the file's lock, so lines of other proxies
-	 * appending to the same file never interleave with ours (write(2),
-	 * "O_APPEND"). Not so on NFS, which appends in two steps (open(2),
-	 * O_APPEND): a shared sink belongs on a local file system. */
-	do
-		w = write(a->fd, a->line, (size_t)n);
-	while (w < 0 && errno == EINTR);
-	if (w == n)
-		return 0;
-	if (w < 0)
-		return -errno;
-	a->torn = true;
-	return -EIO;
+	return audit_sink_append(a->sink, d->when.tv_sec, a->line, (size_t)n);
 }
 
 void
@@ -297,9 +166,6 @@ proxy_audit_close(struct proxy_audit *a)
 {
 	if (!a)
 		return;
-	if (a->fd >= 0)
-		close(a->fd);
-	if (a->dirfd >= 0)
-		close(a->dirfd);
+	audit_sink_close(a->sink);
 	free(a);
 }

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "audit_sink.h"
+
 /* What the proxy decided about one destination. */
 struct proxy_decision {
 	struct timespec when; /* CLOCK_REALTIME; also picks the daily file */
@@ -49,8 +51,8 @@ enum proxy_audit_kind {
 
 /* Daily files in the directory: network-audit.YYYY-MM-DD.jsonl, the
  * decision's date in UTC. */
-#define PROXY_AUDIT_DAILY_PREFIX "network-audit."
-#define PROXY_AUDIT_DAILY_SUFFIX ".jsonl"
+#define PROXY_AUDIT_DAILY_PREFIX AUDIT_SINK_DAILY_PREFIX
+#define PROXY_AUDIT_DAILY_SUFFIX AUDIT_SINK_DAILY_SUFFIX
 
 struct proxy_audit;
 
