@@ -111,7 +111,7 @@ LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lsecco
 
 # The empty recipe keeps make from saying "Nothing to be done" when all
 # is built (make demo, make check).
-all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(BIN)/heel-proxy $(BIN)/heel
+all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(BIN)/heel-proxy $(BIN)/heel-broker $(BIN)/heel-ipc $(BIN)/heel
 	@:
 
 deps:
@@ -265,6 +265,32 @@ $(BIN)/heel-proxy: $(OBJ)/runtime/proxy/main.o $(LIB)/libheelproxy.a $(LIB)/libh
 		awk 'index($$0, "$(NSS_WARNING)") { held = ""; next } \
 			held != "" { print held } { held = $$0 } END { if (held != "") print held }' >&2
 
+# ---------------------------------------------------------------- heel-broker, heel-ipc
+# heel-broker runs a sandbox's host commands (`ipc`): a program of its
+# own that heel-exec starts, like heel-proxy; jansson reads the calls'
+# requests. Its modules (runtime/broker/) go into one archive the unit
+# tests and the fuzzers link too. heel-ipc is the client inside the
+# sandbox, bound into it from beside heel-exec: static, so that it runs
+# whatever the sandbox's view holds of libc.
+BROKER_MAINS := runtime/broker/main.c runtime/broker/client.c
+BROKER_SRC := $(sort $(filter-out $(BROKER_MAINS),$(wildcard runtime/broker/*.c)))
+BROKER_OBJ := $(BROKER_SRC:%.c=$(OBJ)/%.o)
+
+$(BROKER_OBJ) $(BROKER_MAINS:%.c=$(OBJ)/%.o): $(OBJ)/%.o: %.c
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(CFLAGS_TRUSTED) -Iruntime/broker -MMD -MP -c -o $@ $<
+
+$(LIB)/libheelbroker.a: $(BROKER_OBJ) | $(LIB)
+	$(Q)rm -f $@
+	$(call quiet,AR,$@)ar rcs $@ $^
+
+# Static like heel-proxy: every call a sandbox makes waits for it.
+$(BIN)/heel-broker: $(OBJ)/runtime/broker/main.o $(LIB)/libheelbroker.a $(LIB)/libheelrt.a | $(BIN)
+	$(call quiet,LD,$@)$(CC) -static-pie $(LDFLAGS) -o $@ $^ -ljansson
+
+$(BIN)/heel-ipc: $(OBJ)/runtime/broker/client.o | $(BIN)
+	$(call quiet,LD,$@)$(CC) -static $(LDFLAGS) -o $@ $^ -ljansson
+
 # ---------------------------------------------------------------- tests
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(TBIN)/%)
@@ -277,9 +303,10 @@ $(LIB)/libheeltest.a: $(TEST_SUPPORT_OBJ) | $(LIB)
 	$(Q)rm -f $@
 	$(call quiet,AR,$@)ar rcs $@ $^
 
-$(TBIN)/test_%: tests/unit/test_%.c $(LIB)/libheeltest.a $(LIB)/libheelc.a $(LIB)/libheelproxy.a $(LIB)/libheelrt.a | $(TBIN)
-	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_ALL) -Iruntime/proxy -Itests/unit -o $@ $< $(LIB)/libheeltest.a $(LIB)/libheelc.a \
-		$(LIB)/libheelproxy.a $(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC) $(LIBS_SECCOMP) $(LIBS_PROXY)
+$(TBIN)/test_%: tests/unit/test_%.c $(LIB)/libheeltest.a $(LIB)/libheelc.a $(LIB)/libheelproxy.a $(LIB)/libheelbroker.a \
+		$(LIB)/libheelrt.a | $(TBIN)
+	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_ALL) -Iruntime/proxy -Iruntime/broker -Itests/unit -o $@ $< $(LIB)/libheeltest.a \
+		$(LIB)/libheelc.a $(LIB)/libheelproxy.a $(LIB)/libheelbroker.a $(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC) $(LIBS_SECCOMP) $(LIBS_PROXY)
 
 # The read-only paths at launch are launcher code: the test links that
 # object, and heelc's writer to make the artifacts it reads.
@@ -388,15 +415,16 @@ check-matrix: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-
 # proxy's protocol parsers, which read what any sandboxed process sends.
 ASAN := $(B)/asan
 ASAN_FLAGS := $(CSTD) -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer -Icompiler -Iruntime -Iruntime/proxy -Icompiler/heel -I$(GEN)
+	-fno-omit-frame-pointer -Icompiler -Iruntime -Iruntime/proxy -Iruntime/broker -Icompiler/heel -I$(GEN)
 ASAN_TESTS := $(sort $(wildcard tests/unit/test_front_*.c tests/unit/test_artifact*.c tests/unit/test_landlock_lower.c tests/unit/test_bpf_verify.c \
 	tests/unit/test_landlock_apply.c tests/unit/test_proctree.c tests/unit/test_cgroup.c \
 	tests/unit/test_pathexpand.c tests/unit/test_workdir.c tests/unit/test_env.c tests/unit/test_nethost.c \
 	tests/unit/test_proxy_policy.c tests/unit/test_proxy_http.c tests/unit/test_proxy_socks5.c \
-	tests/unit/test_proxy_audit.c tests/unit/test_proxy_decider.c))
+	tests/unit/test_proxy_audit.c tests/unit/test_proxy_decider.c tests/unit/test_ipcargs.c \
+	tests/unit/test_ipc_request.c))
 # The sources under ASan are compiled once into one archive, not once per
 # test binary.
-ASAN_LIB_SRC := $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) $(PROXY_SRC) $(GEN_SRC) $(FRONT_SRC) \
+ASAN_LIB_SRC := $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) $(PROXY_SRC) $(BROKER_SRC) $(GEN_SRC) $(FRONT_SRC) \
 	$(GEN)/toml_parser.c $(GEN)/toml_lexer.c
 ASAN_OBJ := $(ASAN_LIB_SRC:%.c=$(ASAN)/obj/%.o)
 $(ASAN_OBJ): $(ASAN)/obj/%.o: %.c $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
@@ -423,13 +451,13 @@ FUZZ := $(B)/fuzz
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ)/%)
 FUZZ_FLAGS := $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	-Icompiler -Iruntime -Iruntime/proxy -Icompiler/heel -I$(GEN)
+	-Icompiler -Iruntime -Iruntime/proxy -Iruntime/broker -Icompiler/heel -I$(GEN)
 FUZZ_SMOKE_SECONDS ?= 7
 FUZZ_LONG_SECONDS ?= 600
 
 # The sources are instrumented once into one archive (fuzzer-no-link), not
 # once per target.
-FUZZ_LIB_SRC = $(COMPILER_SRC) $(RUNTIME_SRC) $(PROXY_SRC) $(GEN_SRC) $(FRONT_SRC) \
+FUZZ_LIB_SRC = $(COMPILER_SRC) $(RUNTIME_SRC) $(PROXY_SRC) $(BROKER_SRC) $(GEN_SRC) $(FRONT_SRC) \
 	$(GEN)/toml_parser.c $(GEN)/toml_lexer.c
 FUZZ_OBJ = $(FUZZ_LIB_SRC:%.c=$(FUZZ)/obj/%.o)
 $(FUZZ)/obj/%.o: %.c $(GEN)/parser.h $(GEN)/lexer.h $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
@@ -500,6 +528,7 @@ EXAMPLE_POLICIES := $(sort $(wildcard policies/examples/*.heel))
 INSTALL_MAP = \
 	$(BIN)/heel:bin/heel:0755 $(BIN)/heelc:bin/heelc:0755 \
 	$(BIN)/heel-exec:bin/heel-exec:0755 $(BIN)/heel-proxy:bin/heel-proxy:0755 \
+	$(BIN)/heel-broker:bin/heel-broker:0755 $(BIN)/heel-ipc:bin/heel-ipc:0755 \
 	docs/heel.1:share/man/man1/heel.1:0644 docs/heelc.1:share/man/man1/heelc.1:0644 \
 	docs/heel-exec.1:share/man/man1/heel-exec.1:0644 docs/heel.5:share/man/man5/heel.5:0644 \
 	$(foreach f,$(STOCK_POLICIES),$(f):share/heel/$(f):0644) \
@@ -539,6 +568,16 @@ clean:
 
 # The live network suite (tests/net): heel-exec and heel-proxy against
 # namespaces that stand in for the internet, with curl, git, urllib, pip.
+# The broker's live suite (tests/broker): heel-broker and heel-ipc with a
+# test program in heel-exec's place (control socket, seccomp listener),
+# as root and as uid 65534.
+.PHONY: check-broker
+check-broker: $(BIN)/heel-broker $(BIN)/heel-ipc $(TBIN)/broker_live
+	@bash tests/broker/run.sh $(B)
+
+$(TBIN)/broker_live: tests/broker/broker_live.c $(LIB)/libheelrt.a | $(TBIN)
+	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_TRUSTED) -o $@ $< $(LIB)/libheelrt.a
+
 .PHONY: check-net
 check-net: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-proxy
 	@bash tests/net/run.sh $(B)
