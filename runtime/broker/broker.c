@@ -87,7 +87,16 @@ remove_call(struct call *c)
 	close_pipe(c, &c->out);
 	close_pipe(c, &c->err);
 	if (c->chan >= 0) {
+		char sink;
+		int budget = 4096;
+
 		epoll_ctl(b->epfd, EPOLL_CTL_DEL, c->chan, NULL);
+		/* A socket closed with unread frames resets its peer
+		 * (ECONNRESET), which the caller then reads before the
+		 * frames we sent it: drop what it sent first. The queue is
+		 * bounded by the socket's buffer. */
+		while (budget-- > 0 && recv(c->chan, &sink, 1, MSG_DONTWAIT | MSG_TRUNC) > 0)
+			;
 		close(c->chan);
 	}
 	c->chan = -1;
@@ -321,9 +330,13 @@ on_chan(struct call *c, uint32_t events)
 		stop_call(c, HEEL_IPC_CODE_INTERNAL, "an unexpected frame while the call runs");
 		return;
 	}
+	if (mh.msg_flags & MSG_CTRUNC) {
+		broker_fail(c, HEEL_IPC_CODE_INTERNAL, "descriptors sent on the channel are refused");
+		settle(c);
+		return;
+	}
 	rc = ipc_reqbuf_feed(&c->req, frame, (size_t)n,
-			     (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) || n > HEEL_IPC_FRAME_MAX, err,
-			     sizeof(err));
+			     (mh.msg_flags & MSG_TRUNC) || n > HEEL_IPC_FRAME_MAX, err, sizeof(err));
 	if (rc < 0)
 		broker_fail(c, HEEL_IPC_CODE_INTERNAL, err);
 	else if (rc > 0)

@@ -17,7 +17,7 @@ ipc_reqbuf_feed(struct ipc_reqbuf *r, const unsigned char *frame, size_t n, bool
 {
 	if (truncated)
 		return rt_error(err, errlen, -EMSGSIZE,
-				"a frame longer than %d bytes or carrying descriptors",
+				"a frame longer than %d bytes",
 				HEEL_IPC_FRAME_MAX);
 	if (n == 0 || n > HEEL_IPC_FRAME_MAX)
 		return rt_error(err, errlen, -EPROTO, "a frame of %zu bytes", n);
