@@ -1203,6 +1203,32 @@ eval_ipc(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 	s->nipc++;
 }
 
+/* A host command call is an ioctl the seccomp filter hands to the broker
+ * (compiler/seccomp_policy.c): with the whole of ioctl denied, no call
+ * could ever reach it, and the command would fail in a way the policy
+ * does not explain. */
+static void
+check_ipc_ioctl(struct sema *s)
+{
+	size_t k;
+
+	if (!sema_map_get(&s->seccomp_index, "ioctl", &k) ||
+	    s->seccomp[k].rule.action != IR_SECCOMP_DENY)
+		return;
+	for (size_t i = 0; i < s->nipc; i++) {
+		if (!(s->ipc[i].ipc.platforms & IR_PLAT_BIT(IR_LINUX)))
+			continue;
+		diag_push(s->ctx, DIAG_ERROR, &s->seccomp[k].loc,
+			  "a host command call is an ioctl(2) the filter hands to heel's broker; "
+			  "drop the `seccomp deny` or the `ipc` block",
+			  "`seccomp deny \"ioctl\"` with a Linux `ipc` command: its calls could "
+			  "never reach the host");
+		diag_push(s->ctx, DIAG_NOTE, &s->ipc[i].loc, NULL, "`ipc \"%s\"` declared here",
+			  s->ipc[i].ipc.name);
+		return;
+	}
+}
+
 static void
 eval_python(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 {
@@ -2290,6 +2316,7 @@ sema_compile(struct diag_ctx *ctx, const struct sema_options *opts, struct ir_po
 	}
 	if (!s.oom) {
 		check_network(&s);
+		check_ipc_ioctl(&s);
 		sema_warn_patterns(&s);
 		sema_check_decider(&s);
 		check_targets(&s);
