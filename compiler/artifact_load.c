@@ -226,6 +226,20 @@ load_ipc(struct loader *l)
 		c->npositionals = a.nargs;
 		for (size_t j = 0; j < a.nargs; j++)
 			c->positionals[j] = copy_str(l, art_ipc_arg(l->view, &a, j));
+		if (!art_ipc_typed_count(l->view, &a))
+			continue;
+		c->args = array(l, art_ipc_typed_count(l->view, &a), sizeof(*c->args));
+		if (!c->args)
+			continue;
+		c->nargs = art_ipc_typed_count(l->view, &a);
+		for (size_t j = 0; j < c->nargs; j++) {
+			const char *name = NULL;
+			unsigned type = 0;
+
+			art_ipc_typed_at(l->view, &a, j, &name, &type);
+			c->args[j].name = copy_str(l, name);
+			c->args[j].type = (uint8_t)type;
+		}
 	}
 }
 

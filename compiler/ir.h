@@ -143,6 +143,9 @@ struct ir_env_set {
 /* The type of an `arg` line: how the broker checks a caller's value
  * before the host command sees it. The values are the artifact's
  * (ART_IPC_ARG_*) and the broker's (enum ipc_arg_type). */
+/* A host command without `timeout` is killed after this (heel(5), IPC). */
+#define IR_IPC_DEFAULT_TIMEOUT_MS 60000u
+
 enum ir_ipc_arg_type { IR_IPC_STRING, IR_IPC_INT, IR_IPC_BOOL, IR_IPC_PATH, IR_IPC_ARG_TYPE_COUNT };
 
 struct ir_ipc_arg {
@@ -160,7 +163,7 @@ struct ir_ipc {
 	 * `arg` line is a string, and none is a bool. */
 	struct ir_ipc_arg *args;
 	size_t nargs;
-	uint64_t timeout_ms;         /* 0 = none */
+	uint64_t timeout_ms;         /* 0 = not set: IR_IPC_DEFAULT_TIMEOUT_MS */
 	uint8_t platforms;
 	struct ir_origin origin;
 };
