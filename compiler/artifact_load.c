@@ -221,11 +221,11 @@ load_ipc(struct loader *l)
 		c->platforms = a.platforms;
 		c->origin = origin(l, &a.origin);
 		c->positionals = array(l, a.nargs, sizeof(*c->positionals));
-		if (!c->positionals)
-			continue;
-		c->npositionals = a.nargs;
-		for (size_t j = 0; j < a.nargs; j++)
-			c->positionals[j] = copy_str(l, art_ipc_arg(l->view, &a, j));
+		if (c->positionals) {
+			c->npositionals = a.nargs;
+			for (size_t j = 0; j < a.nargs; j++)
+				c->positionals[j] = copy_str(l, art_ipc_arg(l->view, &a, j));
+		}
 		if (!art_ipc_typed_count(l->view, &a))
 			continue;
 		c->args = array(l, art_ipc_typed_count(l->view, &a), sizeof(*c->args));

@@ -158,14 +158,14 @@ struct ir_ipc {
 	char *exec;
 	char **positionals;
 	size_t npositionals;
+	uint64_t timeout_ms;         /* 0 = not set: IR_IPC_DEFAULT_TIMEOUT_MS */
+	uint8_t platforms;
+	struct ir_origin origin;
 	/* The `arg` lines, in declaration order. The names a command
 	 * accepts are its positionals and these; a positional without an
 	 * `arg` line is a string, and none is a bool. */
 	struct ir_ipc_arg *args;
 	size_t nargs;
-	uint64_t timeout_ms;         /* 0 = not set: IR_IPC_DEFAULT_TIMEOUT_MS */
-	uint8_t platforms;
-	struct ir_origin origin;
 };
 
 struct ir_python {
