@@ -627,6 +627,7 @@ Test(bpf_gen, too_big_is_refused)
 Test(bpf_gen, libseccomp_builds_agree, .timeout = 120)
 {
 	const int pols[] = { POL_DENY, POL_DENY_UNIX, POL_USER, POL_IPC };
+	size_t compared = 0;
 
 	for (size_t p = 0; p < N(pols); p++) {
 		struct ir_policy *pol = make_policy(pols[p]);
@@ -645,11 +646,17 @@ Test(bpf_gen, libseccomp_builds_agree, .timeout = 120)
 				cr_assert_eq(ret, 0, "%s %s opt %d: %d", pol_names[pols[p]],
 					     scp_arch_name(a), opt, ret);
 				if (prog.len > BPF_SIM_MAXINSNS) {
-					cr_log_warn("%s %s optimize=%d: %zu instructions, over the limit",
+					/* libseccomp's expansion of argument
+					 * filters (user rules: 4.3k with the host
+					 * command call's two-word clause): nothing
+					 * to compare. An info, since a warning
+					 * makes Criterion exit 1. */
+					cr_log_info("%s %s optimize=%d: %zu instructions, over the limit",
 						    pol_names[pols[p]], scp_arch_name(a), opt, prog.len);
 					bpf_prog_free(&prog);
 					continue;
 				}
+				compared++;
 				cr_assert_leq(skipped, 1, "open_tree_attr is the only unknown name");
 				for (size_t i = 0; i < len; i++) {
 					const struct scp_rule *r = scp_find(m, t[i].nr);
@@ -669,6 +676,9 @@ Test(bpf_gen, libseccomp_builds_agree, .timeout = 120)
 		}
 		ir_policy_free(pol);
 	}
+	/* network deny, + unix sockets and ipc fit on both arches, with both
+	 * optimisations: the host command call's clause is cross-checked. */
+	cr_assert_geq(compared, 3 * 2 * 2, "only %zu libseccomp programs compared", compared);
 }
 
 static void
