@@ -221,11 +221,25 @@ load_ipc(struct loader *l)
 		c->platforms = a.platforms;
 		c->origin = origin(l, &a.origin);
 		c->positionals = array(l, a.nargs, sizeof(*c->positionals));
-		if (!c->positionals)
+		if (c->positionals) {
+			c->npositionals = a.nargs;
+			for (size_t j = 0; j < a.nargs; j++)
+				c->positionals[j] = copy_str(l, art_ipc_arg(l->view, &a, j));
+		}
+		if (!art_ipc_typed_count(l->view, &a))
 			continue;
-		c->npositionals = a.nargs;
-		for (size_t j = 0; j < a.nargs; j++)
-			c->positionals[j] = copy_str(l, art_ipc_arg(l->view, &a, j));
+		c->args = array(l, art_ipc_typed_count(l->view, &a), sizeof(*c->args));
+		if (!c->args)
+			continue;
+		c->nargs = art_ipc_typed_count(l->view, &a);
+		for (size_t j = 0; j < c->nargs; j++) {
+			const char *name = NULL;
+			unsigned type = 0;
+
+			art_ipc_typed_at(l->view, &a, j, &name, &type);
+			c->args[j].name = copy_str(l, name);
+			c->args[j].type = (uint8_t)type;
+		}
 	}
 }
 

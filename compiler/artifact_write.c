@@ -36,19 +36,24 @@ static_assert(SAME(IR_SRC_USER, ART_SRC_USER), "rule sources");
 static_assert(SAME(IR_LIMIT_COUNT, ART_LIMIT_COUNT), "limits");
 static_assert(SAME(IR_SECCOMP_DENY, ART_SECCOMP_DENY) && SAME(IR_SECCOMP_ALLOW, ART_SECCOMP_ALLOW),
 	      "seccomp actions");
+static_assert(SAME(IR_IPC_STRING, ART_IPC_ARG_STRING) && SAME(IR_IPC_INT, ART_IPC_ARG_INT) &&
+		  SAME(IR_IPC_BOOL, ART_IPC_ARG_BOOL) && SAME(IR_IPC_PATH, ART_IPC_ARG_PATH) &&
+		  SAME(IR_IPC_ARG_TYPE_COUNT, ART_IPC_ARG_TYPE_COUNT),
+	      "ipc argument types");
 static_assert(SAME(IR_NET_ALLOW_LIST, 2) && SAME(IR_AUDIT_DAILY, 2) && SAME(IR_ISO_PERMISSIVE, 2) &&
 		  SAME(IR_IO_BACKGROUND, 2),
 	      "scalar ranges checked by the reader");
 
 /* The order the common sections appear in the file and the table
  * (DECIDER only when a platform has a decider, READONLY only when a
- * path is kept read-only); the Linux sections
+ * path is kept read-only, IPC_ARGS only when a command has an `arg`
+ * line); the Linux sections
  * follow: LINUX_LANDLOCK, then SECCOMP_BPF for each arch in enum
  * scp_arch order. */
 static const uint32_t section_order[] = {
     ART_SEC_STRTAB, ART_SEC_SCALARS, ART_SEC_PATHS, ART_SEC_ENV,  ART_SEC_NETWORK,
     ART_SEC_IPC,    ART_SEC_PYTHON,  ART_SEC_EXTRAS, ART_SEC_META, ART_SEC_DECIDER,
-    ART_SEC_READONLY,
+    ART_SEC_READONLY, ART_SEC_IPC_ARGS,
 };
 #define NCOMMON (sizeof(section_order) / sizeof(section_order[0]))
 #define MAX_SECTIONS (NCOMMON + 1 + SCP_ARCH_COUNT)
@@ -65,6 +70,7 @@ struct writer {
 	struct buf bpf[SCP_ARCH_COUNT];	  /* SECCOMP_BPF payloads */
 	bool decider_on;		  /* the DECIDER section is written */
 	bool readonly_on;		  /* the READONLY section is written */
+	bool ipc_args_on;		  /* the IPC_ARGS section is written */
 	bool linux_on;			  /* the Linux sections are written */
 	uint32_t min_landlock_abi;	  /* header field */
 	uint32_t *slots; /* string hash: offset + 1, 0 = empty */
@@ -501,6 +507,33 @@ write_readonly(struct writer *w, const struct ir_policy *p)
 	}
 }
 
+/* IPC_ARGS: only when a command has an `arg` line, so that an artifact
+ * without one stays readable by a 1.2 launcher. */
+static void
+write_ipc_args(struct writer *w, const struct ir_policy *p)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nipc; i++)
+		n += p->ipc[i].nargs;
+	if (!n)
+		return;
+	w->ipc_args_on = true;
+	put_table(w, ART_SEC_IPC_ARGS, n, sizeof(struct art_rec_ipc_arg), 0);
+	for (size_t i = 0; i < p->nipc; i++) {
+		for (size_t j = 0; j < p->ipc[i].nargs; j++) {
+			const struct ir_ipc_arg *a = &p->ipc[i].args[j];
+			uint8_t *r = grow(w, &w->sec[ART_SEC_IPC_ARGS], sizeof(struct art_rec_ipc_arg));
+
+			if (!r)
+				return;
+			le_put32(r + offsetof(struct art_rec_ipc_arg, command), count32(w, i));
+			le_put32(r + offsetof(struct art_rec_ipc_arg, name), req(w, a->name));
+			r[offsetof(struct art_rec_ipc_arg, type)] = a->type;
+		}
+	}
+}
+
 /* LINUX_LANDLOCK: the payload format is the Landlock backend's own
  * (runtime/landlock_table.h); the artifact only carries it. */
 static void
@@ -592,7 +625,8 @@ list_sections(const struct writer *w, struct placed *out)
 		uint32_t type = section_order[i];
 
 		if ((type == ART_SEC_DECIDER && !w->decider_on) ||
-		    (type == ART_SEC_READONLY && !w->readonly_on))
+		    (type == ART_SEC_READONLY && !w->readonly_on) ||
+		    (type == ART_SEC_IPC_ARGS && !w->ipc_args_on))
 			continue;
 		out[n++] = (struct placed){type, type == ART_SEC_META ? 0 : ART_SECF_CRITICAL,
 					   &w->sec[type]};
@@ -678,6 +712,7 @@ artifact_write(const struct ir_policy *policy, uint8_t **out, size_t *len)
 	write_meta(&w, policy);
 	write_decider(&w, policy);
 	write_readonly(&w, policy);
+	write_ipc_args(&w, policy);
 	write_linux(&w, policy);
 	rc = w.rc ? w.rc : assemble(&w, out, len);
 	if (!rc && art_validate(*out, *len, &view, NULL, 0) != 0) {

@@ -121,6 +121,7 @@ static const char *const kind_names[AST_KIND_COUNT] = {
 	[AST_IPC_EXEC] = "exec",
 	[AST_IPC_POSITIONAL] = "positional",
 	[AST_IPC_TIMEOUT] = "timeout",
+	[AST_IPC_ARG] = "arg",
 	[AST_PYTHON] = "python",
 	[AST_PY_VENV] = "venv",
 	[AST_PY_PACKAGES] = "packages",

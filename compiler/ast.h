@@ -58,6 +58,7 @@ enum ast_kind {
 	AST_IPC_EXEC,             /* exec STRING */
 	AST_IPC_POSITIONAL,       /* positional STRING... */
 	AST_IPC_TIMEOUT,          /* timeout NUMBER */
+	AST_IPC_ARG,              /* arg STRING WORD (name, type) */
 	AST_PYTHON,               /* python { children: AST_PY_* } */
 	AST_PY_VENV,              /* venv STRING */
 	AST_PY_PACKAGES,          /* packages STRING... */

@@ -36,6 +36,15 @@ platforms_text(unsigned mask, unsigned all, char *buf, size_t len)
 	}
 }
 
+/* What the broker adds to a type's check, for the reader of explain. */
+static const char *
+arg_type_note(unsigned type)
+{
+	return type == IR_IPC_PATH ? " (must be inside the working directory)"
+	       : type == IR_IPC_BOOL ? " (given alone, it is true)"
+				     : "";
+}
+
 static void
 origin_text(const struct ir_origin *o, char *buf, size_t len)
 {
@@ -931,10 +940,35 @@ print_misc(struct text_out *t)
 		platforms_text(c->platforms, p->platforms, plat, sizeof(plat));
 		fprintf(t->f, "  %s runs %s on the host, outside the sandbox  %s%s%s%s\n", c->name,
 			c->exec, orig, plat[0] ? "  [" : "", plat, plat[0] ? " only]" : "");
-		for (size_t j = 0; j < c->npositionals; j++)
-			fprintf(t->f, "    positional %s\n", c->positionals[j]);
+		/* What a caller may pass, as the broker checks it: the
+		 * positionals in order (a string unless an `arg` line types
+		 * it), then the other `arg` lines. */
+		for (size_t j = 0; j < c->npositionals; j++) {
+			unsigned type = IR_IPC_STRING;
+
+			for (size_t k = 0; k < c->nargs; k++)
+				if (strcmp(c->args[k].name, c->positionals[j]) == 0)
+					type = c->args[k].type;
+			fprintf(t->f, "    positional %s: %s%s\n", c->positionals[j],
+				ir_ipc_arg_type_name(type), arg_type_note(type));
+		}
+		for (size_t k = 0; k < c->nargs; k++) {
+			bool positional = false;
+
+			for (size_t j = 0; j < c->npositionals; j++)
+				positional |= strcmp(c->args[k].name, c->positionals[j]) == 0;
+			if (!positional)
+				fprintf(t->f, "    arg --%s: %s%s\n", c->args[k].name,
+					ir_ipc_arg_type_name(c->args[k].type),
+					arg_type_note(c->args[k].type));
+		}
+		if (!c->npositionals && !c->nargs)
+			fputs("    no arguments\n", t->f);
 		if (c->timeout_ms)
 			fprintf(t->f, "    timeout %" PRIu64 " ms\n", c->timeout_ms);
+		else
+			fprintf(t->f, "    timeout %u ms (the default: no `timeout` given)\n",
+				IR_IPC_DEFAULT_TIMEOUT_MS);
 	}
 
 	fputs("\nPython\n", t->f);
@@ -1406,6 +1440,22 @@ json_policy(const struct view *v, const char *name)
 		json_object_set_new(o, "name", json_string(c->name));
 		json_object_set_new(o, "exec", json_string(c->exec));
 		json_object_set_new(o, "positionals", json_strv(c->positionals, c->npositionals));
+		{
+			json_t *args = json_array();
+
+			for (size_t k = 0; k < c->nargs; k++) {
+				json_t *a = json_object();
+
+				json_object_set_new(a, "name", json_string(c->args[k].name));
+				json_object_set_new(a, "type",
+						    json_string(ir_ipc_arg_type_name(c->args[k].type)));
+				json_array_append_new(args, a);
+			}
+			json_object_set_new(o, "args", args);
+		}
+		json_object_set_new(o, "effective_timeout_ms",
+				    json_integer((json_int_t)(c->timeout_ms ? c->timeout_ms
+									    : IR_IPC_DEFAULT_TIMEOUT_MS)));
 		json_object_set_new(o, "timeout_ms", c->timeout_ms ? json_integer((json_int_t)c->timeout_ms) : json_null());
 		json_object_set_new(o, "platforms", json_platforms(c->platforms));
 		json_object_set_new(o, "origin", json_origin(&c->origin));

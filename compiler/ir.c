@@ -98,6 +98,9 @@ ir_policy_free(struct ir_policy *p)
 		free(p->ipc[i].name);
 		free(p->ipc[i].exec);
 		free_strv(p->ipc[i].positionals, p->ipc[i].npositionals);
+		for (size_t j = 0; j < p->ipc[i].nargs; j++)
+			free(p->ipc[i].args[j].name);
+		free(p->ipc[i].args);
 	}
 	free(p->ipc);
 	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
@@ -179,6 +182,14 @@ const char *
 ir_platform_name(enum ir_platform p)
 {
 	return (unsigned)p < IR_PLATFORM_COUNT ? platform_names[p] : "?";
+}
+
+const char *const ir_ipc_arg_type_names[] = { "string", "int", "bool", "path", NULL };
+
+const char *
+ir_ipc_arg_type_name(unsigned type)
+{
+	return type < IR_IPC_ARG_TYPE_COUNT ? ir_ipc_arg_type_names[type] : "?";
 }
 
 const char *

@@ -140,14 +140,32 @@ struct ir_env_set {
 	struct ir_origin origin;
 };
 
+/* The type of an `arg` line: how the broker checks a caller's value
+ * before the host command sees it. The values are the artifact's
+ * (ART_IPC_ARG_*) and the broker's (enum ipc_arg_type). */
+/* A host command without `timeout` is killed after this (heel(5), IPC). */
+#define IR_IPC_DEFAULT_TIMEOUT_MS 60000u
+
+enum ir_ipc_arg_type { IR_IPC_STRING, IR_IPC_INT, IR_IPC_BOOL, IR_IPC_PATH, IR_IPC_ARG_TYPE_COUNT };
+
+struct ir_ipc_arg {
+	char *name;
+	uint8_t type;                /* enum ir_ipc_arg_type */
+};
+
 struct ir_ipc {
 	char *name;
 	char *exec;
 	char **positionals;
 	size_t npositionals;
-	uint64_t timeout_ms;         /* 0 = none */
+	uint64_t timeout_ms;         /* 0 = not set: IR_IPC_DEFAULT_TIMEOUT_MS */
 	uint8_t platforms;
 	struct ir_origin origin;
+	/* The `arg` lines, in declaration order. The names a command
+	 * accepts are its positionals and these; a positional without an
+	 * `arg` line is a string, and none is a bool. */
+	struct ir_ipc_arg *args;
+	size_t nargs;
 };
 
 struct ir_python {
@@ -238,6 +256,8 @@ const char *ir_isolation_name(uint64_t iso);           /* "strict" */
 const char *ir_set_name(enum ir_protect_set set);       /* "credentials" */
 const char *ir_limit_name(enum ir_limit limit);         /* "open-files" */
 const char *ir_platform_name(enum ir_platform p);       /* "linux" */
+extern const char *const ir_ipc_arg_type_names[];       /* "string", "int", "bool", "path", NULL */
+const char *ir_ipc_arg_type_name(unsigned type);        /* "?" when out of range */
 const char *ir_mode_name(unsigned mode);                /* "r", "rw", "rx", "rwx", "deny" */
 
 #endif

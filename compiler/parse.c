@@ -24,6 +24,7 @@ static const struct {
 	{ "allow-all", K_ALLOW_ALL },
 	{ "allow-pip-install", K_ALLOW_PIP },
 	{ "allow-private", K_ALLOW_PRIVATE },
+	{ "arg", K_ARG },
 	{ "audit", K_AUDIT },
 	{ "because", K_BECAUSE },
 	{ "capability", K_CAPABILITY },
@@ -112,7 +113,8 @@ static const char *const stmt_words[] = {
 	"env", "workdir", "ipc", "python", "on", "seccomp", "sbpl",
 	"capability", "readonly", NULL
 };
-static const char *const ipc_words[] = { "exec", "positional", "timeout", NULL };
+static const char *const ipc_words[] = { "exec", "positional", "arg", "timeout", NULL };
+static const char *const argtype_words[] = { "string", "int", "bool", "path", NULL };
 static const char *const py_words[] = { "venv", "packages", "allow-pip-install", NULL };
 static const char *const mode_words[] = { "r", "rw", "rx", "rwx", NULL };
 static const char *const set_words[] = {
@@ -300,7 +302,8 @@ usage_of(const struct parse_st *st, enum parse_block_kind blk)
 	case K_WORKDIR:
 		return "usage: workdir \"PATH\"";
 	case K_IPC:
-		return "usage: ipc \"NAME\" { exec \"PATH\"; positional \"ARG\"...; timeout DURATION }";
+		return "usage: ipc \"NAME\" { exec \"PATH\"; positional \"ARG\"...; "
+		       "arg \"ARG\" string|int|bool|path; timeout DURATION }";
 	case K_PYTHON:
 		return "usage: python { venv \"PATH\"; packages \"NAME\"...; allow-pip-install yes|no }";
 	case K_ON:
@@ -317,6 +320,8 @@ usage_of(const struct parse_st *st, enum parse_block_kind blk)
 		return "usage: positional \"ARG\"...";
 	case K_TIMEOUT:
 		return "usage: timeout DURATION, e.g. timeout 30s";
+	case K_ARG:
+		return "usage: arg \"ARG\" string|int|bool|path";
 	case K_VENV:
 		return "usage: venv \"PATH\"";
 	case K_PACKAGES:
@@ -471,6 +476,11 @@ expect_of(const struct parse_st *st, enum parse_block_kind blk, struct expect *e
 			      NULL, SH_STRING);
 	case K_TIMEOUT:
 		return n == 1 && EXPECT("a duration after `timeout`, e.g. 30s", NULL, SH_NUMBER);
+	case K_ARG:
+		if (n == 1)
+			return EXPECT("a quoted argument name after `arg`", NULL, SH_STRING);
+		return n == 2 && EXPECT("a type (string, int, bool or path) after the argument name",
+					argtype_words, SH_WORD);
 	case K_VENV:
 		return n == 1 && EXPECT("a quoted path after `venv`", NULL, SH_STRING);
 	case K_PACKAGES:
@@ -603,7 +613,7 @@ start_error(struct parse_ctx *ctx)
 	case PARSE_B_IPC:
 	case PARSE_B_PYTHON: {
 		bool ipc = ctx->la_block == PARSE_B_IPC;
-		const char *holds = ipc ? "an `ipc` block holds exec, positional and timeout"
+		const char *holds = ipc ? "an `ipc` block holds exec, positional, arg and timeout"
 					: "a `python` block holds venv, packages and allow-pip-install";
 
 		if (t == T_WORD) {
@@ -619,7 +629,7 @@ start_error(struct parse_ctx *ctx)
 			       ipc ? "an `ipc`" : "a `python`");
 		} else {
 			report(ctx, loc, holds, "expected %s, found %s",
-			       ipc ? "exec, positional or timeout"
+			       ipc ? "exec, positional, arg or timeout"
 				   : "venv, packages or allow-pip-install",
 			       found);
 		}
@@ -653,6 +663,7 @@ start_error(struct parse_ctx *ctx)
 		return;
 	case K_EXEC:
 	case K_POSITIONAL:
+	case K_ARG:
 	case K_TIMEOUT:
 		/* A time limit on the command is the likelier wish; heel has
 		 * CPU time, not wall-clock time. */

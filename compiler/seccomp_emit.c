@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ipc_abi.h"
 #include "ir.h"
 
 /* What A holds before an instruction: the seccomp_data offset last
@@ -114,6 +115,8 @@ const_comment(const struct scp_model *m, int src, uint32_t k, char *buf, size_t 
 	} else if (src == (int)BPF_SIM_DATA_ARCH) {
 		if ((name = arch_const_name(k)) != NULL)
 			snprintf(buf, size, " /* %s */", name);
+	} else if (src == (int)BPF_SIM_DATA_ARG_LO(1) && k == HEEL_IPC_IOCTL) {
+		snprintf(buf, size, " /* HEEL_IPC_IOCTL */");
 	}
 }
 
@@ -187,7 +190,10 @@ print_rules(FILE *out, const struct scp_model *m)
 					fprintf(out, " && ");
 				print_cond(out, &cl->conds[j]);
 			}
-			fprintf(out, ": %s; ", bpf_sim_action_name(cl->action, a, sizeof(a)));
+			fprintf(out, ": %s", bpf_sim_action_name(cl->action, a, sizeof(a)));
+			if (cl->why != NULL)
+				fprintf(out, " (%s)", cl->why);
+			fprintf(out, "; ");
 		}
 		fprintf(out, "%s%s", r->nclauses ? "else " : "",
 			bpf_sim_action_name(r->action, a, sizeof(a)));

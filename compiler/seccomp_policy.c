@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ipc_abi.h"
 #include "ir.h"
 
 /* Linux ABI values, identical on x86_64 and aarch64. Spelled out here so
  * heelc builds the same filter on any host (macOS has another errno set)
  * and with headers older than the kernel it targets (Debian 12: 6.1). */
 #define L_EPERM 1
+#define L_EBADF 9
 #define L_ENOSYS 38
 
 #define L_AF_UNIX 1
@@ -460,6 +462,63 @@ apply_user_rules(struct scp_model *m, size_t cap, const struct ir_policy *policy
 	return 0;
 }
 
+bool
+scp_has_ipc(const struct ir_policy *policy)
+{
+	for (size_t i = 0; i < policy->nipc; i++)
+		if (policy->ipc[i].platforms & IR_PLAT_BIT(IR_LINUX))
+			return true;
+	return false;
+}
+
+/* A host command call is ioctl(-1, HEEL_IPC_IOCTL) (runtime/ipc_abi.h):
+ * no descriptor is -1, so the kernel would answer EBADF. With a Linux
+ * `ipc` command the filter hands the call to the broker instead
+ * (SECCOMP_RET_USER_NOTIF); without one it answers EBADF itself, so a
+ * nested sandbox without `ipc` never reaches the broker of an outer one:
+ * across stacked filters ERRNO outranks USER_NOTIF. Both words are
+ * `unsigned int` parameters: the low words only, as for TIOCSTI. The
+ * clause comes first and survives `seccomp allow "ioctl"` (heel's own
+ * transport, not a restriction of ioctl); a `seccomp deny "ioctl"`
+ * beside ipc is refused, since no call could reach the broker. */
+static int
+rule_ipc(struct scp_model *m, size_t cap, const struct ir_policy *policy)
+{
+	const bool ipc = scp_has_ipc(policy);
+	struct scp_rule *r;
+	uint32_t nr;
+
+	if (scp_lookup(m->arch, "ioctl", &nr) < 0)
+		return 0;
+	r = NULL;
+	for (size_t i = 0; i < m->nrules; i++)
+		if (m->rules[i].nr == nr)
+			r = &m->rules[i];
+	if (r && r->nclauses == 0 && r->action != SCP_ALLOW) {
+		/* `seccomp deny "ioctl"`: the whole call is refused. */
+		return ipc ? -EINVAL : 0;
+	}
+	if (!r) {
+		r = named_rule(m, cap, "ioctl");
+		if (!r)
+			return -ENOMEM;
+		r->action = SCP_ALLOW;
+		r->why = "heel's host command call only (policy: seccomp allow)";
+	}
+	if (r->nclauses == SCP_MAX_CLAUSES)
+		return -ENOMEM;
+	memmove(&r->clauses[1], &r->clauses[0], r->nclauses * sizeof(r->clauses[0]));
+	r->nclauses++;
+	memset(&r->clauses[0], 0, sizeof(r->clauses[0]));
+	r->clauses[0].nconds = 2;
+	r->clauses[0].conds[0] = COND32(0, 0xffffffffu, false, 0xffffffffu);
+	r->clauses[0].conds[1] = COND32(1, 0xffffffffu, false, HEEL_IPC_IOCTL);
+	r->clauses[0].action = ipc ? SECCOMP_RET_USER_NOTIF : SCP_ERRNO(L_EBADF);
+	r->clauses[0].why = ipc ? "host command calls (ipc)"
+				: "the host command call of an outer sandbox";
+	return 0;
+}
+
 /* ioprio_set(int which, int who, int ioprio): the launcher lowers the
  * I/O priority before the command runs (io-priority), and lowering needs
  * no privilege, but neither does raising it back up to best-effort 0
@@ -570,6 +629,8 @@ scp_build(const struct ir_policy *policy, enum scp_arch arch,
 	rules_watch(m, cap, lx->isolation.value == IR_ISO_STRICT);
 
 	ret = apply_user_rules(m, cap, policy);
+	if (ret == 0)
+		ret = rule_ipc(m, cap, policy);
 	if (ret < 0) {
 		scp_free(m);
 		return ret;

@@ -76,6 +76,7 @@ struct scp_clause {
 	uint8_t nconds;
 	struct scp_cond conds[SCP_MAX_CONDS];
 	uint32_t action;
+	const char *why;             /* static text for emit, or NULL */
 };
 
 /* What one syscall gets: the first clause that holds decides, otherwise
@@ -111,14 +112,21 @@ struct scp_model {
 /* Builds the model of `policy` (its Linux part) for `arch`. Returns 0 and a
  * model the caller frees with scp_free(), or -ENOMEM; -EPERM when a
  * `seccomp allow` names a never-allowable call; -ENOENT when a rule's name
- * is unknown on every architecture; -EINVAL for an errno above 4095.
- * sema reports these with locations first; this is the backstop. */
+ * is unknown on every architecture; -EINVAL for an errno above 4095, or
+ * for a `seccomp deny "ioctl"` beside a Linux `ipc` command (its calls
+ * could never reach the broker). sema reports these with locations
+ * first; this is the backstop. */
 int scp_build(const struct ir_policy *policy, enum scp_arch arch,
 	      struct scp_model **out);
 void scp_free(struct scp_model *model);
 
 /* The rule for `nr`, or NULL. */
 const struct scp_rule *scp_find(const struct scp_model *model, uint32_t nr);
+
+/* true when `policy` declares an `ipc` command that applies on Linux:
+ * its filter then answers a host command call (ioctl(-1,
+ * HEEL_IPC_IOCTL)) with SECCOMP_RET_USER_NOTIF, else with EBADF. */
+bool scp_has_ipc(const struct ir_policy *policy);
 
 /* The action the model intends for one call: the linear reference. */
 uint32_t scp_eval(const struct scp_model *model, const struct bpf_sim_data *data);

@@ -244,6 +244,8 @@ kind_name(enum ast_kind kind)
 		return "positional";
 	case AST_IPC_TIMEOUT:
 		return "timeout";
+	case AST_IPC_ARG:
+		return "arg";
 	case AST_PYTHON:
 		return "python";
 	case AST_PY_VENV:
@@ -1051,13 +1053,120 @@ check_item_string(struct sema *s, const struct ast_arg *a, const char *what)
 	return sema_strdup(s, a->text);
 }
 
+/* Argument names of ipc commands: lower-case letters, digits, `_` and
+ * `-`, starting with a letter, so `--NAME=VALUE` on the broker's side
+ * never starts with a digit or a dash. false after a diagnostic. */
+static bool
+check_arg_name(struct sema *s, const struct ast_arg *a, const char *what)
+{
+	long b = bad_name_char(a, false);
+	struct diag_loc at;
+
+	if (b < 0)
+		return true;
+	at = a->len ? ast_string_loc(a, (size_t)b) : a->loc;
+	diag_push(s->ctx, DIAG_ERROR, &at,
+		  "argument names are lower-case letters, digits, `_` and `-`, starting with a "
+		  "letter",
+		  "invalid %s name `%s`", what, a->text);
+	return false;
+}
+
+/* An `arg` line: its name and type. The checks across lines (a name
+ * declared twice, a bool among the positionals) come after the block. */
+static bool
+eval_ipc_arg(struct sema *s, const struct ast_stmt *c, struct ir_ipc *ipc, size_t *cap)
+{
+	const struct ast_arg *a = arg(s, c, 0, AST_ARG_STRING);
+	const struct ast_arg *t = a ? arg(s, c, 1, AST_ARG_WORD) : NULL;
+	struct ir_ipc_arg *grown;
+	int type;
+
+	if (!a || !t)
+		return false;
+	if (!check_arg_name(s, a, "argument"))
+		return false;
+	type = lookup(t->text, ir_ipc_arg_type_names);
+	if (type < 0) {
+		sema_unknown_word(s, &t->loc, "argument type", t->text, ir_ipc_arg_type_names);
+		return false;
+	}
+	grown = grow_array(ipc->args, cap, ipc->nargs + 1, sizeof(*grown), 0);
+	if (!grown) {
+		s->oom = true;
+		return false;
+	}
+	ipc->args = grown;
+	ipc->args[ipc->nargs].type = (uint8_t)type;
+	if (!(ipc->args[ipc->nargs].name = sema_strdup(s, a->text)))
+		return false;
+	ipc->nargs++;
+	return true;
+}
+
+/* The `arg` line naming `name` in the block `st`, before `until` (NULL:
+ * anywhere). */
+static const struct ast_stmt *
+find_arg_line(const struct ast_stmt *st, const char *name, const struct ast_stmt *until)
+{
+	for (const struct ast_stmt *c = st->children; c && c != until; c = c->next)
+		if (c->kind == AST_IPC_ARG && c->nargs >= 1 &&
+		    c->args[0].kind == AST_ARG_STRING && strcmp(c->args[0].text, name) == 0)
+			return c;
+	return NULL;
+}
+
+/* The names a command accepts are its positionals and its `arg` names:
+ * each `arg` name once, and no bool among the positionals (a bare word
+ * cannot say "false"; `--NAME` alone is how a bool is given). */
+static bool
+check_ipc_args(struct sema *s, const struct ast_stmt *st)
+{
+	bool ok = true;
+
+	for (const struct ast_stmt *c = st->children; c; c = c->next) {
+		const struct ast_stmt *first;
+
+		if (c->kind != AST_IPC_ARG || c->nargs < 1 || c->args[0].kind != AST_ARG_STRING)
+			continue;
+		first = find_arg_line(st, c->args[0].text, c);
+		if (first) {
+			diag_push(s->ctx, DIAG_ERROR, &c->args[0].loc, NULL,
+				  "argument `%s` declared twice", c->args[0].text);
+			diag_push(s->ctx, DIAG_NOTE, &first->args[0].loc, NULL,
+				  "first declared here");
+			ok = false;
+		}
+	}
+	for (const struct ast_stmt *c = st->children; c; c = c->next) {
+		if (c->kind != AST_IPC_POSITIONAL)
+			continue;
+		for (size_t i = 0; i < c->nargs; i++) {
+			const struct ast_arg *p = &c->args[i];
+			const struct ast_stmt *line;
+
+			if (p->kind != AST_ARG_STRING || !(line = find_arg_line(st, p->text, NULL)) ||
+			    line->nargs < 2 || strcmp(line->args[1].text, "bool") != 0)
+				continue;
+			diag_push(s->ctx, DIAG_ERROR, &p->loc,
+				  "a bool is given as `--NAME` (true) or `--NAME=false`; drop it "
+				  "from `positional`",
+				  "a bool cannot be positional: `%s`", p->text);
+			diag_push(s->ctx, DIAG_NOTE, &line->args[1].loc, NULL,
+				  "`%s` is declared bool here", p->text);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
 static void
 eval_ipc(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 {
 	const struct ast_arg *n = arg(s, st, 0, AST_ARG_STRING);
 	const struct ast_stmt *exec_st = NULL, *timeout_st = NULL;
 	struct ir_ipc ipc = {0};
-	size_t cap_positionals = 0;
+	size_t cap_positionals = 0, cap_args = 0;
 	unsigned mask = e->mask;
 	bool bad = false;
 	long b;
@@ -1103,15 +1212,7 @@ eval_ipc(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 
 				if (!(a = arg(s, c, i, AST_ARG_STRING)))
 					continue;
-				b = bad_name_char(a, false);
-				if (b >= 0) {
-					struct diag_loc at =
-					    a->len ? ast_string_loc(a, (size_t)b) : a->loc;
-
-					diag_push(s->ctx, DIAG_ERROR, &at,
-						  "argument names are lower-case letters, digits, "
-						  "`_` and `-`, starting with a letter",
-						  "invalid positional argument name `%s`", a->text);
+				if (!check_arg_name(s, a, "positional argument")) {
 					bad = true;
 					continue;
 				}
@@ -1161,14 +1262,20 @@ eval_ipc(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 			ipc.timeout_ms = ms;
 			break;
 		}
+		case AST_IPC_ARG:
+			if (!eval_ipc_arg(s, c, &ipc, &cap_args))
+				bad = true;
+			break;
 		default:
 			diag_push(s->ctx, DIAG_ERROR, &c->loc,
-				  "an ipc block holds `exec`, `positional` and `timeout`",
+				  "an ipc block holds `exec`, `positional`, `arg` and `timeout`",
 				  "`%s` is not allowed inside `ipc { }`", kind_name(c->kind));
 			bad = true;
 			break;
 		}
 	}
+	if (!check_ipc_args(s, st))
+		bad = true;
 	if (!exec_st) {
 		diag_push(s->ctx, DIAG_ERROR, &st->loc, "add `exec \"/absolute/path/to/program\"`",
 			  "`ipc \"%s\"` needs an `exec` line", n->text);
@@ -1193,6 +1300,9 @@ eval_ipc(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 		for (size_t i = 0; i < ipc.npositionals; i++)
 			free(ipc.positionals[i]);
 		free(ipc.positionals);
+		for (size_t i = 0; i < ipc.nargs; i++)
+			free(ipc.args[i].name);
+		free(ipc.args);
 		return;
 	}
 	ipc.name = sema_strdup(s, n->text);
@@ -1201,6 +1311,32 @@ eval_ipc(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 	s->ipc[s->nipc].ipc = ipc;
 	s->ipc[s->nipc].loc = n->loc;
 	s->nipc++;
+}
+
+/* A host command call is an ioctl the seccomp filter hands to the broker
+ * (compiler/seccomp_policy.c): with the whole of ioctl denied, no call
+ * could ever reach it, and the command would fail in a way the policy
+ * does not explain. */
+static void
+check_ipc_ioctl(struct sema *s)
+{
+	size_t k;
+
+	if (!sema_map_get(&s->seccomp_index, "ioctl", &k) ||
+	    s->seccomp[k].rule.action != IR_SECCOMP_DENY)
+		return;
+	for (size_t i = 0; i < s->nipc; i++) {
+		if (!(s->ipc[i].ipc.platforms & IR_PLAT_BIT(IR_LINUX)))
+			continue;
+		diag_push(s->ctx, DIAG_ERROR, &s->seccomp[k].loc,
+			  "a host command call is an ioctl(2) the filter hands to heel's broker; "
+			  "drop the `seccomp deny` or the `ipc` block",
+			  "`seccomp deny \"ioctl\"` with a Linux `ipc` command: its calls could "
+			  "never reach the host");
+		diag_push(s->ctx, DIAG_NOTE, &s->ipc[i].loc, NULL, "`ipc \"%s\"` declared here",
+			  s->ipc[i].ipc.name);
+		return;
+	}
 }
 
 static void
@@ -2202,6 +2338,9 @@ sema_free_state(struct sema *s)
 		for (size_t j = 0; j < s->ipc[i].ipc.npositionals; j++)
 			free(s->ipc[i].ipc.positionals[j]);
 		free(s->ipc[i].ipc.positionals);
+		for (size_t j = 0; j < s->ipc[i].ipc.nargs; j++)
+			free(s->ipc[i].ipc.args[j].name);
+		free(s->ipc[i].ipc.args);
 	}
 	free(s->ipc);
 	for (size_t i = 0; i < s->nmach; i++)
@@ -2290,6 +2429,7 @@ sema_compile(struct diag_ctx *ctx, const struct sema_options *opts, struct ir_po
 	}
 	if (!s.oom) {
 		check_network(&s);
+		check_ipc_ioctl(&s);
 		sema_warn_patterns(&s);
 		sema_check_decider(&s);
 		check_targets(&s);

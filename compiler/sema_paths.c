@@ -306,6 +306,20 @@ sema_check_path(struct sema *s, const struct ast_arg *a, const struct sema_ectx 
 	 * Windows, so `a\..\b` is refused there like `a/../b`. */
 	win = (pm & IR_PLAT_BIT(IR_WINDOWS)) && (e->platform < 0 || e->platform == IR_WINDOWS);
 
+	/* heel(5): an ipc program is named literally, like the decider: it
+	 * runs on the host with the launcher's user, so no variable of the
+	 * launcher's environment may choose which program that is. */
+	if (use == SEMA_PATH_EXEC) {
+		const unsigned char *v = memmem(t, len, "${", 2);
+
+		if (v) {
+			path_error(s, a, (size_t)(v - t),
+				   "ipc commands run on the host: no variable of the launcher's "
+				   "environment may choose which program runs there",
+				   "`exec` takes a literal path, without `${NAME}`");
+			return -EINVAL;
+		}
+	}
 	if (use == SEMA_PATH_EXEC && !drive && !posix_abs) {
 		path_error(s, a, 0,
 			   "ipc commands run on the host: name the program by its absolute path",

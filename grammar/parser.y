@@ -36,7 +36,7 @@ struct parse_list {
 enum parse_block_kind {
 	PARSE_B_TOP,      /* the file itself */
 	PARSE_B_ON,       /* on PLATFORM { statements } */
-	PARSE_B_IPC,      /* ipc "NAME" { exec, positional, timeout } */
+	PARSE_B_IPC,      /* ipc "NAME" { exec, positional, arg, timeout } */
 	PARSE_B_PYTHON,   /* python { venv, packages, allow-pip-install } */
 	PARSE_B_NETALLOW, /* network allow { patterns } */
 	PARSE_B_OTHER,    /* a `{` where none belongs (skipped by recovery) */
@@ -260,7 +260,7 @@ kw(struct parse_ctx *ctx, const char *spelling, const HEEL_YYLTYPE *l)
 %token K_HEEL K_ISOLATION K_INCLUDE K_GRANT K_DENY K_PROTECT K_UNPROTECT
 %token K_ALLOW K_GPU K_NETWORK K_ALLOW_ALL K_ALLOW_PRIVATE K_AUDIT K_DAILY K_DECIDE
 %token K_LIMIT K_NICE K_IO_PRIORITY K_ENV K_PASS K_SET K_WORKDIR K_IPC
-%token K_EXEC K_POSITIONAL K_TIMEOUT K_PYTHON K_VENV K_PACKAGES K_ALLOW_PIP
+%token K_EXEC K_POSITIONAL K_TIMEOUT K_ARG K_PYTHON K_VENV K_PACKAGES K_ALLOW_PIP
 %token K_ON K_SECCOMP K_ERRNO K_UNIX_SOCKETS K_MACH_LOOKUP K_SBPL
 %token K_CAPABILITY K_READONLY K_EACH_WRITABLE K_BECAUSE K_OPTIONAL
 
@@ -436,6 +436,7 @@ ipc_body:
 	  K_EXEC T_STRING	{ $$ = mk1(ctx, AST_IPC_EXEC, &@1, &$2); }
 	| positional		{ $$ = $1; }
 	| K_TIMEOUT T_NUMBER	{ $$ = mk1(ctx, AST_IPC_TIMEOUT, &@1, &$2); }
+	| K_ARG T_STRING word	{ $$ = mk1(ctx, AST_IPC_ARG, &@1, &$2); put(ctx, $$, &$3); }
 	;
 
 positional:
@@ -523,6 +524,7 @@ word:
 	| K_EXEC		{ $$ = kw(ctx, "exec", &@1); }
 	| K_POSITIONAL		{ $$ = kw(ctx, "positional", &@1); }
 	| K_TIMEOUT		{ $$ = kw(ctx, "timeout", &@1); }
+	| K_ARG			{ $$ = kw(ctx, "arg", &@1); }
 	| K_PYTHON		{ $$ = kw(ctx, "python", &@1); }
 	| K_VENV		{ $$ = kw(ctx, "venv", &@1); }
 	| K_PACKAGES		{ $$ = kw(ctx, "packages", &@1); }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * The on-disk layout of a compiled policy (.hpol), format HEEL 1.2: one
+ * The on-disk layout of a compiled policy (.hpol), format HEEL 1.3: one
  * header, one section table, sections. Everything is little-endian,
  * fixed-width and pointer-free; docs/artifact.md describes it byte by
  * byte. The structs below document the layout and pin it with
@@ -25,12 +25,12 @@
 
 /* A reader refuses another major version; it accepts a higher minor. A
  * minor version may only add non-critical sections, critical sections an
- * older reader then refuses (1.1: DECIDER; 1.2: READONLY), and append fields
+ * older reader then refuses (1.1: DECIDER; 1.2: READONLY; 1.3: IPC_ARGS), and append fields
  * to records (record_size grows; older readers ignore the tail; 1.2: META
  * names the top source file). It never gives meaning to a reserved field:
  * 1.x readers refuse those unless 0. */
 #define ART_FMT_MAJOR 1
-#define ART_FMT_MINOR 2
+#define ART_FMT_MINOR 3
 
 #define ART_HEADER_SIZE 64
 #define ART_SECTION_ENTRY_SIZE 32
@@ -126,7 +126,9 @@ enum art_section_type {
 			       * `network decide` program per platform + arguments */
 	ART_SEC_READONLY = 11, /* critical, only when there is one (1.2): `readonly`
 				* paths, kept read-only inside writable places */
-	ART_SEC_COMMON_MAX = ART_SEC_READONLY,
+	ART_SEC_IPC_ARGS = 12, /* critical, only when a command has one (1.3): the
+				* typed `arg` lines of ipc commands */
+	ART_SEC_COMMON_MAX = ART_SEC_IPC_ARGS,
 
 	ART_SEC_LINUX_LANDLOCK = 16, /* critical: Landlock rule table (runtime/landlock_table.h) */
 	ART_SEC_SECCOMP_BPF = 17,    /* critical, per arch: one cBPF program per architecture */
@@ -361,6 +363,35 @@ static_assert(offsetof(struct art_rec_readonly, set) == 10, "layout");
 static_assert(offsetof(struct art_rec_readonly, source) == 11, "layout");
 static_assert(offsetof(struct art_rec_readonly, origin) == 12, "layout");
 static_assert(offsetof(struct art_rec_readonly, reserved) == 24, "layout");
+
+/* IPC_ARGS (1.3): one record per `arg` line of an ipc command, grouped
+ * by command in IPC order (command never decreases), each command's in
+ * declaration order. The names a command accepts are its positionals
+ * (IPC items) and these; a positional without a record is a string, and
+ * none is a bool. Written only when some command has an `arg` line, so an
+ * artifact without one stays readable by a 1.2 launcher; a 1.2 launcher
+ * refuses the section (critical) rather than pass a `path` argument
+ * unchecked as a string. Type values are enum ipc_arg_type's. */
+enum art_ipc_arg_type {
+	ART_IPC_ARG_STRING = 0,
+	ART_IPC_ARG_INT = 1,
+	ART_IPC_ARG_BOOL = 2,
+	ART_IPC_ARG_PATH = 3,
+	ART_IPC_ARG_TYPE_COUNT
+};
+/* Names a command accepts, positionals and `arg` lines each: enough for
+ * any real command, and it bounds the reader's duplicate checks. */
+#define ART_IPC_MAX_ARGS 256u
+struct art_rec_ipc_arg {
+	uint32_t command; /* index of the IPC record */
+	uint32_t name;	  /* string, required: [a-z][a-z0-9_-]* */
+	uint8_t type;	  /* enum art_ipc_arg_type */
+	uint8_t reserved[7]; /* 0 */
+};
+static_assert(sizeof(struct art_rec_ipc_arg) == 16, "ipc argument record is 16 bytes");
+static_assert(offsetof(struct art_rec_ipc_arg, name) == 4, "layout");
+static_assert(offsetof(struct art_rec_ipc_arg, type) == 8, "layout");
+static_assert(offsetof(struct art_rec_ipc_arg, reserved) == 9, "layout");
 
 /* EXTRAS: platform-specific statements and excluded-platform reasons, in
  * kind order. `platforms` is the one platform the kind belongs to

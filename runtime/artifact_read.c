@@ -170,7 +170,7 @@ struct vctx {
 	size_t strtab_size;
 };
 
-/* Known types; the holes (12..15) are unknown types. */
+/* Known types; the holes (13..15) are unknown types. */
 static const char *const section_names[ART_SEC_KNOWN_MAX + 1] = {
     [ART_SEC_STRTAB] = "STRTAB",
     [ART_SEC_SCALARS] = "SCALARS",
@@ -183,6 +183,7 @@ static const char *const section_names[ART_SEC_KNOWN_MAX + 1] = {
     [ART_SEC_META] = "META",
     [ART_SEC_DECIDER] = "DECIDER",
     [ART_SEC_READONLY] = "READONLY",
+    [ART_SEC_IPC_ARGS] = "IPC_ARGS",
     [ART_SEC_LINUX_LANDLOCK] = "LINUX_LANDLOCK",
     [ART_SEC_SECCOMP_BPF] = "SECCOMP_BPF",
 };
@@ -566,6 +567,35 @@ check_network(struct vctx *c, struct art_span *sp)
 	return 0;
 }
 
+/* An argument name as heelc writes it: [a-z][a-z0-9_-]*, so the broker's
+ * `--NAME=VALUE` can neither start with a digit or dash nor hold `=`. */
+static bool
+arg_name_ok(const char *s)
+{
+	if (!(*s >= 'a' && *s <= 'z'))
+		return false;
+	for (s++; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' ||
+		      *s == '-'))
+			return false;
+	return true;
+}
+
+static const char *
+vstr(const struct vctx *c, uint32_t off)
+{
+	return (const char *)c->strtab + off;
+}
+
+/* Positional j of IPC record r (validated: in range, a string start). */
+static const char *
+ipc_positional(const struct vctx *c, const struct art_span *ipc, const uint8_t *r, size_t j)
+{
+	size_t first = le_get32(r + offsetof(struct art_rec_ipc, first_arg));
+
+	return vstr(c, le_get32(ipc->items + (first + j) * ART_ITEM_SIZE));
+}
+
 static int
 check_ipc(struct vctx *c, struct art_span *sp)
 {
@@ -597,6 +627,23 @@ check_ipc(struct vctx *c, struct art_span *sp)
 			    "IPC record %zu: positionals [%lu, +%lu) out of order or out of range",
 			    i, (unsigned long)first, (unsigned long)n);
 		next += n;
+		if (n > ART_IPC_MAX_ARGS)
+			return VFAIL(c, "IPC record %zu: %lu positionals, more than %u", i,
+				     (unsigned long)n, ART_IPC_MAX_ARGS);
+		/* The names the broker parses a call against: well formed and
+		 * each once, as heelc writes them. */
+		for (size_t j = 0; j < n; j++) {
+			const char *name = ipc_positional(c, sp, r, j);
+
+			if (!arg_name_ok(name))
+				return VFAIL(c, "IPC record %zu: positional \"%.64s\" is not an "
+						"argument name",
+					     i, name);
+			for (size_t k = 0; k < j; k++)
+				if (strcmp(ipc_positional(c, sp, r, k), name) == 0)
+					return VFAIL(c, "IPC record %zu: positional \"%s\" given twice",
+						     i, name);
+		}
 		rc = check_platforms(c, "IPC", i, r[offsetof(struct art_rec_ipc, platforms)]);
 		if (rc)
 			return rc;
@@ -818,6 +865,72 @@ check_meta_source(struct vctx *c, const uint8_t *m)
 	if (size > ART_MAX_SOURCE_SIZE)
 		return VFAIL(c, "META: source size %llu is larger than heelc reads (%u)",
 			     (unsigned long long)size, ART_MAX_SOURCE_SIZE);
+	return 0;
+}
+
+/* IPC_ARGS: the typed `arg` lines, grouped by command in IPC order.
+ * Everything the broker will trust is checked here: the command each
+ * belongs to, the name (well formed, once per command), the type, and
+ * that no bool is a positional (a bare word cannot say false). Present
+ * only when a command has one (one encoding per policy). */
+static int
+check_ipc_args(struct vctx *c, struct art_span *sp, const struct art_span *ipc)
+{
+	uint32_t prev = 0;
+	size_t run = 0; /* records of command `prev` so far */
+	int rc = check_table(c, ART_SEC_IPC_ARGS, sp, sizeof(struct art_rec_ipc_arg), false);
+
+	if (rc)
+		return rc;
+	if (sp->nitems)
+		return VFAIL(c, "IPC_ARGS: unexpected trailing items");
+	if (!sp->count)
+		return VFAIL(c, "IPC_ARGS: no record");
+	for (size_t i = 0; i < sp->count; i++) {
+		const uint8_t *r = record(sp, i);
+		uint32_t cmd = le_get32(r + offsetof(struct art_rec_ipc_arg, command));
+		uint32_t name = le_get32(r + offsetof(struct art_rec_ipc_arg, name));
+		unsigned type = r[offsetof(struct art_rec_ipc_arg, type)];
+		const uint8_t *owner;
+		uint32_t npos;
+
+		if (cmd >= ipc->count)
+			return VFAIL(c, "IPC_ARGS record %zu: command %lu out of range (%lu commands)",
+				     i, (unsigned long)cmd, (unsigned long)ipc->count);
+		if (i && cmd < prev)
+			return VFAIL(c, "IPC_ARGS record %zu: command %lu out of order", i,
+				     (unsigned long)cmd);
+		run = i && cmd == prev ? run + 1 : 1;
+		prev = cmd;
+		if (run > ART_IPC_MAX_ARGS)
+			return VFAIL(c, "IPC_ARGS: command %lu has more than %u arguments",
+				     (unsigned long)cmd, ART_IPC_MAX_ARGS);
+		rc = check_str(c, "IPC_ARGS", i, "name", name, true);
+		if (rc)
+			return rc;
+		if (!arg_name_ok(vstr(c, name)))
+			return VFAIL(c, "IPC_ARGS record %zu: \"%.64s\" is not an argument name", i,
+				     vstr(c, name));
+		if (type >= ART_IPC_ARG_TYPE_COUNT)
+			return VFAIL(c, "IPC_ARGS record %zu: invalid type %u", i, type);
+		if (!all_zero(r + offsetof(struct art_rec_ipc_arg, reserved), 7))
+			return VFAIL(c, "IPC_ARGS record %zu: reserved field is not zero", i);
+		for (size_t k = i - (run - 1); k < i; k++)
+			if (strcmp(vstr(c, le_get32(record(sp, k) +
+						    offsetof(struct art_rec_ipc_arg, name))),
+				   vstr(c, name)) == 0)
+				return VFAIL(c, "IPC_ARGS record %zu: argument \"%s\" declared twice",
+					     i, vstr(c, name));
+		if (type != ART_IPC_ARG_BOOL)
+			continue;
+		owner = record(ipc, cmd);
+		npos = le_get32(owner + offsetof(struct art_rec_ipc, nargs));
+		for (size_t j = 0; j < npos; j++)
+			if (strcmp(ipc_positional(c, ipc, owner, j), vstr(c, name)) == 0)
+				return VFAIL(c, "IPC_ARGS record %zu: bool argument \"%s\" is a "
+						"positional",
+					     i, vstr(c, name));
+	}
 	return 0;
 }
 
@@ -1192,7 +1305,7 @@ art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, s
 	}
 	for (uint32_t t = 1; t <= ART_SEC_COMMON_MAX; t++)
 		if ((section_flags(t) & ART_SECF_CRITICAL) && t != ART_SEC_DECIDER &&
-		    t != ART_SEC_READONLY && !view->sec[t].data)
+		    t != ART_SEC_READONLY && t != ART_SEC_IPC_ARGS && !view->sec[t].data)
 			return VFAIL(c, "missing section %s", section_names[t]);
 
 	if ((rc = check_strtab(c, &view->sec[ART_SEC_STRTAB])) ||
@@ -1211,6 +1324,9 @@ art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, s
 		goto bad;
 	if (view->sec[ART_SEC_READONLY].data &&
 	    (rc = check_readonly(c, &view->sec[ART_SEC_READONLY])))
+		goto bad;
+	if (view->sec[ART_SEC_IPC_ARGS].data &&
+	    (rc = check_ipc_args(c, &view->sec[ART_SEC_IPC_ARGS], &view->sec[ART_SEC_IPC])))
 		goto bad;
 	view->min_landlock_abi = le_get32(h + offsetof(struct art_file_header, min_landlock_abi));
 	if (view->sec[ART_SEC_LINUX_LANDLOCK].data &&
@@ -1378,6 +1494,38 @@ art_ipc_at(const struct art_view *view, size_t i, struct art_ipc *out)
 	out->timeout_ms = le_get64(r + offsetof(struct art_rec_ipc, timeout_ms));
 	out->platforms = r[offsetof(struct art_rec_ipc, platforms)];
 	out->origin = origin_at(view, r + offsetof(struct art_rec_ipc, origin));
+	/* Validation proved the records grouped by command: one run. */
+	out->first_typed = 0;
+	out->ntyped = 0;
+	sp = &view->sec[ART_SEC_IPC_ARGS];
+	for (uint32_t k = 0; sp->data && k < sp->count; k++) {
+		if (le_get32(record(sp, k) + offsetof(struct art_rec_ipc_arg, command)) != i)
+			continue;
+		if (!out->ntyped)
+			out->first_typed = k;
+		out->ntyped++;
+	}
+	return 0;
+}
+
+size_t
+art_ipc_typed_count(const struct art_view *v, const struct art_ipc *c)
+{
+	return c->ntyped;
+}
+
+int
+art_ipc_typed_at(const struct art_view *v, const struct art_ipc *c, size_t j, const char **name,
+		 unsigned *type)
+{
+	const struct art_span *sp = &v->sec[ART_SEC_IPC_ARGS];
+	const uint8_t *r;
+
+	if (j >= c->ntyped || !sp->data || (size_t)c->first_typed + j >= sp->count)
+		return -ENOENT;
+	r = record(sp, (size_t)c->first_typed + j);
+	*name = str_at(v, le_get32(r + offsetof(struct art_rec_ipc_arg, name)));
+	*type = r[offsetof(struct art_rec_ipc_arg, type)];
 	return 0;
 }
 

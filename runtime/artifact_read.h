@@ -127,6 +127,7 @@ struct art_ipc {
 	uint8_t platforms;
 	struct art_origin origin;
 	uint32_t first_arg; /* internal to art_ipc_arg() */
+	uint32_t first_typed, ntyped; /* internal to art_ipc_typed_*() */
 };
 
 struct art_python {
@@ -198,6 +199,16 @@ size_t art_ipc_count(const struct art_view *view);
 int art_ipc_at(const struct art_view *view, size_t i, struct art_ipc *out);
 /* Positional j of a command art_ipc_at() returned; NULL past the end. */
 const char *art_ipc_arg(const struct art_view *view, const struct art_ipc *ipc, size_t j);
+/* The typed `arg` lines of a command art_ipc_at() returned, in
+ * declaration order (0 without an IPC_ARGS section). The names the
+ * command accepts are its positionals (art_ipc_arg) and these; a
+ * positional without a line here is a string. *type is enum
+ * art_ipc_arg_type (0 string, 1 int, 2 bool, 3 path: enum
+ * ipc_arg_type's order). art_ipc_typed_at returns 0, or -ENOENT for j
+ * past the end. */
+size_t art_ipc_typed_count(const struct art_view *v, const struct art_ipc *c);
+int art_ipc_typed_at(const struct art_view *v, const struct art_ipc *c, size_t j, const char **name,
+		     unsigned *type);
 
 int art_python(const struct art_view *view, unsigned platform, struct art_python *out);
 const char *art_python_package(const struct art_view *view, const struct art_python *py, size_t j);

@@ -301,5 +301,23 @@ if command -v make >/dev/null 2>&1 && command -v bison >/dev/null 2>&1; then
 	esac
 fi
 
+# emit seccomp says what the host command call's clause is for: handed to
+# the broker with a Linux ipc command; without one (or with ipc on Windows
+# only), EBADF, so the call cannot reach an outer sandbox's broker.
+emit_case() { # policy-text expected-part
+	printf '%s\n' "$1" >"$tmp/emit.heel"
+	if "$heelc" emit seccomp "$tmp/emit.heel" 2>"$tmp/err" >"$tmp/out" && grep -qF -- "$2" "$tmp/out"; then
+		pass=$((pass + 1))
+	else
+		report_fail "emit seccomp: lacks '$2': $(head -1 "$tmp/err")"
+	fi
+}
+emit_case $'heel 1\nipc "s" {\n exec "/usr/bin/s"\n}' \
+	'if a0.lo == 0xffffffff && a1.lo == 0x48454c01: USER_NOTIF (host command calls (ipc)); if a1.lo in {0x5412, 0x541c}: ERRNO(1)'
+emit_case $'heel 1\nipc "s" {\n exec "/usr/bin/s"\n}' 'jeq #0x48454c01 /* HEEL_IPC_IOCTL */'
+emit_case $'heel 1' \
+	'if a0.lo == 0xffffffff && a1.lo == 0x48454c01: ERRNO(9) (the host command call of an outer sandbox); if'
+emit_case $'heel 1\non windows {\n ipc "s" {\n  exec "C:/s.exe"\n }\n}' 'ERRNO(9) (the host command call of an outer sandbox)'
+
 echo "golden: $pass passed, $fail failed"
 [ "$fail" = 0 ]

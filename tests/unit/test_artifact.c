@@ -63,7 +63,7 @@ static struct ir_policy *
 rich_policy(void)
 {
 	struct ir_policy *p = ir_policy_new();
-	static const char *const args[] = {"--query", "{q}", "--json"};
+	static const char *const args[] = {"query", "q", "json-out"};
 	static const char *const pkgs[] = {"numpy", "requests==2.31"};
 
 	cr_assert_not_null(p);
@@ -164,9 +164,11 @@ rich_policy(void)
 	cr_assert_not_null(p->ipc);
 	p->ipc[0] =
 	    (struct ir_ipc){xs("web_search"), xs("/usr/local/bin/search"), strv(3, args), 3, 30000,
-			    IR_PLAT_ALL,      org(p, "policy.heel", 21, 1)};
+			    IR_PLAT_ALL,      org(p, "policy.heel", 21, 1), NULL, 0};
 	p->ipc[1] = (struct ir_ipc){
-	    xs("notify"), NULL, NULL, 0, 0, IR_PLAT_BIT(IR_LINUX), org(p, "policy.heel", 25, 1)};
+	    xs("notify"), NULL, NULL, 0, 0, IR_PLAT_BIT(IR_LINUX), org(p, "policy.heel", 25, 1),
+	    NULL, 0};
+
 
 	p->python[IR_LINUX] = (struct ir_python){true, xs(".venv"), strv(2, pkgs),
 						 2,    true,	    org(p, "policy.heel", 27, 1)};
@@ -616,6 +618,11 @@ assert_policy_eq(const struct ir_policy *a, const struct ir_policy *b)
 		cr_assert_eq(a->ipc[i].npositionals, b->ipc[i].npositionals);
 		for (size_t j = 0; j < a->ipc[i].npositionals; j++)
 			cr_assert_str_eq(a->ipc[i].positionals[j], b->ipc[i].positionals[j]);
+		cr_assert_eq(a->ipc[i].nargs, b->ipc[i].nargs);
+		for (size_t j = 0; j < a->ipc[i].nargs; j++) {
+			cr_assert_str_eq(a->ipc[i].args[j].name, b->ipc[i].args[j].name);
+			cr_assert_eq(a->ipc[i].args[j].type, b->ipc[i].args[j].type);
+		}
 		cr_assert_eq(a->ipc[i].timeout_ms, b->ipc[i].timeout_ms);
 		cr_assert_eq(a->ipc[i].platforms, b->ipc[i].platforms);
 		assert_origin_eq(&a->ipc[i].origin, &b->ipc[i].origin);
@@ -704,7 +711,8 @@ Test(artifact_layout, sizes_and_helpers)
 	cr_assert_str_eq(art_section_name(ART_SEC_SECCOMP_BPF), "SECCOMP_BPF");
 	cr_assert_str_eq(art_section_name(ART_SEC_DECIDER), "DECIDER");
 	cr_assert_str_eq(art_section_name(ART_SEC_READONLY), "READONLY");
-	cr_assert_null(art_section_name(ART_SEC_READONLY + 1));
+	cr_assert_str_eq(art_section_name(ART_SEC_IPC_ARGS), "IPC_ARGS");
+	cr_assert_null(art_section_name(ART_SEC_IPC_ARGS + 1));
 	cr_assert_null(art_section_name(ART_SEC_SBPL));
 	cr_assert_null(art_section_name(ART_SEC_APPCONTAINER));
 	cr_assert_null(art_section_name(0));
@@ -850,14 +858,22 @@ Test(artifact_read, accessors_return_what_was_written)
 	cr_assert_eq(art_ipc_at(&v, 0, &c), 0);
 	cr_assert_str_eq(c.name, "web_search");
 	cr_assert_eq(c.nargs, 3);
-	cr_assert_str_eq(art_ipc_arg(&v, &c, 0), "--query");
-	cr_assert_str_eq(art_ipc_arg(&v, &c, 2), "--json");
+	cr_assert_str_eq(art_ipc_arg(&v, &c, 0), "query");
+	cr_assert_str_eq(art_ipc_arg(&v, &c, 2), "json-out");
 	cr_assert_null(art_ipc_arg(&v, &c, 3));
 	cr_assert_eq(c.timeout_ms, 30000);
+	cr_assert_eq(art_ipc_typed_count(&v, &c), 0);
 	cr_assert_eq(art_ipc_at(&v, 1, &c), 0);
 	cr_assert_null(c.exec);
 	cr_assert_eq(c.nargs, 0);
 	cr_assert_null(art_ipc_arg(&v, &c, 0));
+	cr_assert_eq(art_ipc_typed_count(&v, &c), 0);
+	{
+		const char *name = NULL;
+		unsigned type = 0;
+
+		cr_assert_eq(art_ipc_typed_at(&v, &c, 0, &name, &type), -ENOENT);
+	}
 
 	cr_assert_eq(art_python(&v, ART_LINUX, &py), 0);
 	cr_assert(py.set);
@@ -1367,8 +1383,8 @@ Test(artifact_refuse, unknown_critical_section)
 			  tart_add(t, ART_SEC_SBPL, ART_SECF_CRITICAL, "", 0));
 	MUTATE_AND_EXPECT("unknown critical section type 48",
 			  tart_add(t, ART_SEC_APPCONTAINER, ART_SECF_CRITICAL, "\0\0\0\0", 4));
-	MUTATE_AND_EXPECT("unknown critical section type 12",
-			  tart_add(t, 12, ART_SECF_CRITICAL, "", 0));
+	MUTATE_AND_EXPECT("unknown critical section type 13",
+			  tart_add(t, 13, ART_SECF_CRITICAL, "", 0));
 }
 
 Test(artifact_compat, unknown_noncritical_section_skipped)
@@ -1795,6 +1811,262 @@ Test(artifact_python, records)
 		t->s[i].data = d;
 		t->s[i].size += 40;
 	});
+}
+
+/* ------------------------------------------------------------ IPC_ARGS */
+
+/* The rich policy with typed arguments: web_search (positionals query,
+ * q, json-out) gets q path (typing a positional), limit int and safe
+ * bool; a third command, after one without any, gets one of its own, so
+ * the records hold two runs with a gap. */
+static struct ir_policy *
+ipc_args_policy(void)
+{
+	struct ir_policy *p = rich_policy();
+	struct ir_ipc *c = realloc(p->ipc, 3 * sizeof(*p->ipc));
+
+	cr_assert_not_null(c);
+	p->ipc = c;
+	p->nipc = 3;
+	c[2] = (struct ir_ipc){xs("tag"), xs("/usr/bin/tag"), NULL, 0, 0, IR_PLAT_ALL,
+			       org(p, "policy.heel", 26, 1), NULL, 0};
+	c[0].nargs = 3;
+	c[0].args = calloc(3, sizeof(*c[0].args));
+	cr_assert_not_null(c[0].args);
+	c[0].args[0] = (struct ir_ipc_arg){xs("q"), IR_IPC_PATH};
+	c[0].args[1] = (struct ir_ipc_arg){xs("limit"), IR_IPC_INT};
+	c[0].args[2] = (struct ir_ipc_arg){xs("safe"), IR_IPC_BOOL};
+	c[2].nargs = 1;
+	c[2].args = calloc(1, sizeof(*c[2].args));
+	cr_assert_not_null(c[2].args);
+	c[2].args[0] = (struct ir_ipc_arg){xs("file"), IR_IPC_STRING};
+	return p;
+}
+
+static struct blob
+write_ipc_args(void)
+{
+	struct ir_policy *p = ipc_args_policy();
+	struct blob b = write_policy(p);
+
+	ir_policy_free(p);
+	return b;
+}
+
+/* Like MUTATE_AND_EXPECT, from the artifact with typed arguments. */
+#define MUTATE_IPC_ARGS_AND_EXPECT(msg, ...)                                                       \
+	do {                                                                                       \
+		struct blob b_ = write_ipc_args();                                                 \
+		struct tart t_;                                                                    \
+		struct blob m_;                                                                    \
+		explode(&b_, &t_);                                                                 \
+		{                                                                                  \
+			struct tart *t = &t_;                                                      \
+			(void)t;                                                                   \
+			__VA_ARGS__;                                                               \
+		}                                                                                  \
+		m_ = assemble(&t_);                                                                \
+		expect_refused(m_.data, m_.len, msg);                                              \
+		free(m_.data);                                                                     \
+		free(b_.data);                                                                     \
+		tart_free(&t_);                                                                    \
+	} while (0)
+
+/* Without an `arg` line the section is not written (a 1.2 launcher reads
+ * the artifact), and every command has no typed argument. */
+Test(artifact_ipc_args, absent_without_an_arg_line)
+{
+	struct blob b = write_rich();
+	struct art_view v;
+	struct art_ipc c;
+	const char *name = NULL;
+	unsigned type = 0;
+
+	expect_valid(b.data, b.len, &v);
+	cr_assert_null(v.sec[ART_SEC_IPC_ARGS].data);
+	for (size_t i = 0; i < art_ipc_count(&v); i++) {
+		cr_assert_eq(art_ipc_at(&v, i, &c), 0);
+		cr_assert_eq(art_ipc_typed_count(&v, &c), 0);
+		cr_assert_eq(art_ipc_typed_at(&v, &c, 0, &name, &type), -ENOENT);
+	}
+	free(b.data);
+}
+
+Test(artifact_ipc_args, accessors_and_round_trip)
+{
+	struct ir_policy *p = ipc_args_policy(), *q;
+	struct blob b = write_policy(p), w;
+	static const struct {
+		size_t cmd, n;
+		const char *names[3];
+		unsigned types[3];
+	} want[] = {
+		{0, 3, {"q", "limit", "safe"}, {3, 1, 2}},
+		{1, 0, {NULL}, {0}},
+		{2, 1, {"file"}, {0}},
+	};
+	struct art_view v;
+
+	expect_valid(b.data, b.len, &v);
+	cr_assert_not_null(v.sec[ART_SEC_IPC_ARGS].data);
+	cr_assert_eq(v.sec[ART_SEC_IPC_ARGS].count, 4);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct art_ipc c;
+		const char *name = NULL;
+		unsigned type = 99;
+
+		cr_assert_eq(art_ipc_at(&v, want[i].cmd, &c), 0);
+		cr_assert_eq(art_ipc_typed_count(&v, &c), want[i].n, "command %zu", i);
+		for (size_t j = 0; j < want[i].n; j++) {
+			cr_assert_eq(art_ipc_typed_at(&v, &c, j, &name, &type), 0);
+			cr_assert_str_eq(name, want[i].names[j]);
+			cr_assert_eq(type, want[i].types[j]);
+		}
+		cr_assert_eq(art_ipc_typed_at(&v, &c, want[i].n, &name, &type), -ENOENT);
+		cr_assert_eq(art_ipc_typed_at(&v, &c, (size_t)-1, &name, &type), -ENOENT);
+	}
+	{
+		/* The positionals stay where they were. */
+		struct art_ipc c;
+
+		cr_assert_eq(art_ipc_at(&v, 0, &c), 0);
+		cr_assert_eq(c.nargs, 3);
+		cr_assert_str_eq(art_ipc_arg(&v, &c, 1), "q");
+	}
+	q = load_ok(&b);
+	assert_policy_eq(p, q);
+	w = write_policy(q);
+	cr_assert_eq(w.len, b.len);
+	cr_assert_eq(memcmp(w.data, b.data, b.len), 0, "write(load(x)) differs");
+	ir_policy_free(p);
+	ir_policy_free(q);
+	free(w.data);
+	free(b.data);
+}
+
+/* A 1.2 reader refuses the section (critical, a type it does not know)
+ * rather than pass a path argument unchecked; no arguments anywhere is
+ * said by leaving it out. */
+Test(artifact_ipc_args, critical_and_optional)
+{
+	MUTATE_IPC_ARGS_AND_EXPECT("(IPC_ARGS): wrong flags 0x0",
+				   t->s[find_sec(t, ART_SEC_IPC_ARGS)].flags = 0);
+	MUTATE_IPC_ARGS_AND_EXPECT("duplicate section IPC_ARGS", {
+		size_t i = find_sec(t, ART_SEC_IPC_ARGS);
+		tart_add(t, ART_SEC_IPC_ARGS, ART_SECF_CRITICAL, t->s[i].data, t->s[i].size);
+	});
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS: no record", {
+		size_t i = find_sec(t, ART_SEC_IPC_ARGS);
+		le_put32(t->s[i].data, 0);
+		tart_resize(t, i, 16);
+	});
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS: unexpected trailing items", {
+		size_t i = find_sec(t, ART_SEC_IPC_ARGS);
+		le_put32(t->s[i].data + 8, 4);
+	});
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS: record size 8 is smaller than 16",
+				   le_put32(table(t, ART_SEC_IPC_ARGS) + 4, 8));
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS: size", {
+		size_t i = find_sec(t, ART_SEC_IPC_ARGS);
+		tart_resize(t, i, t->s[i].size - 4);
+	});
+}
+
+/* Everything the broker will trust, tampered one at a time behind valid
+ * checksums: refused before anything is applied. */
+Test(artifact_ipc_args, tampered_records)
+{
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS record 3: command 3 out of range (3 commands)",
+				   le_put32(rec(t, ART_SEC_IPC_ARGS, 3), 3));
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS record 3: command 4294967295 out of range",
+				   le_put32(rec(t, ART_SEC_IPC_ARGS, 3), 0xffffffffu));
+	/* web_search's first two moved behind tag's: one command in two runs. */
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS record 2: command 0 out of order", {
+		le_put32(rec(t, ART_SEC_IPC_ARGS, 0), 2);
+		le_put32(rec(t, ART_SEC_IPC_ARGS, 1), 2);
+	});
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS record 3: command 1 out of order", {
+		le_put32(rec(t, ART_SEC_IPC_ARGS, 2), 2);
+		le_put32(rec(t, ART_SEC_IPC_ARGS, 3), 1);
+	});
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS record 1: name string is missing",
+				   le_put32(rec(t, ART_SEC_IPC_ARGS, 1) + 4, ART_STR_NONE));
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS record 1: name string offset",
+				   le_put32(rec(t, ART_SEC_IPC_ARGS, 1) + 4, strtab_find(t, "limit") + 1));
+	MUTATE_IPC_ARGS_AND_EXPECT("is not on a string start",
+				   le_put32(rec(t, ART_SEC_IPC_ARGS, 1) + 4, strtab_find(t, "limit") + 1));
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS record 1: name string offset 4294967294 is outside",
+				   le_put32(rec(t, ART_SEC_IPC_ARGS, 1) + 4, 0xfffffffeu));
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS record 1: \"\" is not an argument name",
+				   le_put32(rec(t, ART_SEC_IPC_ARGS, 1) + 4, 0));
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS record 1: \"/usr/bin/tag\" is not an argument name",
+				   le_put32(rec(t, ART_SEC_IPC_ARGS, 1) + 4,
+					    strtab_find(t, "/usr/bin/tag")));
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS record 1: \"PATH\" is not an argument name",
+				   le_put32(rec(t, ART_SEC_IPC_ARGS, 1) + 4, strtab_find(t, "PATH")));
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS record 1: invalid type 4",
+				   rec(t, ART_SEC_IPC_ARGS, 1)[8] = 4);
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS record 1: invalid type 255",
+				   rec(t, ART_SEC_IPC_ARGS, 1)[8] = 255);
+	for (unsigned k = 9; k < 16; k++)
+		MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS record 0: reserved field is not zero",
+					   rec(t, ART_SEC_IPC_ARGS, 0)[k] = 1);
+	/* limit renamed to q: q declared twice for web_search. */
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS record 1: argument \"q\" declared twice",
+				   le_put32(rec(t, ART_SEC_IPC_ARGS, 1) + 4,
+					    le_get32(rec(t, ART_SEC_IPC_ARGS, 0) + 4)));
+	/* The same name under another command is fine: file moved to web_search
+	 * would be too, but q moved to tag is a duplicate nowhere. */
+	/* q (a positional) made bool. */
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS record 0: bool argument \"q\" is a positional",
+				   rec(t, ART_SEC_IPC_ARGS, 0)[8] = ART_IPC_ARG_BOOL);
+	/* tag's file moved to web_search, behind safe: a fourth name, fine;
+	 * then named like web_search's positional json-out, as a bool. */
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC_ARGS record 3: bool argument \"json-out\" is a positional", {
+		le_put32(rec(t, ART_SEC_IPC_ARGS, 3), 0);
+		le_put32(rec(t, ART_SEC_IPC_ARGS, 3) + 4, strtab_find(t, "json-out"));
+		rec(t, ART_SEC_IPC_ARGS, 3)[8] = ART_IPC_ARG_BOOL;
+	});
+	/* The positionals the broker parses against are checked as well. */
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC record 0: positional \"q\" given twice", {
+		size_t i = find_sec(t, ART_SEC_IPC);
+		uint8_t *items = t->s[i].data + t->s[i].size - 3 * 4;
+		le_put32(items + 8, le_get32(items + 4));
+	});
+	MUTATE_IPC_ARGS_AND_EXPECT("IPC record 0: positional \"/usr/bin/tag\" is not an argument name", {
+		size_t i = find_sec(t, ART_SEC_IPC);
+		le_put32(t->s[i].data + t->s[i].size - 4, strtab_find(t, "/usr/bin/tag"));
+	});
+}
+
+/* A record moved to another command that is otherwise valid is read
+ * there: the accessors follow the records, not a cached count. */
+Test(artifact_ipc_args, record_moved_to_another_command)
+{
+	struct blob b = write_ipc_args(), m;
+	struct tart t;
+	struct art_view v;
+	struct art_ipc c;
+	const char *name = NULL;
+	unsigned type = 0;
+	uint8_t *x;
+
+	explode(&b, &t);
+	le_put32(rec(&t, ART_SEC_IPC_ARGS, 2), 1); /* safe: web_search -> notify */
+	m = assemble(&t);
+	x = copy_exact(m.data, m.len);
+	expect_valid(x, m.len, &v);
+	cr_assert_eq(art_ipc_at(&v, 0, &c), 0);
+	cr_assert_eq(art_ipc_typed_count(&v, &c), 2);
+	cr_assert_eq(art_ipc_at(&v, 1, &c), 0);
+	cr_assert_eq(art_ipc_typed_count(&v, &c), 1);
+	cr_assert_eq(art_ipc_typed_at(&v, &c, 0, &name, &type), 0);
+	cr_assert_str_eq(name, "safe");
+	cr_assert_eq(type, ART_IPC_ARG_BOOL);
+	free(x);
+	free(m.data);
+	free(b.data);
+	tart_free(&t);
 }
 
 /* ------------------------------------------------------------ DECIDER */

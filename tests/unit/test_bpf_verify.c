@@ -244,3 +244,124 @@ Test(bpf_verify, catches_a_patched_generated_program)
 	bpf_prog_free(&prog);
 	ir_policy_free(p);
 }
+
+/* ------------------------------------------------- user notifications */
+
+static struct ir_policy *
+ipc_policy(bool ipc)
+{
+	struct ir_policy *p = policy(IR_NET_DENY, 0);
+
+	if (ipc) {
+		p->ipc = calloc(1, sizeof(*p->ipc));
+		cr_assert_not_null(p->ipc);
+		p->nipc = 1;
+		p->ipc[0].name = strdup("web");
+		p->ipc[0].exec = strdup("/usr/bin/true");
+		p->ipc[0].platforms = IR_PLAT_ALL;
+	}
+	return p;
+}
+
+/* The index of the first instruction with `code` and `k`, or len. */
+static size_t
+find_insn(const struct bpf_prog *prog, uint16_t code, uint32_t k)
+{
+	size_t i = 0;
+
+	while (i < prog->len && !(prog->insns[i].code == code && prog->insns[i].k == k))
+		i++;
+	return i;
+}
+
+/* USER_NOTIF hands a call to the host command broker: a program from an
+ * artifact may return it only where the call is ioctl(-1,
+ * HEEL_IPC_IOCTL). heelc's own programs pass (control); the same program
+ * with either compare aimed elsewhere, or another call's RET turned into
+ * USER_NOTIF, is refused. In a program without ipc, turning the EBADF of
+ * the host command call into USER_NOTIF is accepted: that path is exactly
+ * the call. `ret a` is refused (its action cannot be checked). */
+Test(bpf_verify, user_notif_only_for_the_host_command_call)
+{
+	for (int a = 0; a < SCP_ARCH_COUNT; a++) {
+		uint32_t arch = scp_audit_arch((enum scp_arch)a);
+		struct ir_policy *p = ipc_policy(true), *q = ipc_policy(false);
+		struct bpf_prog prog, plain;
+		size_t fd, cmd, ret, ebadf, allow;
+		char msg[BPF_VERIFY_MSG_MAX];
+
+		cr_assert_eq(bpf_build(p, (enum scp_arch)a, &prog), 0);
+		cr_assert_eq(bpf_verify(prog.insns, prog.len, arch, msg, sizeof(msg)), 0, "%s", msg);
+		fd = find_insn(&prog, BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffu);
+		while (fd < prog.len && prog.insns[fd - 1].k != BPF_SIM_DATA_ARG_LO(0))
+			fd = fd + 1 + find_insn(&(struct bpf_prog){.insns = prog.insns + fd + 1,
+								   .len = prog.len - fd - 1},
+						BPF_JMP | BPF_JEQ | BPF_K, 0xffffffffu);
+		cmd = find_insn(&prog, BPF_JMP | BPF_JEQ | BPF_K, 0x48454c01u);
+		ret = find_insn(&prog, BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF);
+		cr_assert_lt(fd, prog.len);
+		cr_assert_lt(cmd, prog.len);
+		cr_assert_lt(ret, prog.len);
+
+		prog.insns[cmd].k = 0x5412; /* TIOCSTI */
+		expect_refused(prog.insns, prog.len, arch, "USER_NOTIF for a call that is not");
+		prog.insns[cmd].k = 0x48454c01u;
+		prog.insns[fd].k = 0;
+		expect_refused(prog.insns, prog.len, arch, "USER_NOTIF for a call that is not");
+		prog.insns[fd].k = 0xffffffffu;
+		cr_assert_eq(bpf_verify(prog.insns, prog.len, arch, msg, sizeof(msg)), 0, "%s", msg);
+		/* The default ALLOW (every other call) made USER_NOTIF. */
+		allow = find_insn(&prog, BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+		cr_assert_lt(allow, prog.len);
+		prog.insns[allow].k = SECCOMP_RET_USER_NOTIF | 7;
+		expect_refused(prog.insns, prog.len, arch, "USER_NOTIF for a call that is not");
+		prog.insns[allow].k = SECCOMP_RET_ALLOW;
+		prog.insns[ret].code = BPF_RET | BPF_A;
+		expect_refused(prog.insns, prog.len, arch, "ret a");
+		bpf_prog_free(&prog);
+
+		cr_assert_eq(bpf_build(q, (enum scp_arch)a, &plain), 0);
+		cr_assert_eq(find_insn(&plain, BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF), plain.len);
+		ebadf = find_insn(&plain, BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EBADF);
+		cr_assert_lt(ebadf, plain.len);
+		plain.insns[ebadf].k = SECCOMP_RET_USER_NOTIF;
+		cr_assert_eq(bpf_verify(plain.insns, plain.len, arch, msg, sizeof(msg)), 0, "%s", msg);
+		bpf_prog_free(&plain);
+		ir_policy_free(p);
+		ir_policy_free(q);
+	}
+	{
+		/* Hand-made: the nr compared with jeq, then the two words; the
+		 * same with the fd compare skipped, and with ioctl's number
+		 * taken from the other arch. */
+		struct bpf_sim_insn ok[] = {
+			LD_ABS(4), JEQ(A64, 1, 0), KILL, LD_ABS(0), JEQ(29, 0, 5),
+			LD_ABS(16), JEQ(0xffffffffu, 0, 3), LD_ABS(24), JEQ(0x48454c01u, 0, 1),
+			RET(SECCOMP_RET_USER_NOTIF), ALLOW,
+		};
+		struct bpf_sim_insn skip[] = {
+			LD_ABS(4), JEQ(A64, 1, 0), KILL, LD_ABS(0), JEQ(29, 0, 3),
+			LD_ABS(24), JEQ(0x48454c01u, 0, 1),
+			RET(SECCOMP_RET_USER_NOTIF), ALLOW,
+		};
+		struct bpf_sim_insn other_nr[] = {
+			LD_ABS(4), JEQ(A64, 1, 0), KILL, LD_ABS(0), JEQ(16, 0, 5),
+			LD_ABS(16), JEQ(0xffffffffu, 0, 3), LD_ABS(24), JEQ(0x48454c01u, 0, 1),
+			RET(SECCOMP_RET_USER_NOTIF), ALLOW,
+		};
+		/* nr narrowed by a range, as heelc's tree does: 29 <= nr < 30. */
+		struct bpf_sim_insn range[] = {
+			LD_ABS(4), JEQ(A64, 1, 0), KILL, LD_ABS(0), JGE(30, 6, 0), JGE(29, 0, 5),
+			LD_ABS(16), JEQ(0xffffffffu, 0, 3), LD_ABS(24), JEQ(0x48454c01u, 0, 1),
+			RET(SECCOMP_RET_USER_NOTIF), ALLOW,
+		};
+		char msg[BPF_VERIFY_MSG_MAX];
+
+		cr_assert_eq(bpf_verify(ok, N(ok), A64, msg, sizeof(msg)), 0, "%s", msg);
+		cr_assert_eq(bpf_verify(range, N(range), A64, msg, sizeof(msg)), 0, "%s", msg);
+		expect_refused(skip, N(skip), A64, "instruction 7: USER_NOTIF");
+		expect_refused(other_nr, N(other_nr), A64, "instruction 9: USER_NOTIF");
+		range[4].k = 31; /* 29 <= nr < 31: ioctl or ioprio_get */
+		expect_refused(range, N(range), A64, "instruction 10: USER_NOTIF");
+	}
+}

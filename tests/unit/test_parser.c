@@ -912,17 +912,25 @@ ERR_CASE(unknown_statement_exek_in_an_ipc,
 	  "did you mean `exec`?")
 ERR_CASE(unknown_statement_frob_in_an_ipc,
 	 "ipc \"x\" { frob }", 1, 11, "unknown statement `frob` in an `ipc` block",
-	  "an `ipc` block holds exec, positional and timeout")
+	  "an `ipc` block holds exec, positional, arg and timeout")
 ERR_CASE(grant_cannot_appear_inside_an_ipc,
 	 "ipc \"x\" {\n  exec \"/y\"\n  grant \"/z\" r\n}", 3, 3,
 	  "`grant` cannot appear inside an `ipc` block",
-	  "an `ipc` block holds exec, positional and timeout; is a `}` missing above?")
+	  "an `ipc` block holds exec, positional, arg and timeout; is a `}` missing above?")
 ERR_CASE(venv_cannot_appear_inside_an_ipc,
 	 "ipc \"x\" { venv \"/v\" }", 1, 11, "`venv` cannot appear inside an `ipc` block",
-	  "an `ipc` block holds exec, positional and timeout")
+	  "an `ipc` block holds exec, positional, arg and timeout")
 ERR_CASE(expected_exec_positional_or_timeout_found,
-	 "ipc \"x\" { \"/y\" }", 1, 11, "expected exec, positional or timeout, found a string",
+	 "ipc \"x\" { \"/y\" }", 1, 11, "expected exec, positional, arg or timeout, found a string",
 	  "*")
+ERR_CASE(expected_a_quoted_argument_name_after_arg,
+	 "ipc \"x\" { arg limit int }", 1, 15,
+	  "expected a quoted argument name after `arg`, found `limit`", "quote it: \"limit\"")
+ERR_CASE(expected_a_type_after_the_argument_name,
+	 "ipc \"x\" { arg \"limit\" }", 1, 23,
+	  "expected a type (string, int, bool or path) after the argument name, found `}`", "*")
+ERR_CASE(arg_belongs_inside_an_ipc_block,
+	 "arg \"limit\" int", 1, 1, "`arg` belongs inside an `ipc` block", "*")
 ERR_CASE(expected_a_quoted_path_after_exec,
 	 "ipc \"x\" { exec }", 1, 16, "expected a quoted path after `exec`, found `}`", "*")
 ERR_CASE(expected_a_duration_after_timeout_e,

@@ -1177,6 +1177,41 @@ Test(sema, ipc_commands)
 	cr_expect_str_eq(r.ir->ipc[1].exec, "C:\\Tools\\ws.exe");
 }
 
+/* `arg` lines reach the IR in declaration order with their types; a
+ * positional typed by one keeps its place among the positionals. */
+Test(sema, ipc_typed_arguments)
+{
+	compile_ok("heel 1\nipc \"s\" {\n exec \"/usr/bin/s\"\n positional \"q\" \"f\"\n"
+		   " arg \"limit\" int\n arg \"f\" path\n arg \"safe\" bool\n arg \"q\" string\n}\n"
+		   "ipc \"t\" {\n exec \"/usr/bin/t\"\n}\n");
+	cr_assert_eq(r.ir->nipc, 2);
+	cr_assert_eq(r.ir->ipc[0].npositionals, 2);
+	cr_assert_eq(r.ir->ipc[0].nargs, 4);
+	cr_expect_str_eq(r.ir->ipc[0].args[0].name, "limit");
+	cr_expect_eq(r.ir->ipc[0].args[0].type, IR_IPC_INT);
+	cr_expect_str_eq(r.ir->ipc[0].args[1].name, "f");
+	cr_expect_eq(r.ir->ipc[0].args[1].type, IR_IPC_PATH);
+	cr_expect_eq(r.ir->ipc[0].args[2].type, IR_IPC_BOOL);
+	cr_expect_eq(r.ir->ipc[0].args[3].type, IR_IPC_STRING);
+	cr_expect_eq(r.ir->ipc[1].nargs, 0);
+	cr_expect_null(r.ir->ipc[1].args);
+}
+
+Test(sema, ipc_typed_argument_errors)
+{
+	cr_expect_eq(compile("heel 1\nipc \"s\" {\n exec \"/opt/${X}/s\"\n positional \"b\"\n"
+			     " arg \"b\" bool\n arg \"n\" int\n arg \"n\" int\n arg \"x\" float\n}\n"
+			     "ipc \"t\" {\n exec \"/t\"\n}\non linux {\n seccomp deny \"ioctl\"\n}\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "`exec` takes a literal path, without `${NAME}`", 3, 13);
+	expect_diag(DIAG_ERROR, "unknown argument type `float`", 8, 10);
+	expect_diag(DIAG_ERROR, "argument `n` declared twice", 7, 6);
+	expect_diag(DIAG_NOTE, "first declared here", 6, 6);
+	expect_diag(DIAG_ERROR, "a bool cannot be positional: `b`", 4, 13);
+	expect_diag(DIAG_ERROR, "`seccomp deny \"ioctl\"` with a Linux `ipc` command", 14, 2);
+	cr_expect_eq(diag_error_count(r.ctx), 5);
+}
+
 Test(sema, ipc_errors)
 {
 	cr_expect_eq(

@@ -5,7 +5,7 @@ if exists("b:current_syntax")
 endif
 
 syn keyword heelStatement heel isolation include grant deny protect unprotect allow network limit nice io-priority env workdir ipc python on seccomp sbpl capability readonly
-syn keyword heelWord strict default permissive r rw rx rwx optional allow-all allow-private audit daily decide pass set exec positional timeout venv packages allow-pip-install yes no linux macos windows gpu unix-sockets mach-lookup errno
+syn keyword heelWord strict default permissive r rw rx rwx optional allow-all allow-private audit daily decide pass set exec positional arg string int bool path timeout venv packages allow-pip-install yes no linux macos windows gpu unix-sockets mach-lookup errno
 syn keyword heelSet user-home credentials cloud-config browser-data keychains shell-history package-credentials shared-temp host-run
 syn keyword heelLimit memory cpu processes open-files file-size stack core utility background
 syn match heelNumber "\<\d\+\(B\|KiB\|MiB\|GiB\|TiB\|KB\|MB\|GB\|ms\|s\|m\|h\)\?\>"
