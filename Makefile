@@ -183,7 +183,8 @@ $(BIN)/heelc: $(OBJ)/compiler/main.o $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BI
 # objects do not wait for the parser.
 LAUNCHER_SRC := launcher/heel-exec.c launcher/linux.c launcher/linux_enforce.c \
 	launcher/linux_view.c launcher/linux_idmap.c launcher/linux_net.c launcher/linux_cgroup.c \
-	launcher/linux_hostenv.c launcher/linux_proxy.c launcher/linux_hostrun.c
+	launcher/linux_hostenv.c launcher/linux_proxy.c launcher/linux_hostrun.c \
+	launcher/linux_helper.c launcher/linux_broker.c
 LAUNCHER_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o)
 # The test-only build without Landlock and seccomp (tests/launcher): its
 # launcher objects apart, so HEEL_TEST_NO_ENFORCE never reaches bin/.
@@ -500,6 +501,8 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-net
 	@$(MAKE) --no-print-directory check-front
 	@$(MAKE) --no-print-directory check-libheel
+	@$(MAKE) --no-print-directory check-broker
+	@$(MAKE) --no-print-directory check-ipc
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz-smoke
 	@# Debian 12's own kernel (6.1, Landlock ABI 2) in QEMU: the suites
@@ -577,6 +580,12 @@ check-broker: $(BIN)/heel-broker $(BIN)/heel-ipc $(TBIN)/broker_live
 
 $(TBIN)/broker_live: tests/broker/broker_live.c $(LIB)/libheelrt.a | $(TBIN)
 	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_TRUSTED) -o $@ $< $(LIB)/libheelrt.a
+
+# Host commands end to end (tests/ipc): heel-exec starts heel-broker, the
+# sandbox calls the commands by name, as root and as uid 65534.
+.PHONY: check-ipc
+check-ipc: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-broker $(BIN)/heel-ipc $(BIN)/heel-proxy
+	@bash tests/ipc/run.sh $(B)
 
 .PHONY: check-net
 check-net: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-proxy

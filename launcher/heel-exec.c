@@ -26,6 +26,7 @@
 #include "linux_hostrun.h"
 #include "linux_idmap.h"
 #include "linux_cgroup.h"
+#include "linux_broker.h"
 #include "linux_proxy.h"
 #include "rlimits.h"
 #include "workdir.h"
@@ -299,22 +300,14 @@ check_policy_arg(const char *policy, const char *next)
 }
 
 /* Fail closed on what this heel-exec cannot enforce at all, before the
- * kernel probe: host commands and a venv have no launcher part yet. */
+ * kernel probe: a venv has no launcher part yet. */
 static void
 refuse_unsupported(const char *path, const struct art_view *view)
 {
 	struct art_python py;
 
-	/* Host commands and the venv are grants of their own; running
-	 * without them would be a different sandbox than the one reviewed. */
-	for (size_t i = 0; i < art_ipc_count(view); i++) {
-		struct art_ipc c;
-
-		if (art_ipc_at(view, i, &c) == 0 && (c.platforms & ART_PLAT_BIT(ART_LINUX)))
-			fail("%s: the policy declares the host command `ipc \"%s\"`; this heel-exec "
-			     "has no IPC broker yet, so it refuses rather than run without it",
-			     path, c.name);
-	}
+	/* The venv is a grant of its own; running without it would be a
+	 * different sandbox than the one reviewed. */
 	if (art_python(view, ART_LINUX, &py) == 0 && py.set)
 		fail("%s: the policy declares a `python` virtual environment; this heel-exec "
 		     "cannot make it yet, so it refuses rather than run without it", path);
@@ -411,9 +404,11 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 		.list_skipped = list_skipped,
 	};
 	char cwd[PATH_MAX], dir[PATH_MAX], err[2048] = "", cgerr[512] = "", pxerr[512] = "";
-	struct linux_proxy proxy = { .on = true, .port = PROXYCTL_PORT, .pidfd = -1, .ctl = -1,
+	char bkerr[1024] = "";
+	struct linux_proxy proxy = { .on = true, .port = PROXYCTL_PORT, .h = { .pidfd = -1, .ctl = -1 },
 				     .listen_fd = -1 };
-	int r, cg, px = 0;
+	struct linux_broker broker = { .h = { .pidfd = -1, .ctl = -1 } };
+	int r, cg, px = 0, bk = 0;
 
 	l.launch_dir = getcwd(cwd, sizeof(cwd)) ? cwd : "/";
 	/* As a launch plans: under the hard open-files limit. */
@@ -422,7 +417,8 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 	 * only looked for. */
 	if (linux_proxy_wanted(view)) {
 		l.proxy = &proxy;
-		px = linux_proxy_find(dir, sizeof(dir), pxerr, sizeof(pxerr));
+		px = helper_find("heel-proxy", "the policy's network", dir, sizeof(dir), pxerr,
+				 sizeof(pxerr));
 		if (px == 0)
 			printf("network: through %s, at 127.0.0.1:%u inside the sandbox's own network "
 			       "namespace (nothing else is reachable)\n",
@@ -430,6 +426,18 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 	} else {
 		printf("network: deny (no proxy; the sandbox's network namespace has loopback "
 		       "only)\n");
+	}
+	/* The host commands: heel-broker, the client, and each program. */
+	if (linux_broker_wanted(view)) {
+		l.broker = &broker;
+		bk = linux_broker_check(&broker, view, environ, bkerr, sizeof(bkerr));
+		if (bk == 0) {
+			printf("host commands:");
+			for (size_t i = 0; i < broker.nnames; i++)
+				printf("%s %s", i ? "," : "", broker.names[i]);
+			printf(" (run on the host by heel-broker; the sandbox reaches it only "
+			       "through its seccomp filter)\n");
+		}
 	}
 	/* The policy's working directory is refused before anything else a
 	 * launch does (nothing is weakened for it, --best-effort or not). */
@@ -457,6 +465,10 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 		snprintf(err, sizeof(err), "%s", pxerr);
 		r = px;
 	}
+	if (r == 0 && bk < 0) {
+		snprintf(err, sizeof(err), "%s", bkerr);
+		r = bk;
+	}
 	if (r == 0) {
 		l.verbose = true;
 		linux_check_landlock(&l, err, sizeof(err));
@@ -474,8 +486,11 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 	else if (nserr[0])
 		printf("weakened: %s\n", nserr);
 	err[0] = '\0';
-	if (linux_check_landlock(&l, err, sizeof(err)) == 0 &&
-	    linux_check_seccomp(&l, err, sizeof(err)) == 0)
+	/* Nothing is weakened for a missing host command: still refused. */
+	if (bk < 0)
+		printf("with --best-effort: still refused: %s\n", bkerr);
+	else if (linux_check_landlock(&l, err, sizeof(err)) == 0 &&
+		 linux_check_seccomp(&l, err, sizeof(err)) == 0)
 		printf("with --best-effort%s: it would run, weakened as listed above%s\n",
 		       ns_fatal ? " --no-namespaces" : "",
 		       ns_fatal ? " and without the sandbox's namespaces" : "");
@@ -772,7 +787,8 @@ main(int argc, char *argv[])
 	struct art_view view;
 	struct lim_plan plan;
 	struct envb env;
-	struct linux_proxy proxy = { .pid = 0, .pidfd = -1, .ctl = -1, .listen_fd = -1 };
+	struct linux_proxy proxy = { .h = { .pidfd = -1, .ctl = -1 }, .listen_fd = -1 };
+	struct linux_broker broker = { .h = { .pidfd = -1, .ctl = -1 } };
 	struct wd wd;
 	uint8_t *buf;
 	bool started = false;
@@ -843,6 +859,18 @@ main(int argc, char *argv[])
 			     proxy.port);
 		launch_mark("heel-proxy started");
 	}
+	/* heel-broker too, for the policy's host commands. */
+	if (linux_broker_wanted(&view)) {
+		if (!l.namespaces)
+			fail("%s: the policy's host commands need the sandbox's mount namespace, "
+			     "which --no-namespaces gives up",
+			     policy);
+		if (linux_broker_check(&broker, &view, environ, err, sizeof(err)) < 0 ||
+		    linux_broker_start(&broker, &view, environ, err, sizeof(err)) < 0)
+			fail("%s: %s", policy, err);
+		l.broker = &broker;
+		launch_mark("heel-broker started");
+	}
 	/* Before planning, which holds a descriptor per grant; the command
 	 * gets the caller's limit back. */
 	linux_raise_nofile(&l);
@@ -904,6 +932,12 @@ main(int argc, char *argv[])
 		started = false;
 		goto out;
 	}
+	/* The host commands' names, first on PATH. */
+	if (l.broker && linux_broker_prepare(l.broker, &view, wd.path, environ, &env, msg,
+					     sizeof(msg)) < 0) {
+		status = EXIT_HEEL;
+		goto out;
+	}
 	l.envp = env.vars;
 
 	/* The tree's cgroup: without one, `limit processes`, `memory` and
@@ -929,6 +963,9 @@ out:
 		     "network at all");
 	if (l.proxy)
 		linux_proxy_stop(l.proxy);
+	/* heel-broker kills the calls still running as it stops. */
+	if (l.broker && (r = linux_broker_stop(l.broker)) < 0)
+		note("could not remove %s: %s", broker.dir, strerror(-r));
 	/* The tree is dead: linux_run swept it before returning. */
 	linux_cgroup_remove(&l, &cgroup);
 	/* A launch that did not run the command leaves nothing behind: not

@@ -28,6 +28,7 @@
 #include "linux_hostenv.h"
 #include "linux_idmap.h"
 #include "linux_net.h"
+#include "linux_broker.h"
 #include "linux_proxy.h"
 #include "linux_view.h"
 #include "linux_cgroup.h"
@@ -228,8 +229,9 @@ linux_drop_capabilities(char *err, size_t errlen)
 }
 
 int
-linux_load_seccomp(struct linux_launch *l, char *err, size_t errlen)
+linux_load_seccomp(struct linux_launch *l, int *listener, char *err, size_t errlen)
 {
+	*listener = -1;
 	return 0;
 }
 
@@ -442,7 +444,7 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	struct ll_report llrep = { 0 };
 	struct view view = { 0 };
 	const char *path;
-	int r, scratch = 0;
+	int r, scratch = 0, wdfd = -1, listener = -1;
 	bool hide_by_scan;
 
 	/* Only the launcher and the init wait for signals; the command gets
@@ -470,6 +472,11 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 		check_step(rep, view_mount_mqueue(err, sizeof(err)), err);
 		launch_mark("view: mqueue");
 	}
+	/* The host commands' names live in a file system of the view. */
+	if (l->broker && !l->mountns)
+		check_step(rep, -EOPNOTSUPP,
+			   "the policy's host commands need the sandbox's mount namespace, which "
+			   "this launch does not have");
 	if (l->mountns && ENFORCE_VIEW) {
 		/* Which places are writable, with the host's mount flags. */
 		check_step(rep, view_plan(&view, plan, l->workdir, l->fresh_workdir,
@@ -493,6 +500,11 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 		/* The workdir and writable grants: writable, nosuid, nodev, noexec. */
 		check_step(rep, view_mount_places(&view, err, sizeof(err)), err);
 		launch_mark("view: writable places, shared temp");
+		/* The host commands: names on PATH the sandbox runs, never writes. */
+		if (l->broker)
+			check_step(rep, view_mount_commands(l->broker->dir, l->broker->client,
+							    l->broker->names, l->broker->nnames,
+							    err, sizeof(err)), err);
 		/* Denied paths; their scratch file system stays under /proc. */
 		check_step(rep, scratch = view_mount_covers(plan, hide_by_scan, err, sizeof(err)),
 			   err);
@@ -528,7 +540,20 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	/* Mounts are done: root's capabilities go, bounding set included. */
 	check_step(rep, linux_drop_capabilities(err, sizeof(err)), err);
 	check_step(rep, enter_start_dir(l->start_dir, err, sizeof(err)), err);
-	check_step(rep, linux_load_seccomp(l, err, sizeof(err)), err);
+	/* heel-broker runs host commands in the caller's directory, found
+	 * beneath this one, in our mount namespace. */
+	if (l->broker && (wdfd = open(l->workdir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		r = -errno;
+		snprintf(err, sizeof(err), "heel-broker's working directory %s: %s", l->workdir,
+			 strerror(-r));
+		check_step(rep, r, err);
+	}
+	check_step(rep, linux_load_seccomp(l, &listener, err, sizeof(err)), err);
+	/* Calls reach heel-broker through the filter's listener: nothing in
+	 * the file system, no port. */
+	if (l->broker)
+		check_step(rep, linux_broker_hand_over(l->broker, listener, wdfd, err, sizeof(err)),
+			   err);
 	check_step(rep, close_inherited(max_fd, err, sizeof(err)), err);
 	launch_mark("capabilities dropped, seccomp loaded");
 	/* The sandbox's PATH, not ours: the command is looked up as the
@@ -601,9 +626,9 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep, int 
 			report(rep, REP_SETUP, 0, 0, "%s", err);
 			_exit(125);
 		}
-		close(l->proxy->ctl);
-		if (l->proxy->pidfd >= 0)
-			close(l->proxy->pidfd);
+		close(l->proxy->h.ctl);
+		if (l->proxy->h.pidfd >= 0)
+			close(l->proxy->h.pidfd);
 	}
 
 	/* Our memory is the launcher's: keep same-uid processes, the
@@ -620,6 +645,13 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep, int 
 	}
 	if (cmd == 0)
 		command_main(l, rep, max_fd);
+	/* The command holds heel-exec's end of heel-broker's control socket
+	 * until it execs; we need none of it. */
+	if (l->broker) {
+		close(l->broker->h.ctl);
+		if (l->broker->h.pidfd >= 0)
+			close(l->broker->h.pidfd);
+	}
 	if (l->etc_tree >= 0)
 		close(l->etc_tree);
 	wipe_environ();

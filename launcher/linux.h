@@ -81,6 +81,8 @@ struct linux_launch {
 
 	struct linux_proxy *proxy; /* heel-proxy (linux_proxy.h), started; NULL
 				   * under network deny */
+	struct linux_broker *broker; /* heel-broker (linux_broker.h), started;
+				   * NULL without host commands */
 	bool proxy_died;          /* set by linux_run: heel-proxy died while
 				   * the command ran */
 
@@ -133,8 +135,10 @@ int linux_landlock_enforce(struct linux_launch *l, struct ll_plan *plan, char *e
 			   size_t errlen);
 /* Every capability, for good: bounding, ambient, then current sets. */
 int linux_drop_capabilities(char *err, size_t errlen);
-/* The artifact's seccomp program for this architecture. */
-int linux_load_seccomp(struct linux_launch *l, char *err, size_t errlen);
+/* The artifact's seccomp program for this architecture. With host
+ * commands (l->broker) it is loaded with a user-notification listener,
+ * returned in *listener for heel-broker (else *listener is -1). */
+int linux_load_seccomp(struct linux_launch *l, int *listener, char *err, size_t errlen);
 
 /* Blocks the forwarded signals and SIGCHLD from now on, so a SIGTERM
  * while the working directory is being made is forwarded (and cleaned up

@@ -29,7 +29,9 @@
 #include "landlock_apply.h"
 #include "landlock_table.h"
 #include "launch_timing.h"
+#include "ipc_abi.h"
 #include "linux.h"
+#include "linux_broker.h"
 #include "linux_proxy.h"
 
 #if defined(__x86_64__)
@@ -269,10 +271,38 @@ linux_landlock_enforce(struct linux_launch *l, struct ll_plan *plan, char *err, 
 	if (l->mountns && l->fresh_workdir &&
 	    (r = ll_plan_reopen_under(plan, l->workdir, err, errlen)) < 0)
 		return r;
+	/* Mounted by the command, after any plan: read and run, never write. */
+	if (l->broker && l->broker->dir[0] &&
+	    (r = ll_plan_add_dir(plan, l->broker->dir,
+				 LL_FS_READ_FILE | LL_FS_READ_DIR | LL_FS_EXECUTE,
+				 "the host commands' directory", err, errlen)) < 0)
+		return r;
 	/* The plan is not freed: this process execs or exits next, and its
 	 * descriptors are close-on-exec; closing hundreds of them one by one
 	 * would only slow the launch. */
 	return ll_plan_enforce(plan, err, errlen);
+}
+
+/* Whether the program answers a host command call (ioctl on descriptor
+ * -1 with HEEL_IPC_IOCTL) with a user notification: asked of the program
+ * itself, in the simulator. */
+static bool
+routes_host_commands(const struct art_bpf *prog)
+{
+	struct bpf_sim_data d = { .nr = __NR_ioctl, .arch = NATIVE_AUDIT_ARCH };
+	struct bpf_sim_insn *insns = calloc(prog->len, sizeof(*insns));
+	struct bpf_sim_result res;
+	bool yes;
+
+	if (!insns)
+		return false;
+	art_bpf_decode(prog, insns);
+	d.args[0] = HEEL_IPC_IOCTL_FD;
+	d.args[1] = HEEL_IPC_IOCTL;
+	yes = bpf_sim_run(insns, prog->len, &d, &res) == 0 &&
+	      (res.action & SECCOMP_RET_ACTION_FULL) == SECCOMP_RET_USER_NOTIF;
+	free(insns);
+	return yes;
 }
 
 int
@@ -289,6 +319,12 @@ linux_check_seccomp(struct linux_launch *l, char *err, size_t errlen)
 	if (l->probe->seccomp < 0) {
 		snprintf(err, errlen, "this kernel has no seccomp filters (CONFIG_SECCOMP_FILTER)");
 		return -EOPNOTSUPP;
+	}
+	if (linux_broker_wanted(l->view) && !routes_host_commands(&prog)) {
+		snprintf(err, errlen,
+			 "the policy declares host commands, and its seccomp program does not pass "
+			 "their calls to heel-broker (compiled by an older heelc? compile it again)");
+		return -EINVAL;
 	}
 	if (l->verbose)
 		l->note("seccomp: %u instructions for %s", prog.len, NATIVE_ARCH_NAME);
@@ -338,11 +374,13 @@ linux_drop_capabilities(char *err, size_t errlen)
 }
 
 int
-linux_load_seccomp(struct linux_launch *l, char *err, size_t errlen)
+linux_load_seccomp(struct linux_launch *l, int *listener, char *err, size_t errlen)
 {
+	unsigned flags = l->broker ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0;
 	struct sock_fprog fprog;
 	struct sock_filter *insns;
 	struct art_bpf prog;
+	long r;
 
 	if (art_seccomp(l->view, NATIVE_AUDIT_ARCH, &prog) < 0) {
 		snprintf(err, errlen, "no seccomp program for %s", NATIVE_ARCH_NAME);
@@ -356,14 +394,24 @@ linux_load_seccomp(struct linux_launch *l, char *err, size_t errlen)
 	fprog.len = (unsigned short)prog.len;
 	fprog.filter = insns;
 	/* Without TSYNC: the command's process has one thread here. */
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) < 0) {
+	*listener = -1;
+	if ((r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &fprog)) < 0) {
 		int e = errno;
 
-		snprintf(err, errlen, "loading the filter: %s", strerror(e));
+		/* Only one filter of a process's stack may have a listener. */
+		if (e == EBUSY && flags)
+			snprintf(err, errlen,
+				 "loading the filter: host commands need a seccomp listener, and "
+				 "this process runs under one already (a sandbox of heel with host "
+				 "commands, or a container engine's supervisor)");
+		else
+			snprintf(err, errlen, "loading the filter: %s", strerror(e));
 		free(insns);
 		return -e;
 	}
 	free(insns);
+	if (flags)
+		*listener = (int)r;
 	return 0;
 }
 

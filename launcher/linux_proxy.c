@@ -34,69 +34,10 @@ linux_proxy_wanted(const struct art_view *view)
 	return art_scalar(view, ART_LINUX, ART_SC_NETWORK, &s) == 0 && s.set && s.value != 0;
 }
 
-static const char *
-env_lookup(const char *name, void *ctx)
-{
-	return envb_lookup(ctx, name);
-}
-
-int
-linux_proxy_find(char *out, size_t cap, char *err, size_t errlen)
-{
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
-
-	if (n < 0) {
-		snprintf(err, errlen, "cannot find heel-proxy: /proc/self/exe: %s", strerror(errno));
-		return -errno;
-	}
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	if (!slash || snprintf(out, cap, "%.*s/heel-proxy", (int)(slash - self), self) >= (int)cap) {
-		snprintf(err, errlen, "cannot find heel-proxy beside %s", self);
-		return -ENAMETOOLONG;
-	}
-	if (access(out, X_OK) < 0) {
-		snprintf(err, errlen,
-			 "the policy's network needs heel-proxy, and %s is missing (%s): it is "
-			 "installed beside heel-exec",
-			 out, strerror(errno));
-		return -ENOENT;
-	}
-	return 0;
-}
-
 static int
 send_setting(struct linux_proxy *p, const char *key, const char *value, char *err, size_t errlen)
 {
-	int r = proxyctl_send(p->ctl, key, value, -1);
-
-	if (r < 0)
-		snprintf(err, errlen, "heel-proxy setting %s: %s", key, strerror(-r));
-	return r;
-}
-
-/* The writable place of the policy that holds path, or NULL: the
- * sandbox could replace what lies there. Each grant with `w`, expanded as
- * a launch expands it (unset optional ones hold nothing). */
-static const char *
-writable_over(const struct art_view *view, char *const *host_env, const char *path, char *buf,
-	      size_t cap)
-{
-	for (size_t i = 0; i < art_path_count(view); i++) {
-		struct art_path g;
-		struct px_info info;
-
-		if (art_path_at(view, i, &g) < 0 || !(g.platforms & ART_PLAT_BIT(ART_LINUX)) ||
-		    !(g.mode & ART_WRITE))
-			continue;
-		if (px_expand(g.path, env_lookup, (void *)host_env, buf, cap, &info) < 0)
-			continue;
-		if (!strcmp(buf, path) || px_beneath(path, buf))
-			return buf;
-	}
-	return NULL;
+	return helper_send(&p->h, "heel-proxy", key, value, -1, err, errlen);
 }
 
 static int
@@ -112,7 +53,7 @@ send_decider(struct linux_proxy *p, const struct art_view *view, char *const *ho
 		return 0;
 	/* The proxy runs it on the host, outside the sandbox: a program the
 	 * sandbox could rewrite would be the sandbox running on the host. */
-	if (writable_over(view, host_env, d.program, grant, sizeof(grant))) {
+	if (helper_writable_over(view, host_env, d.program, grant, sizeof(grant))) {
 		snprintf(err, errlen,
 			 "network decide \"%s\": the policy lets the sandbox write %s, so the "
 			 "sandbox could replace the program heel-proxy runs on the host",
@@ -131,9 +72,9 @@ static int
 send_settings(struct linux_proxy *p, const struct art_view *view, char *const *host_env,
 	      char *err, size_t errlen)
 {
-	struct art_scalar kind, priv, audit, audit_path;
-	char buf[PROXYCTL_MSG_MAX], path[PATH_MAX], why[256];
-	struct px_info info;
+	struct art_scalar kind, priv;
+	char buf[PROXYCTL_MSG_MAX], path[PATH_MAX];
+	const char *key;
 	int r;
 
 	if ((r = send_setting(p, "token", p->token, err, errlen)) < 0)
@@ -154,19 +95,10 @@ send_settings(struct linux_proxy *p, const struct art_view *view, char *const *h
 		if ((r = send_setting(p, "allow", buf, err, errlen)) < 0)
 			return r;
 	}
-	if (art_scalar(view, ART_LINUX, ART_SC_AUDIT_KIND, &audit) == 0 && audit.set &&
-	    audit.value && art_scalar(view, ART_LINUX, ART_SC_AUDIT_PATH, &audit_path) == 0 &&
-	    audit_path.str) {
-		r = px_expand(audit_path.str, env_lookup, (void *)host_env, path, sizeof(path), &info);
-		if (r < 0) {
-			snprintf(err, errlen, "network audit \"%s\": %s", audit_path.str,
-				 px_describe(&info, why, sizeof(why)));
-			return r;
-		}
-		if ((r = send_setting(p, audit.value == 2 ? "audit-daily" : "audit-file", path, err,
-				      errlen)) < 0)
-			return r;
-	}
+	if ((r = helper_audit_sink(view, host_env, &key, path, sizeof(path), err, errlen)) < 0)
+		return r;
+	if (key && (r = send_setting(p, key, path, err, errlen)) < 0)
+		return r;
 	if ((r = send_decider(p, view, host_env, err, errlen)) < 0)
 		return r;
 	return send_setting(p, "end", NULL, err, errlen);
@@ -198,18 +130,16 @@ linux_proxy_start(struct linux_proxy *p, const struct art_view *view, char *cons
 		  bool netns, char *err, size_t errlen)
 {
 	char exe[PATH_MAX], home[PATH_MAX + 8] = "", lang[256] = "";
-	char *const argv[] = { "heel-proxy", NULL };
 	char *envp[4];
 	const char *v;
 	size_t ne = 0;
-	int ctl[2], r;
-	pid_t pid;
+	int r;
 
 	p->on = true;
-	p->pid = 0;
-	p->pidfd = p->ctl = p->listen_fd = -1;
+	p->h = (struct helper){ .pidfd = -1, .ctl = -1 };
+	p->listen_fd = -1;
 	p->port = PROXYCTL_PORT;
-	if ((r = linux_proxy_find(exe, sizeof(exe), err, errlen)) < 0)
+	if ((r = helper_find("heel-proxy", "the policy's network", exe, sizeof(exe), err, errlen)) < 0)
 		return r;
 	if ((r = proxyctl_token(p->token, sizeof(p->token))) < 0) {
 		snprintf(err, errlen, "proxy credentials: getrandom: %s", strerror(-r));
@@ -229,38 +159,8 @@ linux_proxy_start(struct linux_proxy *p, const struct art_view *view, char *cons
 		envp[ne++] = lang;
 	}
 	envp[ne] = NULL;
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ctl) < 0) {
-		snprintf(err, errlen, "socketpair: %s", strerror(errno));
-		return -errno;
-	}
-	/* vfork: we wait the few microseconds to its execve instead of
-	 * copying our page tables and then faulting on every page the
-	 * Landlock planning below writes. The child only makes system calls. */
-	pid = vfork();
-	if (pid < 0) {
-		snprintf(err, errlen, "vfork: %s", strerror(errno));
-		close(ctl[0]);
-		close(ctl[1]);
-		return -errno;
-	}
-	if (pid == 0) {
-		/* Away from the terminal's signals: heel-exec stops it. */
-		setpgid(0, 0);
-		/* Already there, dup2 would leave it close-on-exec. */
-		if (ctl[1] == PROXYCTL_FD ? fcntl(PROXYCTL_FD, F_SETFD, 0) < 0
-					  : dup2(ctl[1], PROXYCTL_FD) < 0)
-			_exit(127);
-		/* Nothing else of ours, or of whoever started us. */
-		if (syscall(SYS_close_range, PROXYCTL_FD + 1U, ~0U, 0U) < 0)
-			for (int fd = PROXYCTL_FD + 1; fd < 65536; fd++)
-				close(fd);
-		execve(exe, argv, envp);
-		_exit(127);
-	}
-	close(ctl[1]);
-	p->pid = pid;
-	p->ctl = ctl[0];
-	p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if ((r = helper_start(&p->h, exe, envp, err, errlen)) < 0)
+		return r;
 	return send_settings(p, view, host_env, err, errlen);
 }
 
@@ -318,10 +218,7 @@ linux_proxy_hand_over(struct linux_proxy *p, char *err, size_t errlen)
 		.sin_port = htons(p->port),
 		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
 	};
-	char msg[PROXYCTL_MSG_MAX];
-	struct pollfd pfd = { .fd = p->ctl, .events = POLLIN };
-	int fd = p->listen_fd, one = 1, r, extra;
-	long n;
+	int fd = p->listen_fd, one = 1, r;
 
 	if (fd < 0) {
 		/* Loopback is down in a new network namespace. */
@@ -338,7 +235,7 @@ linux_proxy_hand_over(struct linux_proxy *p, char *err, size_t errlen)
 			return r;
 		}
 	}
-	r = proxyctl_send(p->ctl, "listen", NULL, fd);
+	r = proxyctl_send(p->h.ctl, "listen", NULL, fd);
 	/* From here the proxy holds the only copy: when it dies, the port
 	 * refuses connections. */
 	close(fd);
@@ -347,35 +244,13 @@ linux_proxy_hand_over(struct linux_proxy *p, char *err, size_t errlen)
 		snprintf(err, errlen, "heel-proxy is gone (%s)", strerror(-r));
 		return r;
 	}
-	r = poll(&pfd, 1, READY_TIMEOUT_MS);
-	if (r == 0) {
-		snprintf(err, errlen, "heel-proxy did not say it was ready within %d s",
-			 READY_TIMEOUT_MS / 1000);
-		return -ETIMEDOUT;
-	}
-	n = proxyctl_recv(p->ctl, msg, sizeof(msg), &extra);
-	if (extra >= 0)
-		close(extra);
-	if (n > 0 && !strcmp(msg, "ready"))
-		return 0;
-	if (n > 0 && proxyctl_value(msg, "error"))
-		snprintf(err, errlen, "heel-proxy: %s", proxyctl_value(msg, "error"));
-	else
-		snprintf(err, errlen, "heel-proxy exited before it was ready");
-	return -EIO;
+	return helper_wait_ready(p->h.ctl, "heel-proxy", READY_TIMEOUT_MS, err, errlen);
 }
 
 bool
 linux_proxy_died(const struct linux_proxy *p)
 {
-	struct pollfd pfd = { .fd = p->pidfd, .events = POLLIN };
-
-	if (!p->on || !p->pid)
-		return false;
-	if (p->pidfd >= 0)
-		return poll(&pfd, 1, 0) == 1;
-	/* Without pidfds (Linux < 5.3): alive unless already gone. */
-	return kill(p->pid, 0) < 0 && errno == ESRCH;
+	return p->on && helper_died(&p->h);
 }
 
 void
@@ -383,18 +258,9 @@ linux_proxy_stop(struct linux_proxy *p)
 {
 	if (!p->on)
 		return;
-	if (p->ctl >= 0)
-		close(p->ctl);
-	p->ctl = -1;
 	if (p->listen_fd >= 0)
 		close(p->listen_fd);
 	p->listen_fd = -1;
-	if (p->pid > 0) {
-		kill(p->pid, SIGKILL);
-		waitpid(p->pid, NULL, 0);
-		p->pid = 0;
-	}
-	if (p->pidfd >= 0)
-		close(p->pidfd);
-	p->pidfd = -1;
+	/* It holds nothing that outlives it: no grace. */
+	helper_stop(&p->h, 0);
 }

@@ -17,22 +17,17 @@
 
 #include "artifact_read.h"
 #include "env.h"
+#include "linux_helper.h"
 #include "proxyctl.h"
 
 struct linux_proxy {
 	bool on;           /* the policy's network is not deny */
-	pid_t pid;         /* heel-proxy; 0: not started */
-	int pidfd;         /* to see whether it died during the run; -1 */
-	int ctl;           /* heel-exec's end of the control pair; -1 */
+	struct helper h;   /* heel-proxy's process and control socket */
 	int listen_fd;     /* without a network namespace: the socket made on
 			    * the host's loopback; -1 (the init makes it) */
 	uint16_t port;
 	char token[2 * PROXYCTL_TOKEN_BYTES + 1];
 };
-
-/* heel-proxy beside heel-exec (installed together, built together):
- * 0 with its path in out, or -errno with one line in err. */
-int linux_proxy_find(char *out, size_t cap, char *err, size_t errlen);
 
 /* Whether the policy needs heel-proxy on Linux. */
 bool linux_proxy_wanted(const struct art_view *view);

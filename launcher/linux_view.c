@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -39,6 +40,9 @@ struct view_mount_attr {
 	uint64_t propagation;
 	uint64_t userns_fd;
 };
+
+/* The client's name in the host commands' directory: hidden from ls. */
+#define VIEW_CLIENT_NAME ".heel-ipc"
 
 /* Shared temp: other programs of the host put files there, so mapping
  * one executable (the dynamic loader run on it) must fail however the
@@ -467,6 +471,61 @@ cover_root_only(struct covers *cv, char *err, size_t errlen)
 			    "the scan of /etc for files only root may read did not complete: %s",
 			    strerror(-r));
 	return 0;
+}
+
+/* Copies the file at `from` into a new file `to`, mode 0755. */
+static int
+copy_file(const char *from, const char *to)
+{
+	int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, r = 0;
+	struct stat st;
+	ssize_t n;
+
+	if (in < 0 || fstat(in, &st) < 0 ||
+	    (out = open(to, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0755)) < 0)
+		r = -errno;
+	for (off_t left = st.st_size; r == 0 && left > 0; left -= n)
+		if ((n = sendfile(out, in, NULL, (size_t)left)) <= 0)
+			r = n < 0 ? -errno : -EIO;
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
+int
+view_mount_commands(const char *dir, const char *client, const char *const *names,
+		    size_t nnames, char *err, size_t errlen)
+{
+	char target[PATH_MAX], opts[64];
+	struct stat st;
+	int dfd, r = 0;
+
+	if (stat(client, &st) < 0)
+		return fail(err, errlen, errno, "host commands: %s: %s", client, strerror(errno));
+	/* A copy, not a bind: a bind would keep the flags of the mount the
+	 * client comes from, noexec when heel-exec runs from shared temp. */
+	snprintf(opts, sizeof(opts), "size=%llu,mode=0755",
+		 (unsigned long long)st.st_size + 65536);
+	if (mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0)
+		return fail(err, errlen, errno, "host commands: tmpfs on %s: %s", dir,
+			    strerror(errno));
+	if (snprintf(target, sizeof(target), "%s/" VIEW_CLIENT_NAME, dir) >= (int)sizeof(target))
+		return fail(err, errlen, ENAMETOOLONG, "host commands: %s: path too long", dir);
+	if ((r = copy_file(client, target)) < 0)
+		return fail(err, errlen, -r, "host commands: copying %s: %s", client, strerror(-r));
+	if ((dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return fail(err, errlen, errno, "host commands: %s: %s", dir, strerror(errno));
+	for (size_t i = 0; r == 0 && i < nnames; i++)
+		if (symlinkat(VIEW_CLIENT_NAME, dfd, names[i]) < 0)
+			r = fail(err, errlen, errno, "host commands: %s/%s: %s", dir, names[i],
+				 strerror(errno));
+	close(dfd);
+	if (r == 0 && setattr(dir, 0, VIEW_ATTR_RDONLY, 0) < 0)
+		r = fail(err, errlen, errno, "host commands: read-only %s: %s", dir,
+			 strerror(errno));
+	return r;
 }
 
 /* The covers: an empty mode 000 directory or regular file on a read-only

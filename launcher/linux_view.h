@@ -87,6 +87,13 @@ int view_make_readonly(char *err, size_t errlen);
  * execute is granted, never for shared temp); a pin is the bind alone. */
 int view_mount_places(const struct view *v, char *err, size_t errlen);
 
+/* The host commands' directory at `dir` (a mount point heel-exec made):
+ * a tmpfs holding a copy of `client` as ".heel-ipc" and one link to it
+ * per name, then read-only, nosuid and nodev, but executable: the
+ * sandbox runs the names and can change none of them. */
+int view_mount_commands(const char *dir, const char *client, const char *const *names,
+			size_t nnames, char *err, size_t errlen);
+
 /* Hides each denied path of the plan under an empty read-only object,
  * and pins the directories between a writable place and a denied path in
  * it so none can be renamed aside (a mount point cannot be: EBUSY). Every

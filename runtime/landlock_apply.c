@@ -1554,13 +1554,41 @@ out:
  * rule lies beneath it, and no ancestor grant holds a right it must not
  * have (execute, above all), since Landlock would union that right into
  * it. -EAGAIN then: build the plan again with l->workdir set. */
-int
-ll_plan_add_workdir(struct ll_plan *p, const char *workdir, char *err, size_t errlen)
+/* Appends a rule for the directory `dir`, opened now (no link followed),
+ * with `access` as far as this kernel knows it. */
+static int
+add_dir_rule(struct ll_plan *p, const char *dir, uint64_t access, enum ll_plan_kind kind,
+	     const char *why, char *err, size_t errlen)
 {
 	struct ll_plan_rule *grown;
 	char *copy;
 	int fd;
 
+	fd = open2(AT_FDCWD, dir, O_PATH | O_DIRECTORY, RESOLVE_NO_SYMLINKS);
+	if (fd < 0)
+		return rt_error(err, errlen, fd, "%s %s: %s", why, dir, strerror(-fd));
+	copy = strdup(dir);
+	grown = copy ? grow_array(p->rules, &p->rules_cap, p->nrules + 1, sizeof(*p->rules), 1)
+		     : NULL;
+	if (!grown) {
+		free(copy);
+		close(fd);
+		return rt_error(err, errlen, -ENOMEM, "out of memory");
+	}
+	p->rules = grown;
+	p->rules[p->nrules++] = (struct ll_plan_rule){
+		.path = copy,
+		.fd = fd,
+		.access = access & p->dg.eff.fs,
+		.kind = kind,
+		.is_dir = true,
+	};
+	return 0;
+}
+
+int
+ll_plan_add_workdir(struct ll_plan *p, const char *workdir, char *err, size_t errlen)
+{
 	/* A deny inside the working directory (a kept one that holds a
 	 * .git/config, say) must be planned with it: covered, or refused. */
 	for (size_t i = 0; i < p->ndenies; i++)
@@ -1580,27 +1608,17 @@ ll_plan_add_workdir(struct ll_plan *p, const char *workdir, char *err, size_t er
 		    (r->access & ~(WORKDIR_RIGHTS | LL_FS_IOCTL_DEV)))
 			return -EAGAIN;
 	}
-	fd = open2(AT_FDCWD, workdir, O_PATH | O_DIRECTORY, RESOLVE_NO_SYMLINKS);
-	if (fd < 0)
-		return rt_error(err, errlen, fd, "the working directory %s: %s", workdir,
-			    strerror(-fd));
-	copy = strdup(workdir);
-	grown = copy ? grow_array(p->rules, &p->rules_cap, p->nrules + 1, sizeof(*p->rules), 1)
-		     : NULL;
-	if (!grown) {
-		free(copy);
-		close(fd);
-		return rt_error(err, errlen, -ENOMEM, "out of memory");
-	}
-	p->rules = grown;
-	p->rules[p->nrules++] = (struct ll_plan_rule){
-		.path = copy,
-		.fd = fd,
-		.access = WORKDIR_RIGHTS & p->dg.eff.fs,
-		.kind = LL_PK_WORKDIR,
-		.is_dir = true,
-	};
-	return 0;
+	return add_dir_rule(p, workdir, WORKDIR_RIGHTS, LL_PK_WORKDIR, "the working directory", err,
+			    errlen);
+}
+
+int
+ll_plan_add_dir(struct ll_plan *p, const char *dir, uint64_t access, const char *why,
+		char *err, size_t errlen)
+{
+	if (p->abi <= 0)
+		return 0;
+	return add_dir_rule(p, dir, access, LL_PK_EXTRA, why, err, errlen);
 }
 
 /* Opens again every rule at or beneath `mountpoint`: a rule names an

@@ -220,6 +220,14 @@ int ll_plan_reopen_under(struct ll_plan *plan, const char *mountpoint, char *err
 			 size_t errlen);
 int ll_plan_add_workdir(struct ll_plan *plan, const char *workdir, char *err, size_t errlen);
 
+/* Adds a rule for a directory the launcher mounted itself after the plan
+ * was built (the host commands' directory, LL_PK_EXTRA): `access` (LL_FS_*,
+ * masked to what the kernel knows) beneath `dir`, opened now. Nothing of
+ * the policy lies beneath such a directory, so nothing is carved. 0 (also
+ * without Landlock), or -errno with a message naming `why`. */
+int ll_plan_add_dir(struct ll_plan *plan, const char *dir, uint64_t access, const char *why,
+		    char *err, size_t errlen);
+
 /* Creates the ruleset, adds every rule, restricts the calling thread (the
  * launcher is single-threaded when it gets here, so TSYNC is not needed).
  * The caller must have set PR_SET_NO_NEW_PRIVS first (the kernel refuses

@@ -118,16 +118,17 @@ make_tmp(struct wd *wd, char *err, size_t errlen)
 	return 0;
 }
 
+/* Beneath the user's runtime directory, TMPDIR or /tmp (the first
+ * usable). */
 int
-wd_create(struct wd *wd, char *const *env, char *err, size_t errlen)
+wd_mount_point(char *out, size_t cap, const char *prefix, char *const *env, char *err,
+	      size_t errlen)
 {
 	const char *xdg = envb_lookup(env, "XDG_RUNTIME_DIR");
 	const char *tmpdir = envb_lookup(env, "TMPDIR");
 	char base[PATH_MAX], name[16];
-	struct stat st;
-	int fd, r;
+	int r;
 
-	*wd = (struct wd){ 0 };
 	if (usable_runtime_dir(xdg))
 		r = realpath(xdg, base) ? 0 : -errno;
 	else if (usable_tmp_dir(tmpdir))
@@ -139,14 +140,24 @@ wd_create(struct wd *wd, char *const *env, char *err, size_t errlen)
 
 	for (int tries = 0;; tries++) {
 		random_name(name, 8);
-		if (snprintf(wd->path, sizeof(wd->path), "%s/heel-%s", base, name) >=
-		    (int)sizeof(wd->path))
+		if (snprintf(out, cap, "%s/%s-%s", base, prefix, name) >= (int)cap)
 			return rt_error(err, errlen, -ENAMETOOLONG, "%s: path too long", base);
-		if (mkdir(wd->path, 0700) == 0)
-			break;
+		if (mkdir(out, 0700) == 0)
+			return 0;
 		if (errno != EEXIST || tries == 100)
-			return rt_error(err, errlen, -errno, "%s: %s", wd->path, strerror(errno));
+			return rt_error(err, errlen, -errno, "%s: %s", out, strerror(errno));
 	}
+}
+
+int
+wd_create(struct wd *wd, char *const *env, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd, r;
+
+	*wd = (struct wd){ 0 };
+	if ((r = wd_mount_point(wd->path, sizeof(wd->path), "heel", env, err, errlen)) < 0)
+		return r;
 	wd->remove = true;
 
 	/* The umask may have taken bits away; nothing may add any. */

@@ -41,6 +41,13 @@ int wd_expand(const char *tmpl, char *const *env, const char *cwd, char *out,
  * also TMPDIR. Sets wd->remove. */
 int wd_create(struct wd *wd, char *const *env, char *err, size_t errlen);
 
+/* A fresh empty directory, mode 0700, PREFIX-XXXXXXXX where wd_create
+ * makes its own, for a mount point that exists only in the sandbox's
+ * view (the caller removes it with rmdir). 0 with its path in out, or
+ * -errno and a message. */
+int wd_mount_point(char *out, size_t cap, const char *prefix, char *const *env, char *err,
+		   size_t errlen);
+
 /* Uses `dir` as the working directory, creating it (and missing parents,
  * mode 0700) when needed, and its "tmp" subdirectory; kept at exit. The
  * place is checked (wd_refuse_place) before anything is made; a failure

@@ -942,8 +942,9 @@ jobs_suite() {
 	check "$tag Ctrl-Z then bg: runs on in the background, and the shell keeps its terminal" \
 		bash -c "grep -qx ok '$T/out' || { sed 's/^/     /' '$T/out' | head -20; false; }"
 	as "$U" "$PY" "$T/bin/ptyjob.py" --timeout 8 -- "${SH[@]}" -- '?PROMPT\$ ' @modes \
-		">$T/bin/$bin $P -- sh -c 'read x; echo \"got \$x\"' &" '?PROMPT\$ ' '~1' \
-		'>jobs' '?Stopped.*PROMPT\$ ' '>fg' '~0.5' '>hello' '?got hello.*PROMPT\$ ' \
+		">$T/bin/$bin $P -- sh -c 'read x; echo \"got \$x\"' &" '?PROMPT\$ ' \
+		'>until jobs | grep -q Stopped; do sleep 0.2; done; jobs' '?Stopped.*PROMPT\$ ' \
+		'>fg' '~0.5' '>hello' '?got hello.*PROMPT\$ ' \
 		'>echo "rc=$?"' '?rc=0' @modes >"$T/out" 2>&1
 	check "$tag started in the background: stops reading the terminal, reads it after fg" \
 		bash -c "grep -qx ok '$T/out' || { sed 's/^/     /' '$T/out' | head -20; false; }"
