@@ -626,6 +626,8 @@ fi
 # The normal build (the command line, the artifact and the Landlock plan
 # are the same code in every build), as root and as uid 65534.
 HERE=$(cd "$(dirname "$0")" && pwd)
+# The newest artifact format this tree writes and reads.
+FMT_MINOR=$(sed -n 's/^#define ART_FMT_MINOR \([0-9]*\).*/\1/p' "$HERE/../../runtime/artifact.h")
 cp "$HERE/ptyjob.py" "$HERE/fdpass.py" "$T/bin/"
 chmod 755 "$T/bin/ptyjob.py" "$T/bin/fdpass.py"
 PY=/usr/bin/python3
@@ -668,7 +670,7 @@ cli_suite() {
 	rx --version
 	check "$tag --version: exit 0" rc_is 0
 	check "$tag --version: the version and the artifact format it reads" \
-		grep -Eq '^heel-exec [0-9]+\.[0-9]+\.[0-9]+ .*format 1\.x.*1\.2' "$T/out"
+		grep -Eq "^heel-exec [0-9]+\\.[0-9]+\\.[0-9]+ .*format 1\\.x.*1\\.$FMT_MINOR\\)" "$T/out"
 
 	# --- usage errors: what was wrong, then the usage, exit 125; nothing runs
 	rm -f "$S/ran"
