@@ -339,9 +339,9 @@ check-launcher: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/hee
 # run from the test's own executable directory.
 CONF := $(B)/conformance
 CONF_CFLAGS := $(CSTD) -O2 -Wall -Wextra -Werror
-$(CONF)/try $(CONF)/ptyrun $(CONF)/serve: $(CONF)/%: tests/conformance/%.c
+$(CONF)/try $(CONF)/ptyrun $(CONF)/serve: $(CONF)/%: tests/conformance/%.c runtime/ipc_abi.h
 	$(Q)mkdir -p $(CONF)
-	$(call quiet,CCLD,$<)$(CC) $(CONF_CFLAGS) -static -o $@ $<
+	$(call quiet,CCLD,$<)$(CC) $(CONF_CFLAGS) -Iruntime -static -o $@ $<
 $(CONF)/payload: tests/conformance/payload.c
 	$(Q)mkdir -p $(CONF)
 	$(call quiet,CCLD,$<)$(CC) $(CONF_CFLAGS) -o $@ $<

@@ -1966,9 +1966,9 @@ slot_mask_at(struct sema *s, enum sema_slot slot, const struct diag_loc *loc)
  * denied. */
 static void
 check_needs_proxy(struct sema *s, enum sema_slot slot, const char *what, const char *noun,
-		  const char *why)
+		  const char *why, unsigned exempt)
 {
-	unsigned done = 0;
+	unsigned done = exempt;
 	char hint[256], on[SEMA_PLATFORM_LIST_MAX];
 
 	FOR_PLATFORMS(p, IR_PLAT_ALL)
@@ -1981,7 +1981,7 @@ check_needs_proxy(struct sema *s, enum sema_slot slot, const char *what, const c
 			continue;
 		inforce = slot_mask_at(s, slot, &a->loc);
 		FOR_PLATFORMS(q, inforce)
-		if (s->ir->scalar[q].network.value == IR_NET_DENY)
+		if (s->ir->scalar[q].network.value == IR_NET_DENY && !(exempt & IR_PLAT_BIT(q)))
 			bad |= IR_PLAT_BIT(q);
 		done |= inforce;
 		if (bad == inforce) {
@@ -1999,17 +1999,22 @@ check_needs_proxy(struct sema *s, enum sema_slot slot, const char *what, const c
 static void
 check_network(struct sema *s)
 {
-	unsigned done = 0;
+	unsigned done = 0, ipc = 0;
 
-	/* An audit sink records the proxy's decisions; under `network deny`
-	 * no proxy runs, so the file would stay empty while a reviewer
-	 * believes traffic is recorded. */
+	/* An audit sink records the proxy's decisions and the host commands'
+	 * calls; under `network deny` no proxy runs, so without host commands
+	 * the file would stay empty while a reviewer believes traffic is
+	 * recorded. */
+	for (size_t i = 0; i < s->nipc; i++)
+		ipc |= s->ipc[i].ipc.platforms;
 	check_needs_proxy(s, SEMA_SLOT_AUDIT, "network audit", "the audit",
-			  "no proxy runs under `network deny`, so there is nothing to record");
+			  "no proxy runs under `network deny` and the policy has no host commands, "
+			  "so there is nothing to record",
+			  ipc);
 	/* Likewise a decider would never be asked: the reviewer would
 	 * believe a program judges traffic that the kernel refuses anyway. */
 	check_needs_proxy(s, SEMA_SLOT_DECIDE, "network decide", "the decider",
-			  "no proxy runs under `network deny`, so there is nothing to decide");
+			  "no proxy runs under `network deny`, so there is nothing to decide", 0);
 
 	/* A network capability lets the AppContainer connect directly,
 	 * around the proxy and around `network deny`. */

@@ -127,3 +127,9 @@ cc -std=c17 -D_GNU_SOURCE -O2 -Icompiler -Iruntime -Itests/unit -I"$build/gen" -
 # heel-proxy against a direct connection and tinyproxy (throughput, added
 # latency, 1,000 tunnels), and what a proxy adds to a launch.
 bash tests/bench/proxy.sh "$bin" "$out"
+
+# ---------------------------------------------------------------- host commands
+# A host command call against running the same static no-op directly.
+cc -O2 -static -o "$out/ipc_call" tests/bench/ipc_call.c
+printf 'int main(void) { return 0; }\n' | musl-gcc -O2 -static -x c -o "$out/noop" -
+bash tests/bench/ipc.sh "$bin" "$out/ipc_call" "$out/noop" 500 | tee "$out/ipc.md"

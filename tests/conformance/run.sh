@@ -77,6 +77,34 @@ for p in "$HERE"/policies/*.heel; do
 done
 
 
+# Host commands (cases 93-96): heel-broker and heel-ipc beside heel-exec,
+# a host program that leaves a mark per user, and a policy naming it
+# literally (an ipc program is never a template).
+HX_DIR=$(dirname "$HX_SRC")
+if [ -x "$HX_DIR/heel-broker" ] && [ -x "$HX_DIR/heel-ipc" ]; then
+	cp "$HX_DIR/heel-broker" "$HX_DIR/heel-ipc" "$T/hx/"
+	chmod 755 "$T/hx/heel-broker" "$T/hx/heel-ipc"
+fi
+mkdir -p "$T/marks"
+chmod 1777 "$T/marks"
+printf '#!/bin/sh\ntouch %s/ran.$(id -u)\n' "$T/marks" >"$T/bin/mark"
+chmod 755 "$T/bin/mark"
+cat >"$T/pol/ipc.heel" <<POLICY
+heel 1
+isolation strict
+grant "\${CONF_BIN}" rx
+grant "$T/hx" rx
+grant "$T/pol" r
+ipc "mark" {
+    exec "$T/bin/mark"
+}
+POLICY
+if ! "$HEELC" "$T/pol/ipc.heel" -o "$T/pol/ipc.hpol" >"$T/pol/ipc.log" 2>&1; then
+	echo "FAIL heelc ipc: cannot compile the test policy: $(head -3 "$T/pol/ipc.log" | tr '\n' ' ')"
+	nfail=$((nfail + 1))
+fi
+chmod 644 "$T/pol/ipc.hpol" 2>/dev/null
+
 # ---------------------------------------------------------------- output
 U=root     # the user a case runs as: root or 65534
 PROB=""    # why the current case fails, accumulated
@@ -1582,13 +1610,92 @@ table_case() {
 	finish
 }
 
+# ------------------------------------------------- host commands (93-96)
+MARK() { echo "$T/marks/ran.$([ "$U" = root ] && echo 0 || echo $NOBODY)"; }
+
+# The positive control of every host command case: a well-formed call of
+# the declared command runs the host program.
+ipc_positive() {
+	rm -f "$(MARK)"
+	sbx ipc -- "$TRY" ipc-raw good mark
+	ran "a declared command" || return 1
+	[ "$OUT" = OK ] || prob "positive control: a well-formed call of a declared command gave '$OUT'"
+	[ -e "$(MARK)" ] || prob "positive control: the host program left no mark"
+	rm -f "$(MARK)"
+}
+
+case_93() { # The host commands' directory: nothing in it can be written, replaced or removed.
+	local act
+	begin 93-ipc-commands-dir
+	for act in 'create $d/x' 'unlink $d/mark' 'open-write $d/.heel-ipc' 'chmod $d 777' \
+		'symlink /bin/sh $d/new' 'rename $d/mark $d/moved'; do
+		sbx ipc -- sh -c "d=\$(dirname \"\$(command -v mark)\"); exec $TRY $act"
+		ran "$act" || break
+		[ "$OUT" != OK ] || prob "'$act' in the commands' directory: OK"
+	done
+	sbx ipc -- sh -c 'd=$(dirname "$(command -v mark)"); ls -A "$d" | tr "\n" " "'
+	[ "$OUT" = ".heel-ipc mark " ] || prob "the directory holds '$OUT'"
+	sbx ipc -- "$TRY" create "$W/x"
+	[ "$OUT" = OK ] || prob "positive control: writing the working directory gave '$OUT'"
+	ipc_positive
+	finish
+}
+
+case_94() { # The broker runs only what the policy declares, whatever name a caller sends.
+	local name
+	begin 94-ipc-undeclared
+	for name in other /bin/sh ../../bin/sh "$T/bin/mark" "mark/../mark" ""; do
+		rm -f "$(MARK)"
+		sbx ipc -- "$TRY" ipc-raw name "$name"
+		ran "name '$name'" || break
+		[ "$OUT" = REFUSED ] || prob "name '$name': '$OUT'"
+		[ ! -e "$(MARK)" ] || prob "name '$name': the host program ran"
+	done
+	ipc_positive
+	finish
+}
+
+case_95() { # Malformed, oversized and descriptor-carrying messages are refused; nothing runs.
+	local mode
+	begin 95-ipc-malformed
+	for mode in garbage oversized toolong badtype "fds mark"; do
+		rm -f "$(MARK)"
+		sbx ipc -- "$TRY" ipc-raw $mode
+		ran "$mode" || break
+		case $OUT in REFUSED | CLOSED) ;; *) prob "$mode: '$OUT'" ;; esac
+		[ ! -e "$(MARK)" ] || prob "$mode: the host program ran"
+	done
+	ipc_positive
+	finish
+}
+
+case_96() { # A sandbox inside one with host commands, whose policy has none, cannot reach the outer broker.
+	begin 96-ipc-nested
+	rm -f "$(MARK)"
+	"${PRE[@]}" mkdir -p "$W/inner"
+	sbx ipc -- env CONF_BIN="$T/bin" CONF_DATA="$D" \
+		"$T/hx/heel-exec" --best-effort --no-namespaces --workdir "$W/inner" \
+		"$T/pol/base.hpol" -- "$TRY" ipc-raw good mark
+	if ran "the outer sandbox"; then
+		case $OUT in
+		OK | REFUSED | CLOSED | EXITED-NONZERO)
+			prob "the inner sandbox reached the outer broker: '$OUT'" ;;
+		EBADF) ;;
+		*) skipr "no heel-exec inside the sandbox here: ${ERR:-rc $RC}" ;;
+		esac
+		[ ! -e "$(MARK)" ] || prob "the host program ran for the inner sandbox"
+	fi
+	ipc_positive
+	finish
+}
+
 # ================================================================ main
 CASES=(case_01 case_02 case_03 case_04 case_05 case_06 case_07 case_08 case_09
 	case_10 case_11 case_12 case_13 case_15 case_15o case_16 case_18 case_19 case_20 case_21m case_21l case_23
 	case_24 case_25 case_26 case_27 case_30 case_31 case_32 case_36 case_40 case_60
 	case_70 case_71 case_72 case_73 case_74 case_75 case_76 case_77 case_78 case_79
 	case_84 case_85 case_86 case_87 case_88 case_89
-	case_90 case_91 case_92)
+	case_90 case_91 case_92 case_93 case_94 case_95 case_96)
 
 # ---------------------------------------------- paths, working directory,
 # environment (cases 81-83): what the launcher's environment may choose.

@@ -34,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/inotify.h>
 #include <sys/ipc.h>
 #include <sys/msg.h>
@@ -60,6 +62,8 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <unistd.h>
+
+#include "ipc_abi.h"
 
 #ifndef AF_VSOCK
 #define AF_VSOCK 40
@@ -114,6 +118,104 @@ res_past(long r, int e1, int e2)
 	if (r >= 0 || errno == e1 || errno == e2)
 		return say(0);
 	return say(errno);
+}
+
+static int usage(void);
+
+/* A host command call made by hand (runtime/ipc_abi.h): the way a
+ * program in the sandbox could talk to heel-broker without heel-ipc.
+ * mode: good NAME (a well-formed call), name NAME (the same, to show
+ * what an undeclared or path-like NAME gets), garbage (a request that is
+ * not JSON), oversized (one datagram past the frame limit), toolong (a
+ * request past the request limit), badtype (an unknown frame type), fds
+ * NAME (a well-formed call that also sends a descriptor). Prints OK when
+ * the command ran and exited 0, REFUSED when heel-broker answered with a
+ * refusal, CLOSED when it hung up without an answer, or the errno name of
+ * the call itself (EBADF: no broker behind this sandbox's filter). */
+static int
+send_frame(int fd, int type, const char *body, size_t len, int pass_fd)
+{
+	char *buf = malloc(len + 1);
+	struct iovec iov = { .iov_base = buf, .iov_len = len + 1 };
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(sizeof(int))];
+	} u;
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+	ssize_t r;
+
+	if (!buf)
+		return -1;
+	buf[0] = (char)type;
+	memcpy(buf + 1, body, len);
+	if (pass_fd >= 0) {
+		memset(&u, 0, sizeof(u));
+		m.msg_control = u.space;
+		m.msg_controllen = sizeof(u.space);
+		u.h.cmsg_level = SOL_SOCKET;
+		u.h.cmsg_type = SCM_RIGHTS;
+		u.h.cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(&u.h), &pass_fd, sizeof(int));
+	}
+	r = sendmsg(fd, &m, MSG_NOSIGNAL);
+	free(buf);
+	return r < 0 ? -1 : 0;
+}
+
+static int
+op_ipc_raw(const char *mode, const char *name)
+{
+	char req[512], reply[HEEL_IPC_FRAME_MAX + 1];
+	int fd = (int)syscall(SYS_ioctl, -1, (unsigned long)HEEL_IPC_IOCTL, 0);
+	bool ok = true;
+	ssize_t n;
+
+	if (fd < 0)
+		return say(errno);
+	snprintf(req, sizeof(req), "{\"v\":1,\"name\":\"%s\",\"argv\":[],\"cwd\":\"/\"}",
+		 name ? name : "");
+	if (!strcmp(mode, "good") || !strcmp(mode, "name") || !strcmp(mode, "fds")) {
+		ok = send_frame(fd, IPC_FRAME_REQ, req, strlen(req),
+				!strcmp(mode, "fds") ? 0 : -1) == 0 &&
+		     send_frame(fd, IPC_FRAME_REQ_END, "", 0, -1) == 0;
+	} else if (!strcmp(mode, "garbage")) {
+		ok = send_frame(fd, IPC_FRAME_REQ, "{not json", 9, -1) == 0 &&
+		     send_frame(fd, IPC_FRAME_REQ_END, "", 0, -1) == 0;
+	} else if (!strcmp(mode, "oversized")) {
+		static char big[HEEL_IPC_FRAME_MAX + 100];
+
+		memset(big, ' ', sizeof(big));
+		ok = send_frame(fd, IPC_FRAME_REQ, big, sizeof(big), -1) == 0;
+	} else if (!strcmp(mode, "toolong")) {
+		static char chunk[HEEL_IPC_FRAME_MAX - 1];
+
+		memset(chunk, ' ', sizeof(chunk));
+		for (size_t sent = 0; ok && sent <= HEEL_IPC_REQUEST_MAX; sent += sizeof(chunk))
+			ok = send_frame(fd, IPC_FRAME_REQ, chunk, sizeof(chunk), -1) == 0;
+		if (ok)
+			ok = send_frame(fd, IPC_FRAME_REQ_END, "", 0, -1) == 0;
+	} else if (!strcmp(mode, "badtype")) {
+		ok = send_frame(fd, 9, req, strlen(req), -1) == 0;
+	} else {
+		return usage();
+	}
+	/* A send that failed means the broker hung up: read what it said. */
+	(void)ok;
+	for (;;) {
+		n = recv(fd, reply, sizeof(reply), 0);
+		if (n <= 0) {
+			puts("CLOSED");
+			return 0;
+		}
+		if (reply[0] == IPC_FRAME_FAIL) {
+			puts("REFUSED");
+			return 0;
+		}
+		if (reply[0] == IPC_FRAME_EXIT) {
+			puts(n > 1 && strstr(reply + 1, "\"code\":0") ? "OK" : "EXITED-NONZERO");
+			return 0;
+		}
+	}
 }
 
 static int
@@ -1046,6 +1148,11 @@ main(int argc, char *argv[])
 
 		A(0);
 		return res(socketpair(AF_UNIX, OP("socketpair-stream") ? SOCK_STREAM : SOCK_DGRAM, 0, sv));
+	}
+	if (OP("ipc-raw")) {
+		if (n != 1 && n != 2)
+			return usage();
+		return op_ipc_raw(argv[2], n == 2 ? argv[3] : NULL);
 	}
 	if (OP("connect-unix")) { A(1); return op_connect_unix(argv[2], false); }
 	if (OP("connect-abstract")) { A(1); return op_connect_unix(argv[2], true); }

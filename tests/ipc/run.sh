@@ -333,6 +333,42 @@ case_writable_program_refused() {
 	grep -q 'could replace the program' <<<"$out" || fail_with "message: $out"
 }
 
+# An audit sink under network deny records each call, refused ones too.
+case_audit() {
+	local log out
+	log=$T/$1/audit.jsonl
+	sed -i "s|^isolation default|isolation default\nnetwork audit \"$log\"|" "$P/p.heel"
+	"$T/bin/heelc" "$P/p.heel" -o "$P/p.hpol" >/dev/null 2>&1 || fail_with "compile"
+	[ "$1" = root ] || chown $NOBODY "$P/p.hpol" "$T/$1"
+	out=$(sx "$1" 'echoargs a --code 3; echoargs b --limit x; echo done')
+	grep -qx done <<<"$out" || fail_with "run: $out"
+	[ "$(wc -l <"$log")" = 2 ] || fail_with "lines: $(cat "$log")"
+	python3 - "$log" <<'EOF' || fail_with "audit: $(cat "$log")"
+import json, sys
+a, b = [json.loads(l) for l in open(sys.argv[1])]
+assert a["ipc"] == "echoargs" and a["args"] == ["--query=a", "--code=3"] and a["exit"] == 3, a
+assert "duration_ms" in a and a["timestamp"].endswith("Z"), a
+assert b["ipc"] == "echoargs" and "limit" in b["refused"], b
+EOF
+}
+
+# heel-exec check names the commands; a missing program is refused
+# before anything runs, with or without --best-effort.
+case_check() {
+	local out
+	out=$(cd "$P" && as "$1" "$X" check p.hpol 2>&1)
+	grep -q '^host commands: echoargs, sleeper, killbroker' <<<"$out" || fail_with "check: $out"
+	sed -i "s|$T/hostbin/sleeper|$T/hostbin/missing|" "$P/p.heel"
+	"$T/bin/heelc" "$P/p.heel" -o "$P/p.hpol" >/dev/null 2>&1 || fail_with "compile"
+	[ "$1" = root ] || chown $NOBODY "$P/p.hpol"
+	out=$(cd "$P" && as "$1" "$X" check p.hpol 2>&1)
+	grep -q 'verdict: heel-exec would refuse to run: ipc "sleeper"' <<<"$out" || fail_with "check: $out"
+	grep -q 'with --best-effort: still refused' <<<"$out" || fail_with "check: $out"
+	out=$(sx "$1" 'echo ran')
+	! grep -qx ran <<<"$out" || fail_with "it ran: $out"
+	grep -q "$T/hostbin/missing" <<<"$out" || fail_with "message: $out"
+}
+
 run_case positional
 run_case keyed_and_flags
 run_case stdin_argument
@@ -350,6 +386,8 @@ run_case no_socket_inside
 run_case broker_killed
 run_case close_fds_and_env
 run_case writable_program_refused
+run_case audit
+run_case check
 
 echo "$pass passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
