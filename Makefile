@@ -54,10 +54,11 @@ GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime 
 # ca-certificates and openssl: its HTTPS host, example.com, with a test
 # CA; cargo and openssh-client: the original README's cargo and ssh-add
 # examples under heel run; zsh, bash-completion and vim: checking what
-# make install puts in place).
+# make install puts in place; python3-venv: the venvs of tests/python,
+# made with /usr/bin/python3 and the pip ensurepip gives them).
 DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ares-dev
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
-	debian-archive-keyring curl git python3 python3-pip iproute2 ca-certificates openssl cargo openssh-client \
+	debian-archive-keyring curl git python3 python3-pip python3-venv iproute2 ca-certificates openssl cargo openssh-client \
 	zsh bash-completion vim
 # The demo's network part: a stand-in internet (tests/net/testhost.sh)
 # and a client.
@@ -503,6 +504,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-libheel
 	@$(MAKE) --no-print-directory check-broker
 	@$(MAKE) --no-print-directory check-ipc
+	@$(MAKE) --no-print-directory check-python
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz-smoke
 	@# Debian 12's own kernel (6.1, Landlock ABI 2) in QEMU: the suites
@@ -586,6 +588,14 @@ $(TBIN)/broker_live: tests/broker/broker_live.c $(LIB)/libheelrt.a | $(TBIN)
 .PHONY: check-ipc
 check-ipc: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-broker $(BIN)/heel-ipc $(BIN)/heel-proxy
 	@bash tests/ipc/run.sh $(B)
+
+# A policy's Python venv end to end (tests/python): made on the host by
+# heel-exec and heel python --prepare from a package index the test
+# serves on 127.0.0.1, read-only or writable inside, as root and as uid
+# 65534.
+.PHONY: check-python
+check-python: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel
+	@bash tests/python/run.sh $(B)
 
 .PHONY: check-net
 check-net: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-proxy

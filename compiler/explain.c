@@ -416,6 +416,37 @@ print_rwx(struct text_out *t)
 		t->flags++;
 		print_path_line(t, r->path, NULL, r->platforms, &r->origin, width);
 	}
+	/* A venv the sandbox may pip install into is a grant rwx of its
+	 * own (the Landlock lowering makes it one): one line a block. */
+	for (int i = 0; i < IR_PLATFORM_COUNT; i++) {
+		const struct ir_python *py = &p->python[i];
+		unsigned mask = 0;
+		bool earlier = false;
+
+		if (!(p->platforms & IR_PLAT_BIT(i)) || !py->set || !py->allow_pip_install)
+			continue;
+		for (int j = 0; j < IR_PLATFORM_COUNT; j++) {
+			const struct ir_python *q = &p->python[j];
+			bool same = (p->platforms & IR_PLAT_BIT(j)) && q->set && q->allow_pip_install &&
+				    q->origin.line == py->origin.line &&
+				    q->origin.col == py->origin.col && q->origin.file == py->origin.file;
+
+			if (same && j < i)
+				earlier = true;
+			if (same)
+				mask |= IR_PLAT_BIT(j);
+		}
+		if (earlier)
+			continue;
+		if (!any)
+			fputs("\n! Writable and executable (rwx): code written here can be run;\n"
+			      "! the write-then-exec guarantee is given up for these paths\n",
+			      t->f);
+		any = true;
+		t->flags++;
+		print_path_line(t, py->venv, "(the venv: allow-pip-install yes)", mask, &py->origin,
+				width);
+	}
 }
 
 static void

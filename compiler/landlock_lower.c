@@ -140,9 +140,26 @@ merge_rules(const struct ir_policy *p, struct merged **out, size_t *nout)
 	struct merged *m;
 	size_t n = 0, w = 0;
 
-	m = calloc(p->npaths ? p->npaths : 1, sizeof(*m));
+	m = calloc(p->npaths + 1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
+	/* The python block's venv is a grant of its own: read and run, or
+	 * with allow-pip-install also written (rwx, said by explain). So the
+	 * launcher's machinery for grants holds it as it holds any: a
+	 * read-only place, narrowed out of a writable grant above it. It is
+	 * optional only because heel-exec makes it before the plan is
+	 * built; `heel-exec check`, which makes nothing, plans without it. */
+	if (p->python[IR_LINUX].set && p->python[IR_LINUX].venv) {
+		const struct ir_python *py = &p->python[IR_LINUX];
+
+		m[n].path = py->venv;
+		m[n].key = path_key(py->venv);
+		m[n].mode = py->allow_pip_install ? IR_MODE_RWX : IR_MODE_RX;
+		m[n].grant = true;
+		m[n].optional = true;
+		m[n].origin = &py->origin;
+		n++;
+	}
 	for (size_t i = 0; i < p->npaths; i++) {
 		const struct ir_path_rule *r = &p->paths[i];
 

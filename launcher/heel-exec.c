@@ -29,6 +29,7 @@
 #include "linux_broker.h"
 #include "linux_proxy.h"
 #include "rlimits.h"
+#include "venv.h"
 #include "workdir.h"
 
 /* heel-exec's own failures: the command's statuses are its own. */
@@ -299,20 +300,6 @@ check_policy_arg(const char *policy, const char *next)
 	usage_error("%s: no such file%s", policy, near && word ? " (did you mean `check`?)" : "");
 }
 
-/* Fail closed on what this heel-exec cannot enforce at all, before the
- * kernel probe: a venv has no launcher part yet. */
-static void
-refuse_unsupported(const char *path, const struct art_view *view)
-{
-	struct art_python py;
-
-	/* The venv is a grant of its own; running without it would be a
-	 * different sandbox than the one reviewed. */
-	if (art_python(view, ART_LINUX, &py) == 0 && py.set)
-		fail("%s: the policy declares a `python` virtual environment; this heel-exec "
-		     "cannot make it yet, so it refuses rather than run without it", path);
-}
-
 /* The policy's `workdir`, expanded into dir (PATH_MAX), or "" when it
  * has none. 0, or -errno and a message naming it. */
 static int
@@ -329,6 +316,44 @@ policy_workdir(const struct art_view *view, const char *cwd, char *dir, char *er
 	if (r < 0)
 		snprintf(err, errlen, "workdir %s", why);
 	return r;
+}
+
+/* The kept working directory a launch will have, absolute, into out
+ * (PATH_MAX): --workdir, else the policy's; NULL for a fresh one. */
+static const char *
+kept_workdir(const struct art_view *view, const char *arg, const char *cwd, char *out)
+{
+	char err[512];
+
+	if (arg && arg[0] != '/')
+		return snprintf(out, PATH_MAX, "%s/%s", cwd, arg) < PATH_MAX ? out : NULL;
+	if (arg)
+		return arg;
+	return policy_workdir(view, cwd, out, err, sizeof(err)) == 0 && out[0] ? out : NULL;
+}
+
+/* The policy's venv, before anything else of the launch is made: made
+ * or completed on the host (pip needs the network the sandbox does not
+ * have), then a grant like any other (heelc lowered it). A venv the
+ * sandbox could write although the policy says allow-pip-install no is
+ * refused: the host runs its python and pip at the next launch. One
+ * line on stderr when it does something, since that takes a while. */
+static void
+prepare_venv(const char *policy, const struct art_view *view, const char *cwd,
+	     const char *workdir, struct venv_plan *vp)
+{
+	char err[PATH_MAX + 1024], line[PATH_MAX + 1024], wd[PATH_MAX];
+
+	if (venv_plan(vp, view, ART_LINUX, environ, cwd, err, sizeof(err)) < 0 ||
+	    venv_check_places(vp, view, environ, cwd, kept_workdir(view, workdir, cwd, wd), err,
+			      sizeof(err)) < 0)
+		fail("%s: %s", policy, err);
+	if (vp->state != VENV_MISSING && vp->state != VENV_PARTIAL)
+		return;
+	venv_describe(vp, line, sizeof(line));
+	note("%s", line);
+	if (venv_prepare(vp, environ, err, sizeof(err)) < 0)
+		fail("%s: %s", policy, err);
 }
 
 /* `heel-exec check` prints on stdout what a launch would note. */
@@ -535,6 +560,35 @@ check_readonly(const struct art_view *view, bool mountns)
 	printf("%s: %s\n", hr_label(view), line);
 }
 
+/* What a launch would do with the policy's venv, made nothing of; -1
+ * (after the verdict lines) when it would refuse. */
+static int
+check_venv(const struct art_view *view)
+{
+	char cwd[PATH_MAX], wd[PATH_MAX], err[PATH_MAX + 1024], line[PATH_MAX + 1024];
+	const char *dir = getcwd(cwd, sizeof(cwd)) ? cwd : "/";
+	struct venv_plan vp;
+	int r;
+
+	r = venv_plan(&vp, view, ART_LINUX, environ, dir, err, sizeof(err));
+	if (r == 0)
+		r = venv_check_places(&vp, view, environ, dir, kept_workdir(view, NULL, dir, wd),
+				      err, sizeof(err));
+	if (r == 0 && vp.state == VENV_PARTIAL && vp.writable)
+		r = venv_prepare(&vp, environ, err, sizeof(err)); /* refuses, runs nothing */
+	if (r == 0 && vp.state != VENV_NONE) {
+		venv_describe(&vp, line, sizeof(line));
+		printf("python: %s%s\n", line,
+		       vp.state == VENV_READY ? "" : " (before the sandbox starts)");
+	}
+	venv_plan_free(&vp);
+	if (r == 0)
+		return 0;
+	printf("verdict: heel-exec would refuse to run: %s\n", err);
+	printf("with --best-effort: still refused: %s\n", err);
+	return -1;
+}
+
 /* heel-exec check [-v | -vv] POLICY.hpol; argv[0] is "check". */
 static int
 check_main(int argc, char *argv[])
@@ -621,7 +675,8 @@ check_main(int argc, char *argv[])
 	}
 	namespace_verdict(&p, &host, nserr, sizeof(nserr), &ns_fatal);
 	check_readonly(&view, p.userns == 0 && p.proc == 0);
-	rc = policy_verdict(&view, &p, &plan, nserr, ns_fatal, verbosity >= 2);
+	rc = check_venv(&view) < 0 ? EXIT_HEEL
+				   : policy_verdict(&view, &p, &plan, nserr, ns_fatal, verbosity >= 2);
 	free(buf);
 	return rc;
 }
@@ -789,6 +844,7 @@ main(int argc, char *argv[])
 	struct envb env;
 	struct linux_proxy proxy = { .h = { .pidfd = -1, .ctl = -1 }, .listen_fd = -1 };
 	struct linux_broker broker = { .h = { .pidfd = -1, .ctl = -1 } };
+	struct venv_plan venv;
 	struct wd wd;
 	uint8_t *buf;
 	bool started = false;
@@ -821,7 +877,6 @@ main(int argc, char *argv[])
 	/* 1. The artifact, and whether this kernel can enforce it. Nothing
 	 * has been created yet, so a refusal leaves nothing behind. */
 	load_policy(policy, c.artifact_fd, &buf, &view);
-	refuse_unsupported(policy, &view);
 	launch_mark("artifact read and validated");
 	l.view = &view;
 	linux_probe(&probe, false);
@@ -830,6 +885,7 @@ main(int argc, char *argv[])
 	if (!getcwd(cwd, sizeof(cwd)))
 		fail("getcwd: %s", strerror(errno));
 	l.launch_dir = cwd;
+	prepare_venv(policy, &view, cwd, workdir_arg, &venv);
 	/* The command runs in the working directory, but "./build.sh" on
 	 * our command line means the one beside the user. */
 	l.file = l.argv[0];
@@ -932,6 +988,12 @@ main(int argc, char *argv[])
 		started = false;
 		goto out;
 	}
+	/* The venv's python3 before the system's. */
+	if ((r = venv_env(&venv, &env)) < 0) {
+		snprintf(msg, sizeof(msg), "environment: %s", strerror(-r));
+		status = EXIT_HEEL;
+		goto out;
+	}
 	/* The host commands' names, first on PATH. */
 	if (l.broker && linux_broker_prepare(l.broker, &view, wd.path, environ, &env, msg,
 					     sizeof(msg)) < 0) {
@@ -974,6 +1036,7 @@ out:
 		note("could not remove the working directory %s: %s", wd.path, strerror(-r));
 	launch_mark("working directory removed");
 	envb_free(&env);
+	venv_plan_free(&venv);
 	free(buf);
 	return status;
 }

@@ -14,6 +14,7 @@ const char cli_usage[] =
 	"usage: heel run [OPTIONS] [--] CMD [ARG...]\n"
 	"       heel shell [OPTIONS] [--shell PATH]\n"
 	"       heel python [OPTIONS] SCRIPT|-c CODE [ARG...]\n"
+	"       heel python [OPTIONS] --prepare\n"
 	"       heel --help | --version\n";
 
 const char cli_help[] =
@@ -52,6 +53,8 @@ const char cli_help[] =
 	"  -v                                       say what is enforced\n"
 	"  --shell PATH                             heel shell: the shell (default $SHELL)\n"
 	"  -c CODE                                  heel python: code instead of a script\n"
+	"  --prepare                                heel python: make the policy's venv\n"
+	"                                           and install its packages, run nothing\n"
 	"\n"
 	"Exit status: the command's own; 128+N when it died of signal N; 125 when\n"
 	"heel or heel-exec failed; 126/127 when the command could not be run.\n"
@@ -79,6 +82,7 @@ enum {
 	OPT_POLICY,
 	OPT_CONFIG,
 	OPT_PRINT_POLICY,
+	OPT_PREPARE,
 	OPT_SHELL,
 	OPT_VERSION,
 	OPT_PROTECT_HOME,     /* the original's spelling of user-home */
@@ -116,6 +120,7 @@ static const struct option base_options[] = {
 	{ "policy", required_argument, NULL, OPT_POLICY },
 	{ "config", required_argument, NULL, OPT_CONFIG },
 	{ "print-policy", no_argument, NULL, OPT_PRINT_POLICY },
+	{ "prepare", no_argument, NULL, OPT_PREPARE },
 	{ "shell", required_argument, NULL, OPT_SHELL },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -296,6 +301,14 @@ take_option(struct cli *c, const struct option *o, const char *arg, char *err, s
 		return 0;
 	case OPT_PRINT_POLICY:
 		c->print_policy = true;
+		return 0;
+	case OPT_PREPARE:
+		if (c->command != CLI_PYTHON) {
+			snprintf(err, errlen, "--prepare is an option of `heel python`, not `heel %s`",
+				 subcommand_name(c->command));
+			return -EINVAL;
+		}
+		c->prepare = true;
 		return 0;
 	case OPT_SHELL:
 		if (c->command != CLI_SHELL) {
@@ -497,6 +510,11 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		}
 		break;
 	case CLI_PYTHON:
+		if (c->prepare && (c->nargs || c->python_code)) {
+			snprintf(err, errlen, "heel python --prepare runs nothing (`%s`): prepare "
+				 "first, then run", c->python_code ? "-c" : c->args[0]);
+			return CLI_ERROR;
+		}
 		break;
 	}
 	return CLI_OK;

@@ -20,6 +20,7 @@ struct cli {
 	const char *policy;	 /* --policy FILE.heel|FILE.hpol */
 	const char *config;	 /* --config FILE.heel|FILE.toml */
 	bool print_policy;
+	bool prepare;		 /* heel python --prepare: the venv only */
 	bool best_effort;
 	bool no_namespaces;
 	int verbose;

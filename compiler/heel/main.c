@@ -22,6 +22,7 @@
 #include "diag.h"
 #include "pty.h"
 #include "readfile.h"
+#include "venv.h"
 #include "version.h"
 
 #define EXIT_HEEL 125
@@ -237,6 +238,36 @@ compile_cached(struct diag_ctx *ctx, const char *text, uint8_t **bytes, size_t *
 	return rc;
 }
 
+/* heel python --prepare: the policy's venv made (or completed) on the
+ * host as a launch would make it, by the same module heel-exec calls,
+ * and nothing run. The artifact is validated first, as heel-exec would. */
+static int
+prepare_venv(const uint8_t *bytes, size_t len, const char *cwd, const char *name)
+{
+	char err[PATH_MAX + 1024], line[PATH_MAX + 1024];
+	extern char **environ;
+	struct art_view view;
+	struct venv_plan vp;
+	int rc;
+
+	if (art_validate(bytes, len, &view, err, sizeof(err)) < 0)
+		return failure("%s: %s", name, err);
+	rc = venv_plan(&vp, &view, ART_LINUX, environ, cwd, err, sizeof(err));
+	if (rc == 0 && vp.state == VENV_NONE) {
+		venv_plan_free(&vp);
+		return failure("%s has no `python { venv ... }` block: nothing to prepare%s", name, "");
+	}
+	if (rc == 0)
+		rc = venv_check_places(&vp, &view, environ, cwd, NULL, err, sizeof(err));
+	if (rc == 0) {
+		venv_describe(&vp, line, sizeof(line));
+		fprintf(stderr, "heel: %s\n", line);
+		rc = venv_prepare(&vp, environ, err, sizeof(err));
+	}
+	venv_plan_free(&vp);
+	return rc < 0 ? failure("%s: %s", name, err) : 0;
+}
+
 /* The current directory. The kernel reports one that is not reachable
  * from the process's root (a process that entered another mount
  * namespace keeps its old root: `nsenter --mount --wd`, some container
@@ -318,6 +349,18 @@ main(int argc, char **argv)
 			return failure("--config %s cannot change the compiled policy %s", c.config, c.policy);
 		if (c.print_policy)
 			return failure("%s is compiled; `heelc explain %s` says what it allows", c.policy, c.policy);
+		if (c.prepare) {
+			char *text = NULL;
+			size_t len = 0;
+
+			rc = rf_read_regular(c.policy, &text, &len, NULL);
+			if (rc)
+				return failure("%s: %s", c.policy, strerror(rc < 0 ? -rc : rc));
+			rc = prepare_venv((const uint8_t *)text, len, cwd, c.policy);
+			free(text);
+			cli_free(&c);
+			return rc;
+		}
 		push(&l, c.policy);
 	} else {
 		struct diag_ctx *ctx = diag_new();
@@ -356,6 +399,12 @@ main(int argc, char **argv)
 			free(bytes);
 			cli_free(&c);
 			return rc ? EXIT_HEEL : 0;
+		}
+		if (c.prepare) {
+			rc = prepare_venv(bytes, len, cwd, c.policy ? c.policy : c.config ? c.config : "the policy");
+			free(bytes);
+			cli_free(&c);
+			return rc;
 		}
 		fd = artifact_fd(bytes, len);
 		free(bytes);

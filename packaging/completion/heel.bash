@@ -55,7 +55,7 @@ _heel() {
 		local s
 		for s in $_heel_sets; do opts="$opts --protect-$s"; done
 		[ "$sub" = shell ] && opts="$opts --shell"
-		[ "$sub" = python ] && opts="$opts -c"
+		[ "$sub" = python ] && opts="$opts -c --prepare"
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 		return
 	fi
