@@ -354,6 +354,27 @@ case_pip() { # pip download from the test host's index.
 	finish
 }
 
+case_pip_venv() { # pip install into the policy's venv through heel-proxy; read-only without allow-pip-install.
+	local pip='python3 -m pip install --no-cache-dir --disable-pip-version-check --retries 0 \
+		--timeout 15 --trusted-host allowed.test --index-url http://allowed.test/simple heeltestpkg'
+	begin pip-into-venv || return
+	sbx venvpip "HOME=\$PWD
+		$pip >pipw.out 2>pipw.err; echo \"pipw rc=\$?\"
+		python3 -c 'import heeltestpkg, sys; assert heeltestpkg.__file__.startswith(sys.prefix)'; echo \"impw rc=\$?\"" ||
+		{ finish; return; }
+	want pipw rc=0
+	want impw rc=0
+	arrived host "GET /packages/heeltestpkg-0.1-py3-none-any.whl"
+	sbx venvro "HOME=\$PWD
+		$pip >pipr.out 2>pipr.err; echo \"pipr rc=\$?\"
+		python3 -c 'import heeltestpkg'; echo \"impr rc=\$?\"" || { finish; return; }
+	want_not pipr rc=0
+	want_not impr rc=0
+	[ -z "$(find "$T/u-$U/venv-ro" -name 'heeltestpkg*' | head -1)" ] ||
+		prob "the read-only venv holds heeltestpkg"
+	finish
+}
+
 # Allowed by the list, refused by the address the name resolves to (or
 # the literal is): private, ULA, link-local metadata, loopback, the client
 # side's own address.
@@ -752,7 +773,7 @@ case_decider_writable() { # A decider in a place the sandbox may write: refused 
 
 # ================================================================ main
 ALL_CASES="case_control_deny case_proxy_env case_curl_plain case_curl_connect case_curl_socks
-	case_ip_literal case_git case_urllib case_pip case_by_address case_bypass case_empty_list
+	case_ip_literal case_git case_urllib case_pip case_pip_venv case_by_address case_bypass case_empty_list
 	case_env_removed case_proxy_dns case_auth case_proxy_killed case_audit case_audit_daily
 	case_no_namespaces case_decider_writable case_proxy_confined case_upstream_failure
 	case_readme_curl case_readme_cargo"
