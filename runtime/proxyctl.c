@@ -134,3 +134,10 @@ proxyctl_token(char *hex, size_t cap)
 		snprintf(hex + 2 * i, 3, "%02x", raw[i]);
 	return 0;
 }
+
+void
+proxyctl_report_error(int sock, const char *prog, const char *line)
+{
+	if (proxyctl_send(sock, "error", line, -1) < 0)
+		fprintf(stderr, "%s: %s\n", prog, line);
+}

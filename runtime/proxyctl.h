@@ -41,6 +41,11 @@ long proxyctl_recv(int sock, char *buf, size_t cap, int *fd);
 /* When msg is "key" or "key=...": the value ("" for "key"), else NULL. */
 const char *proxyctl_value(const char *msg, const char *key);
 
+/* A helper's fatal start-up error: "error=LINE" to whoever waits for
+ * "ready" on sock, or, when nobody can be told, "PROG: LINE" on stderr.
+ * The caller exits next. */
+void proxyctl_report_error(int sock, const char *prog, const char *line);
+
 /* Fills hex (2 * PROXYCTL_TOKEN_BYTES + 1) from getrandom(2). 0 or -errno. */
 int proxyctl_token(char *hex, size_t cap);
 

@@ -22,6 +22,7 @@
 #include "landlock_abi.h"
 #include "landlock_table.h"
 #include "pathexpand.h"
+#include "readsmall.h"
 
 /* close_range(2) (Linux 5.9) has one number on every architecture;
  * older C libraries do not name it. Where the kernel lacks it, the
@@ -118,9 +119,6 @@ static int
 read_small(const char *venv, const char *name, char **out)
 {
 	char path[PATH_MAX];
-	struct stat st;
-	char *buf;
-	size_t got = 0;
 	int fd;
 
 	*out = NULL;
@@ -129,28 +127,7 @@ read_small(const char *venv, const char *name, char **out)
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > RECORD_MAX) {
-		close(fd);
-		return -EINVAL;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	buf[got] = '\0';
-	*out = buf;
-	return 0;
+	return rt_read_small(fd, RECORD_MAX, out, NULL, NULL);
 }
 
 /* Whether `pkg` is a line of the record. */

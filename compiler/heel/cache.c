@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "readsmall.h"
 #include "version.h"
 
 #define CACHE_MAGIC "HEELCACHE1\n"
@@ -105,42 +106,17 @@ read_whole(int dirfd, const char *name, bool ours, char **out, size_t *len)
 {
 	int fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
 	struct stat st;
-	char *buf;
-	size_t got = 0;
+	int r;
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > CACHE_MAX_BYTES) {
-		close(fd);
-		return -EINVAL;
-	}
+	if ((r = rt_read_small(fd, CACHE_MAX_BYTES, out, len, &st)) < 0)
+		return r;
 	if (ours && (st.st_uid != getuid() || (st.st_mode & 022))) {
-		close(fd);
+		free(*out);
+		*out = NULL;
 		return -EPERM;
 	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (r <= 0) {
-			if (r < 0 && errno == EINTR)
-				continue;
-			break;
-		}
-		got += (size_t)r;
-	}
-	close(fd);
-	if (got != (size_t)st.st_size) {
-		free(buf);
-		return -EIO;
-	}
-	buf[got] = '\0';
-	*out = buf;
-	*len = got;
 	return 0;
 }
 

@@ -34,9 +34,8 @@ die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	/* To whoever waits for "ready"; and stderr, for one run by hand. */
-	if (proxyctl_send(HEEL_BROKER_CTL_FD, "error", line, -1) < 0)
-		fprintf(stderr, "heel-broker: %s\n", line);
+	/* To whoever waits for "ready"; stderr for a run by hand. */
+	proxyctl_report_error(HEEL_BROKER_CTL_FD, "heel-broker", line);
 	_exit(1);
 }
 

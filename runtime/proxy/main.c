@@ -46,9 +46,8 @@ die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	/* To whoever waits for "ready"; and stderr, for a heel-proxy run by hand. */
-	if (proxyctl_send(PROXYCTL_FD, "error", line, -1) < 0)
-		fprintf(stderr, "heel-proxy: %s\n", line);
+	/* To whoever waits for "ready"; stderr for a run by hand. */
+	proxyctl_report_error(PROXYCTL_FD, "heel-proxy", line);
 	_exit(1);
 }
 
