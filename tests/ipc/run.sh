@@ -369,6 +369,24 @@ case_check() {
 	grep -q "$T/hostbin/missing" <<<"$out" || fail_with "message: $out"
 }
 
+# policies/examples/ipc.heel as written, its programs swapped for
+# echoargs: what its comments promise the host tool gets.
+case_example() {
+	local out root
+	root=$(cd "$(dirname "$0")/../.." && pwd)
+	sed -e "s|/usr/local/bin/web-search|$T/hostbin/echoargs|" \
+		-e "s|/usr/local/bin/agent-ask|$T/hostbin/echoargs|" \
+		"$root/policies/examples/ipc.heel" >"$P/p.heel"
+	"$T/bin/heelc" "$P/p.heel" -o "$P/p.hpol" >/dev/null 2>&1 || fail_with "the example does not compile"
+	[ "$1" = root ] || chown $NOBODY "$P/p.hpol"
+	out=$(sx "$1" 'web-search "rust landlock" --limit 3 >/dev/null; echo rc=$?
+		printf "why?" | ask_user - maybe >/dev/null; echo rc=$?; mkdir notes; web-search x --safe=false --save-to notes/a >/dev/null; echo rc=$?')
+	[ "$(grep -c '^rc=0$' <<<"$out")" = 3 ] || fail_with "$out"
+	calls "$1" | grep -qx 'call --query=rust landlock --limit=3' || fail_with "host argv: $(calls "$1")"
+	calls "$1" | grep -qx 'call --question=why? --default=maybe' || fail_with "host argv: $(calls "$1")"
+	calls "$1" | grep -qx 'call --query=x --safe=false --save-to=notes/a' || fail_with "host argv: $(calls "$1")"
+}
+
 run_case positional
 run_case keyed_and_flags
 run_case stdin_argument
@@ -388,6 +406,7 @@ run_case close_fds_and_env
 run_case writable_program_refused
 run_case audit
 run_case check
+run_case example
 
 echo "$pass passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
