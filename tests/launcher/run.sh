@@ -249,14 +249,19 @@ for flags in "" "--best-effort"; do
 	check "heel-exec $flags: the refused command never ran" test ! -e "$T/marker"
 	check "heel-exec $flags: says it needs heel-proxy" grep -q 'needs heel-proxy' "$T/err"
 done
-# Nor are host commands (ipc) and the python venv silently left out.
+# Nor are host commands (ipc) and the python venv silently left out:
+# without heel-broker beside heel-exec, and without a python3 to make the
+# venv with, the launch is refused, naming what is missing.
 for pol in ipc venv; do
 	rm -f "$T/marker"
-	env -u XDG_RUNTIME_DIR TMPDIR="$TB" "$T/bin/heel-exec" --best-effort "$T/pol/$pol.hpol" -- touch "$T/marker" >"$T/out" 2>"$T/err"
+	(cd "$TB" && env -u XDG_RUNTIME_DIR TMPDIR="$TB" PATH=/nonexistent "$T/bin/heel-exec" --best-effort \
+		"$T/pol/$pol.hpol" -- /usr/bin/touch "$T/marker" >"$T/out" 2>"$T/err.$pol")
 	rc=$?
 	check "heel-exec: a policy with $pol is refused (125), even with --best-effort" rc_is 125
 	check "heel-exec: $pol: the refused command never ran" test ! -e "$T/marker"
 done
+check "heel-exec: ipc: says it needs heel-broker beside it" grep -q 'needs heel-broker' "$T/err.ipc"
+check "heel-exec: venv: says it has no python3 to make it with" grep -q 'python3' "$T/err.venv"
 # A working directory is writable as a whole: the root or a system
 # directory is refused, and nothing runs.
 for d in / /usr /etc; do
