@@ -290,8 +290,18 @@ $(LIB)/libheelbroker.a: $(BROKER_OBJ) | $(LIB)
 $(BIN)/heel-broker: $(OBJ)/runtime/broker/main.o $(LIB)/libheelbroker.a $(LIB)/libheelrt.a | $(BIN)
 	$(call quiet,LD,$@)$(CC) -static-pie $(LDFLAGS) -o $@ $^ -ljansson
 
-$(BIN)/heel-ipc: $(OBJ)/runtime/broker/client.o | $(BIN)
-	$(call quiet,LD,$@)$(CC) -static $(LDFLAGS) -o $@ $^ -ljansson
+# heel-ipc is copied into every sandbox with host commands: linked
+# statically against musl (a seventh of glibc's static size), with
+# Debian's libjansson.a and the shim of its checked printf calls.
+JANSSON_A := /usr/lib/$(MULTIARCH)/libjansson.a
+$(OBJ)/musl/runtime/broker/client.o: runtime/broker/client.c
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$< [musl])$(MUSL_CC) $(MUSL_CFLAGS) -MMD -MP -c -o $@ $<
+$(OBJ)/musl/runtime/musl/fortify_shim.o: runtime/musl/fortify_shim.c
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$< [musl])$(MUSL_CC) $(MUSL_CFLAGS) -MMD -MP -c -o $@ $<
+$(BIN)/heel-ipc: $(OBJ)/musl/runtime/broker/client.o $(OBJ)/musl/runtime/musl/fortify_shim.o | $(BIN)
+	$(call quiet,LD,$@)$(MUSL_CC) -static -s -o $@ $^ $(JANSSON_A)
 
 # ---------------------------------------------------------------- tests
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
@@ -647,9 +657,9 @@ $(TBIN)/test_front_%: tests/unit/test_front_%.c $(LIB)/libheelfront.a $(LIB)/lib
 # (BENCHMARKS.md, "heel run"). musl does neither. heel needs nothing of
 # glibc: it never looks up users or hosts (no NSS), and of its libraries
 # only nettle's SHA-256 (the compile cache's key), whose static archive
-# links under musl with one shim (compiler/heel/musl/fortify_shim.c).
+# links under musl with one shim (runtime/musl/fortify_shim.c).
 # The same sources build libheel and the unit tests against glibc.
-HEEL_MUSL_SRC := compiler/heel/main.c compiler/heel/musl/fortify_shim.c $(FRONT_SRC) $(COMPILER_SRC)
+HEEL_MUSL_SRC := compiler/heel/main.c runtime/musl/fortify_shim.c $(FRONT_SRC) $(COMPILER_SRC)
 HEEL_MUSL_OBJ := $(HEEL_MUSL_SRC:%.c=$(OBJ)/musl-heel/%.o)
 HEEL_MUSL_GEN_OBJ := $(patsubst $(GEN)/%.c,$(OBJ)/musl-heel/gen/%.o,$(GEN_SRC) $(GEN)/toml_parser.c $(GEN)/toml_lexer.c)
 HEEL_MUSL_CFLAGS := $(MUSL_BASE_CFLAGS) -Icompiler -Icompiler/heel -Iruntime -I$(GEN)
@@ -669,13 +679,13 @@ $(HEEL_MUSL_GEN_OBJ): $(OBJ)/musl-heel/gen/%.o: $(GEN)/%.c | $(GEN)/parser.h $(G
 
 # An archive, so that only what heel calls is linked (not heelc's
 # explain, which needs jansson).
-$(LIB)/libheel-musl.a: $(filter-out $(OBJ)/musl-heel/compiler/heel/main.o $(OBJ)/musl-heel/compiler/heel/musl/%,$(HEEL_MUSL_OBJ)) \
+$(LIB)/libheel-musl.a: $(filter-out $(OBJ)/musl-heel/compiler/heel/main.o $(OBJ)/musl-heel/runtime/musl/%,$(HEEL_MUSL_OBJ)) \
 		$(HEEL_MUSL_GEN_OBJ) $(RUNTIME_SRC:%.c=$(OBJ)/musl/%.o) | $(LIB)
 	$(Q)rm -f $@
 	$(call quiet,AR,$@)ar rcs $@ $^
 
 $(BIN)/heel: $(OBJ)/musl-heel/compiler/heel/main.o $(LIB)/libheel-musl.a \
-		$(OBJ)/musl-heel/compiler/heel/musl/fortify_shim.o | $(BIN)
+		$(OBJ)/musl-heel/runtime/musl/fortify_shim.o | $(BIN)
 	$(call quiet,LD,$@)$(MUSL_CC) -static -o $@ $^ $(NETTLE_A)
 
 # heel run|shell|python for real, as root and as uid 65534 (tests/front),
