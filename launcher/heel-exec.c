@@ -344,8 +344,12 @@ prepare_venv(const char *policy, const struct art_view *view, const char *cwd,
 {
 	char err[PATH_MAX + 1024], line[PATH_MAX + 1024], wd[PATH_MAX];
 
-	if (venv_plan(vp, view, ART_LINUX, environ, cwd, err, sizeof(err)) < 0 ||
-	    venv_check_places(vp, view, environ, cwd, kept_workdir(view, workdir, cwd, wd), err,
+	if (venv_plan(vp, view, ART_LINUX, environ, cwd, err, sizeof(err)) < 0)
+		fail("%s: %s", policy, err);
+	/* Most policies have none: nothing more on the launch's path. */
+	if (vp->state == VENV_NONE)
+		return;
+	if (venv_check_places(vp, view, environ, cwd, kept_workdir(view, workdir, cwd, wd), err,
 			      sizeof(err)) < 0)
 		fail("%s: %s", policy, err);
 	if (vp->state != VENV_MISSING && vp->state != VENV_PARTIAL)

@@ -72,12 +72,11 @@ int
 linux_broker_check(struct linux_broker *b, const struct art_view *view, char *const *host_env,
 		   char *err, size_t errlen)
 {
-	char exe[PATH_MAX];
 	const char **names;
 	int r;
 
-	if ((r = helper_find("heel-broker", "the policy's host commands", exe, sizeof(exe), err,
-			     errlen)) < 0 ||
+	if ((r = helper_find("heel-broker", "the policy's host commands", b->exe, sizeof(b->exe),
+			     err, errlen)) < 0 ||
 	    (r = helper_find("heel-ipc", "the policy's host commands", b->client,
 			     sizeof(b->client), err, errlen)) < 0)
 		return r;
@@ -144,14 +143,12 @@ linux_broker_start(struct linux_broker *b, const struct art_view *view, char *co
 		   char *err, size_t errlen)
 {
 	char *const envp[] = { "PATH=/usr/bin:/bin", NULL };
-	char exe[PATH_MAX], path[PATH_MAX], buf[PROXYCTL_MSG_MAX];
+	char path[PATH_MAX], buf[PROXYCTL_MSG_MAX];
 	const char *key, *v;
 	int r;
 
 	b->h = (struct helper){ .pidfd = -1, .ctl = -1 };
-	if ((r = helper_find("heel-broker", "the policy's host commands", exe, sizeof(exe), err,
-			     errlen)) < 0 ||
-	    (r = helper_start(&b->h, exe, envp, err, errlen)) < 0)
+	if ((r = helper_start(&b->h, b->exe, envp, err, errlen)) < 0)
 		return r;
 	for (size_t i = 0; i < sizeof(passed_env) / sizeof(passed_env[0]); i++) {
 		if (!(v = envb_lookup(host_env, passed_env[i])))

@@ -23,6 +23,7 @@
 
 struct linux_broker {
 	struct helper h;           /* heel-broker's process and control socket */
+	char exe[PATH_MAX];        /* heel-broker, beside heel-exec */
 	char client[PATH_MAX];     /* heel-ipc, beside heel-exec */
 	char dir[PATH_MAX];        /* the commands' directory (a mount point on
 				    * the host, a tmpfs in the view); "" */
@@ -39,7 +40,7 @@ bool linux_broker_wanted(const struct art_view *view);
 int linux_broker_check(struct linux_broker *b, const struct art_view *view,
 		       char *const *host_env, char *err, size_t errlen);
 
-/* Starts heel-broker and sends it the commands, the audit sink and the
+/* After linux_broker_check: starts heel-broker and sends it the commands, the audit sink and the
  * user's variables it passes on. 0, or -errno with one line in err. */
 int linux_broker_start(struct linux_broker *b, const struct art_view *view,
 		       char *const *host_env, char *err, size_t errlen);
