@@ -3,8 +3,12 @@
 #include "rlimits.h"
 
 #include <errno.h>
-#include <sys/syscall.h>
 #include <unistd.h>
+
+#ifdef __APPLE__
+/* setiopolicy_np(3) is in <sys/resource.h> on macOS. */
+#else
+#include <sys/syscall.h>
 
 /* <linux/ioprio.h> is missing from older kernel headers; the ABI is
  * fixed. */
@@ -13,6 +17,7 @@
 #define IOPRIO_CLASS_IDLE 3
 #define IOPRIO_WHO_PROCESS 1
 #define IOPRIO_BE_LOWEST 7
+#endif
 
 /* Indexed like the artifact's limits (ART_SC_LIMIT_FIRST + i). */
 static const struct {
@@ -106,6 +111,18 @@ apply_nice(int steps)
 	return setpriority(PRIO_PROCESS, 0, want) < 0 ? -errno : 0;
 }
 
+#ifdef __APPLE__
+/* The disk I/O policy, as taskpolicy(8) -d sets it: THROTTLE is the
+ * background tier, UTILITY the one above it. Inherited across fork and
+ * exec. */
+static int
+apply_io(int io)
+{
+	int want = io == LIM_IO_BACKGROUND ? IOPOL_THROTTLE : IOPOL_UTILITY;
+
+	return setiopolicy_np(IOPOL_TYPE_DISK, IOPOL_SCOPE_PROCESS, want) < 0 ? -errno : 0;
+}
+#else
 static int
 apply_io(int io)
 {
@@ -125,6 +142,7 @@ apply_io(int io)
 	}
 	return syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, want) < 0 ? -errno : 0;
 }
+#endif
 
 int
 lim_apply(const struct lim_plan *plan, int *step)
