@@ -503,6 +503,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory check-unit
 	@$(MAKE) --no-print-directory check-golden
+	@$(MAKE) --no-print-directory check-sbpl
 	@$(MAKE) --no-print-directory check-roundtrip
 	@$(MAKE) --no-print-directory check-launcher
 	@$(MAKE) --no-print-directory check-conformance
@@ -829,3 +830,14 @@ check-libheel-tsan: $(BIN)/heel-exec $(LH_TSAN)/libheel_threads
 LIBHEEL_INSTALL_MAP := compiler/libheel/heel.h:include/heel.h:0644 $(LIB)/libheel.a:lib/libheel.a:0644 \
 	$(LIB)/libheel.so.0:lib/libheel.so.0:0755 $(LIB)/heel.pc:lib/pkgconfig/heel.pc:0644 \
 	docs/libheel.3:share/man/man3/libheel.3:0644
+
+# ---------------------------------------------------------------- SBPL checker
+# The SBPL checker (compiler/sbpl_check.c) over a corpus of good and
+# broken macOS profiles: sbpl-check is its command-line driver, a test
+# tool, never installed.
+.PHONY: check-sbpl
+$(TBIN)/bin/sbpl-check: tests/sbpl/sbpl-check.c $(LIB)/libheelc.a $(LIB)/libheelrt.a
+	@mkdir -p $(dir $@)
+	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB)/libheelc.a $(LIB)/libheelrt.a $(LIBS_HEELC)
+check-sbpl: $(TBIN)/bin/sbpl-check
+	@bash tests/sbpl/run.sh $(TBIN)/bin/sbpl-check
