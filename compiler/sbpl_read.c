@@ -306,6 +306,12 @@ read_string(struct reader *r, int raw, uint32_t line, uint32_t col)
 			advance(r);
 			break;
 		}
+		if (c == '\n') {
+			fail_at(r, line, col,
+				"unterminated string: a line ends before its closing '\"' (a string "
+				"holds no line break: write \\n)");
+			return NULL;
+		}
 		if (c == 0) {
 			fail_at(r, cl, cc, "NUL byte in a string: libsandbox would end the profile here");
 			return NULL;

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The SBPL checker's corpus: every profile in good/ must pass sbpl-check
+# (warnings allowed), every profile in bad/ must fail with the message its
+# first line names (";; expect: SUBSTRING") at the line its second names
+# (";; line: N"; 0 for a problem of the whole profile).
+# Usage: tests/sbpl/run.sh BUILD/tests/bin/sbpl-check
+set -u
+bin=${1:?usage: run.sh SBPL_CHECK}
+dir=$(cd "$(dirname "$0")" && pwd)
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+for f in "$dir"/good/*.sb; do
+	out=$("$bin" "$f" 2>&1)
+	rc=$?
+	if [ "$rc" -eq 0 ] && ! grep -q ': error: ' <<<"$out"; then
+		ok
+	else
+		bad "$f: a good profile is refused (exit $rc):"
+		echo "$out"
+	fi
+done
+
+for f in "$dir"/bad/*.sb; do
+	want=$(sed -n '1s/^;; expect: //p' "$f")
+	line=$(sed -n '2s/^;; line: //p' "$f")
+	if [ -z "$want" ] || [ -z "$line" ]; then
+		bad "$f: no ';; expect: MESSAGE' first line and ';; line: N' second line"
+		continue
+	fi
+	out=$("$bin" "$f" 2>&1)
+	rc=$?
+	if [ "$line" = 0 ]; then
+		at="$f: error: "
+	else
+		at="$f:$line:"
+	fi
+	if [ "$rc" -ne 1 ]; then
+		bad "$f: exit $rc, want 1:"
+		echo "$out"
+	elif ! grep -F -- "$at" <<<"$out" | grep -F ': error: ' | grep -qF -- "$want"; then
+		bad "$f: no error '$want' at line $line; got:"
+		echo "$out"
+	else
+		ok
+	fi
+done
+
+echo "sbpl corpus: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
