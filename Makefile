@@ -841,3 +841,5 @@ $(TBIN)/bin/sbpl-check: tests/sbpl/sbpl-check.c $(LIB)/libheelc.a $(LIB)/libheel
 	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB)/libheelc.a $(LIB)/libheelrt.a $(LIBS_HEELC)
 check-sbpl: $(TBIN)/bin/sbpl-check
 	@bash tests/sbpl/run.sh $(TBIN)/bin/sbpl-check
+# Its reader and checker run under ASan+UBSan too.
+ASAN_TESTS += tests/unit/test_sbpl_read.c tests/unit/test_sbpl_check.c
