@@ -817,8 +817,9 @@ check_with(struct ck *ck, const struct sbpl_node *n)
 static void
 check_rule(struct ck *ck, const struct sbpl_node *n)
 {
+	const char *verb = n->kids[0]->text;
 	size_t nops = 0;
-	int filtered = 0, has_default = 0;
+	int filtered = 0, early = 0, has_default = 0, outbound = 0;
 
 	for (size_t i = 1; i < n->nkids; i++) {
 		const struct sbpl_node *a = n->kids[i];
@@ -850,6 +851,8 @@ check_rule(struct ck *ck, const struct sbpl_node *n)
 				     a->text);
 			if (strcmp(a->text, "default") == 0)
 				has_default = 1;
+			if (strcmp(a->text, "network-outbound") == 0 || strcmp(a->text, "network*") == 0)
+				outbound = 1;
 			continue;
 		}
 		if ((h = head(a)) && strcmp(h, "with") == 0) {
@@ -865,8 +868,9 @@ check_rule(struct ck *ck, const struct sbpl_node *n)
 		if (nops == 0) {
 			err(ck, a, "filter before any operation: a rule names its operations first, as in "
 				   "(%s file-read* (subpath \"/usr\"))",
-			    n->kids[0]->text);
-			filtered = 1;
+			    verb);
+			early = 1;
+			check_filter(ck, a, 0);
 			continue;
 		}
 		if (has_default) {
@@ -874,13 +878,18 @@ check_rule(struct ck *ck, const struct sbpl_node *n)
 			continue;
 		}
 		filtered = 1;
+		/* An outbound connection's local end is any port on the host:
+		 * allowing outbound by it allows every connection. */
+		if (outbound && strcmp(verb, "allow") == 0 && h &&
+		    (strcmp(h, "local") == 0 || strcmp(h, "from") == 0))
+			warn(ck, a, "(%s ...) on an outbound allow matches every connection's local end: "
+				    "use (remote ...)",
+			     h);
 		check_filter(ck, a, 0);
 	}
-	if (nops == 0 && n->nkids < 2)
-		err(ck, n, "(%s) names no operation", n->kids[0]->text);
-	else if (nops == 0 && !filtered)
-		err(ck, n, "(%s ...) names no operation", n->kids[0]->text);
-	if (has_default && !filtered && strcmp(n->kids[0]->text, "allow") == 0)
+	if (nops == 0 && !early)
+		err(ck, n, "(%s%s) names no operation", verb, n->nkids > 1 ? " ..." : "");
+	if (has_default && !filtered && strcmp(verb, "allow") == 0)
 		warn(ck, n, "(allow default) allows every operation no later rule denies");
 }
 

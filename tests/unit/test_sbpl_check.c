@@ -125,6 +125,11 @@ Test(sbpl_check, rule_order)
 	fail("(allow file-read* (subpath \"/usr\") file-write*)\n", "after a filter", 36);
 	fail("(deny default (subpath \"/usr\"))\n", "default operation takes no filter", 15);
 	fail("(allow (with report) file-read*)\n", "(with ...) before any operation", 8);
+	/* One error for a misplaced filter, and the filter itself still checked. */
+	fail("(allow (subpath \"usr\") file-read*)\n", "not absolute", 17);
+	warns("(allow network-outbound (local ip \"localhost:*\"))\n", "matches every connection");
+	warns("(allow network* (from ip \"*:*\"))\n", "use (remote ...)");
+	pass("(allow network-bind network-inbound (local ip \"localhost:8080\"))\n");
 }
 
 Test(sbpl_check, filters)
