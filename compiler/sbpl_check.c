@@ -54,7 +54,23 @@ struct ck {
 	size_t ndefs;
 	int nomem;
 	int rule_mode; /* sbpl_check_rule(): raw rules, no version form */
+	/* Names already warned about as newer or older (one warning each:
+	 * a profile uses path-ancestors a hundred times). */
+	const void *warned[64];
+	size_t nwarned;
 };
+
+/* 1 the first time `what` is seen (so the caller warns), 0 after. */
+static int
+first_warning(struct ck *ck, const void *what)
+{
+	for (size_t i = 0; i < ck->nwarned; i++)
+		if (ck->warned[i] == what)
+			return 0;
+	if (ck->nwarned < sizeof(ck->warned) / sizeof(ck->warned[0]))
+		ck->warned[ck->nwarned++] = what;
+	return 1;
+}
 
 static void
 vpush(struct ck *ck, enum sbpl_severity sev, uint32_t line, uint32_t col, const char *fmt, va_list ap)
@@ -707,7 +723,7 @@ check_filter(struct ck *ck, const struct sbpl_node *n, int depth)
 			err(ck, n->kids[0], "unknown filter '%s'%s", h, did_you_mean(h, sbpl_filter_names));
 		return;
 	}
-	if (fi->status == SBPL_NAME_NEWER)
+	if (fi->status == SBPL_NAME_NEWER && first_warning(ck, fi))
 		warn(ck, n->kids[0], "filter '%s' is newer than macOS 10.15: older systems refuse the profile",
 		     h);
 	switch (fi->cls) {
@@ -842,11 +858,11 @@ check_rule(struct ck *ck, const struct sbpl_node *n)
 					    did_you_mean(a->text, sbpl_operation_names));
 				continue;
 			}
-			if (op->status == SBPL_NAME_NEWER)
+			if (op->status == SBPL_NAME_NEWER && first_warning(ck, op))
 				warn(ck, a, "operation '%s' is newer than macOS 10.15: older systems refuse the "
 					    "profile",
 				     a->text);
-			else if (op->status == SBPL_NAME_OLDER)
+			else if (op->status == SBPL_NAME_OLDER && first_warning(ck, op))
 				warn(ck, a, "operation '%s' is from before macOS 10.15, where it does nothing",
 				     a->text);
 			if (strcmp(a->text, "default") == 0)

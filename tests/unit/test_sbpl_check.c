@@ -117,6 +117,20 @@ Test(sbpl_check, operations)
 	warns("(allow default)\n", "allows every operation");
 }
 
+/* A newer name is warned about once, however often it is used. */
+Test(sbpl_check, newer_names_warned_once)
+{
+	static const char text[] = HEAD "(allow file-read* (path-ancestors \"/a\"))\n"
+					"(allow file-read* (path-ancestors \"/b\"))\n"
+					"(allow system-mac-syscall)\n(allow system-mac-syscall)\n";
+	struct sbpl_check_result r;
+
+	cr_expect_eq(sbpl_check(text, strlen(text), &params, &r), 0);
+	cr_expect_eq(r.nwarnings, 2);
+	cr_expect_eq(r.diags[0].line, 3);
+	sbpl_check_result_free(&r);
+}
+
 Test(sbpl_check, rule_order)
 {
 	pass("(allow file-read* (subpath \"/usr\") (with report))\n");
