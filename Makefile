@@ -839,7 +839,7 @@ LIBHEEL_INSTALL_MAP := compiler/libheel/heel.h:include/heel.h:0644 $(LIB)/libhee
 $(TBIN)/bin/sbpl-check: tests/sbpl/sbpl-check.c $(LIB)/libheelc.a $(LIB)/libheelrt.a
 	@mkdir -p $(dir $@)
 	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB)/libheelc.a $(LIB)/libheelrt.a $(LIBS_HEELC)
-check-sbpl: $(TBIN)/bin/sbpl-check
-	@bash tests/sbpl/run.sh $(TBIN)/bin/sbpl-check
+check-sbpl: $(TBIN)/bin/sbpl-check $(BIN)/heelc
+	@bash tests/sbpl/run.sh $(TBIN)/bin/sbpl-check $(BIN)/heelc
 # Its reader and checker run under ASan+UBSan too.
 ASAN_TESTS += tests/unit/test_sbpl_read.c tests/unit/test_sbpl_check.c

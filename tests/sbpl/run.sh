@@ -3,10 +3,13 @@
 # The SBPL checker's corpus: every profile in good/ must pass sbpl-check
 # (warnings allowed), every profile in bad/ must fail with the message its
 # first line names (";; expect: SUBSTRING") at the line its second names
-# (";; line: N"; 0 for a problem of the whole profile).
-# Usage: tests/sbpl/run.sh BUILD/tests/bin/sbpl-check
+# (";; line: N"; 0 for a problem of the whole profile). Given heelc too,
+# the profile `heelc emit sbpl` writes for every stock policy (policies/)
+# must pass, with every parameter it defines used.
+# Usage: tests/sbpl/run.sh BUILD/tests/bin/sbpl-check [BUILD/bin/heelc]
 set -u
-bin=${1:?usage: run.sh SBPL_CHECK}
+bin=${1:?usage: run.sh SBPL_CHECK [HEELC]}
+heelc=${2:-}
 dir=$(cd "$(dirname "$0")" && pwd)
 pass=0 fail=0
 
@@ -48,6 +51,29 @@ for f in "$dir"/bad/*.sb; do
 		ok
 	fi
 done
+
+if [ -n "$heelc" ]; then
+	root=$(cd "$dir/../.." && pwd)
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	if ! "$heelc" emit sbpl "$root/policies/default.heel" >/dev/null 2>"$tmp/err" &&
+		grep -q 'no sbpl backend' "$tmp/err"; then
+		echo "skipped: stock policies (this heelc has no SBPL backend)"
+	else
+		while IFS= read -r p; do
+			out="$tmp/$(basename "$p" .heel).sb"
+			if ! "$heelc" emit sbpl "$p" >"$out" 2>"$tmp/err"; then
+				bad "$p: heelc emit sbpl failed:"
+				cat "$tmp/err"
+			elif ! res=$("$bin" "$out" 2>&1) || grep -q ': error: ' <<<"$res"; then
+				bad "$p: the profile heelc writes is refused:"
+				echo "$res"
+			else
+				ok
+			fi
+		done < <(find "$root/policies" -name '*.heel' | sort)
+	fi
+fi
 
 echo "sbpl corpus: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
