@@ -982,7 +982,9 @@ check_define(struct ck *ck, const struct sbpl_node *n)
 	ck->ndefs++;
 }
 
-static const char *const statements[] = { "allow", "deny", "version", "define", "if", "begin", "import", NULL };
+/* The forms a profile may hold at its top level, for "did you mean". */
+static const char *const statements[] = { "allow", "deny", "version", "define",
+					  "if", "begin", "import", NULL };
 
 static void
 check_statement(struct ck *ck, const struct sbpl_node *n, int depth)
