@@ -256,6 +256,7 @@ static int
 eval_append(struct ck *ck, const struct sbpl_node *n, struct val *v, int depth)
 {
 	int prefix_open = 1; /* still collecting known leading text */
+	int decided = 0;     /* a part has said whether the value starts with '/' */
 	int rc = 0;
 
 	memset(v, 0, sizeof(*v));
@@ -279,9 +280,11 @@ eval_append(struct ck *ck, const struct sbpl_node *n, struct val *v, int depth)
 			rc = -1;
 			continue;
 		}
-		if (i == 1) {
+		/* The first part that is not an empty string decides. */
+		if (!decided && !(part->kind == VAL_STRING && part->known && part->len == 0)) {
 			v->abs = part->abs;
 			v->rel = part->rel;
+			decided = 1;
 		}
 		v->quoted |= part->quoted;
 		if (prefix_open && (part->kind == VAL_STRING || part->kind == VAL_CONCAT) &&
@@ -300,6 +303,8 @@ eval_append(struct ck *ck, const struct sbpl_node *n, struct val *v, int depth)
 	}
 	if (!prefix_open)
 		v->known = 0;
+	if (!decided)
+		v->rel = 1; /* nothing but empty strings */
 	return rc;
 }
 
@@ -478,7 +483,7 @@ check_path_filter(struct ck *ck, const struct sbpl_node *n, const struct sbpl_fi
 			err(ck, arg, "parameter '%s' used as a regex: its characters would be read as regex "
 				     "syntax; build it as (string-append \"^\" (regex-quote (param \"%s\")))",
 			    ck->p->params[v->param].name, ck->p->params[v->param].name);
-		} else if (v->kind == VAL_STRING && v->known) {
+		} else if ((v->kind == VAL_STRING || v->kind == VAL_CONCAT) && v->known) {
 			check_regex(ck, arg, v->s, 1);
 		} else if (v->len > 0 && v->s[0] != '^') {
 			err(ck, arg, "regex beginning \"%s\" is not anchored: a path regex must begin with ^",
@@ -540,7 +545,7 @@ check_name_filter(struct ck *ck, const struct sbpl_node *n, const struct sbpl_fi
 		return;
 	}
 	if (eval(ck, n->kids[1], v, 0) == 0) {
-		if (v->kind == VAL_STRING && v->known)
+		if ((v->kind == VAL_STRING || v->kind == VAL_CONCAT) && v->known)
 			check_regex(ck, n->kids[1], v->s, 0);
 		else if (v->kind == VAL_INT || v->kind == VAL_BOOL)
 			err(ck, n->kids[1], "%s takes a regex string", fi->name);

@@ -207,6 +207,15 @@ Test(sbpl_check, parameters)
 	fail("(allow file-read* (subpath (param \"FLAG\")))\n", "has kind string", 28);
 	fail("(allow file-read* (subpath (string-append \"rel/\" (param \"P0\"))))\n", "not absolute", 28);
 	fail("(allow file-read* (subpath (regex-quote \"/a\")))\n", "regex-quote", 28);
+	fail("(allow file-read* (subpath (string-append)))\n", "not absolute", 28);
+	fail("(allow file-read* (subpath (string-append \"\" \"\")))\n", "not absolute", 28);
+	pass("(allow file-read* (subpath (string-append \"\" (param \"P0\"))))\n");
+	pass("(allow file-read* (subpath (string-append \"/a\" \"/b\")))\n");
+	fail("(allow file-read* (subpath (string-append \"/a/\" \"/b\")))\n", "not canonical", 28);
+	/* A regex built only of known text is compiled like a literal one. */
+	fail("(deny file-read* (regex (string-append \"^/a\" \"(b\")))\n", "does not compile", 25);
+	fail("(allow mach-lookup (global-name-regex (string-append \"^a\" \"[\")))\n", "does not compile",
+	     39);
 	fail("(allow mach-lookup (global-name (param \"PROXY\")))\n", "has kind proxy", 33);
 }
 
