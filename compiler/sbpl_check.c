@@ -73,7 +73,8 @@ first_warning(struct ck *ck, const void *what)
 }
 
 static void
-vpush(struct ck *ck, enum sbpl_severity sev, uint32_t line, uint32_t col, const char *fmt, va_list ap)
+vpush(struct ck *ck, enum sbpl_severity sev, uint32_t line, uint32_t col, const char *fmt,
+      va_list ap)
 {
 	struct sbpl_check_result *r = ck->out;
 	struct sbpl_diag *d;
@@ -426,7 +427,8 @@ check_path_text(struct ck *ck, const struct sbpl_node *at, const struct val *v, 
 			err(ck, at, "path \"%s\" is not canonical: '//' never matches", s);
 			return;
 		}
-		if (p[1] == '.' && (p[2] == '/' || p[2] == '\0' || (p[2] == '.' && (p[3] == '/' || p[3] == '\0')))) {
+		if (p[1] == '.' &&
+		    (p[2] == '/' || p[2] == '\0' || (p[2] == '.' && (p[3] == '/' || p[3] == '\0')))) {
 			err(ck, at, "path \"%s\" is not canonical: a . or .. component never matches", s);
 			return;
 		}
