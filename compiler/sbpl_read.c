@@ -282,6 +282,17 @@ buf_put(struct reader *r, char *buf, size_t *n, int c, uint32_t line, uint32_t c
 	return 0;
 }
 
+/* How many backslashes end the n bytes of buf. */
+static size_t
+trailing_backslashes(const char *buf, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && buf[n - 1 - k] == '\\')
+		k++;
+	return k;
+}
+
 /* An ordinary "..." string (raw = 0) or a raw #"..." one (raw = 1, no
  * escapes: the next double quote ends it). The reader stands on the
  * opening quote. Control characters are refused whether written raw or
@@ -355,7 +366,12 @@ read_string(struct reader *r, int raw, uint32_t line, uint32_t col)
 			}
 			continue;
 		}
-		if (raw && c == '\\' && r->pos + 1 < r->len && r->s[r->pos + 1] == '"') {
+		/* An odd run of backslashes before the closing quote reads as an
+		 * escaped quote (Codex writes \" in raw strings) but is not one: the
+		 * quote ends the string and the rest of the text is misread. An
+		 * even run is a regex's escaped backslashes and is fine. */
+		if (raw && c == '\\' && r->pos + 1 < r->len && r->s[r->pos + 1] == '"' &&
+		    trailing_backslashes(buf, n) % 2 == 0) {
 			fail_at(r, cl, cc,
 				"backslash-quote in a raw string: #\"...\" has no escapes, so this quote "
 				"ends the string; use an ordinary string with \\\" or a parameter");

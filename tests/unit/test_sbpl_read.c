@@ -216,6 +216,10 @@ Test(sbpl_read, nul_and_control_characters)
 Test(sbpl_read, raw_string_with_backslash_quote)
 {
 	expect_bad("(regex #\"^/a\\\"b\")", 1, 13, "backslash-quote in a raw string");
+	expect_bad("#\"\\\"", 1, 3, "backslash-quote in a raw string");
+	expect_bad("#\"a\\\\\\\"", 1, 6, "backslash-quote in a raw string");
+	/* An even run is escaped backslashes, as a regex writes them. */
+	expect_string("#\"^C:\\\\\"", "^C:\\\\", 5, 1);
 }
 
 Test(sbpl_read, unterminated_and_unbalanced)
