@@ -52,6 +52,19 @@ for f in "$dir"/bad/*.sb; do
 	fi
 done
 
+# The options: the escape hatch passes only when allowed, an unused
+# parameter only when unused ones are allowed; a raw rule (a policy's sbpl
+# statement) is checked without a version form.
+t=$(mktemp -d)
+printf '(allow sysctl-write (sysctl-name "kern.grade_cputype"))\n' >"$t/rule-good.sb"
+printf '(allow network-outbound (remote ip "10.0.0.1:80"))\n' >"$t/rule-bad.sb"
+if "$bin" --allow-no-sandbox "$dir/bad/no-sandbox.sb" >/dev/null; then ok; else bad "--allow-no-sandbox refuses no-sandbox.sb"; fi
+if "$bin" --allow-unused-params "$dir/bad/unused-param.sb" >/dev/null; then ok; else bad "--allow-unused-params refuses unused-param.sb"; fi
+if "$bin" --rule "$t/rule-good.sb" >/dev/null; then ok; else bad "--rule refuses a good raw rule"; fi
+if "$bin" "$t/rule-good.sb" 2>&1 | grep -q 'missing (version 1)'; then ok; else bad "a raw rule passes as a whole profile"; fi
+if "$bin" --rule "$t/rule-bad.sb" 2>&1 | grep -q "rule-bad.sb:1:36: error: .*host must be"; then ok; else bad "--rule accepts a bad raw rule"; fi
+rm -rf "$t"
+
 if [ -n "$heelc" ]; then
 	root=$(cd "$dir/../.." && pwd)
 	tmp=$(mktemp -d)
