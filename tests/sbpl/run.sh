@@ -5,7 +5,8 @@
 # first line names (";; expect: SUBSTRING") at the line its second names
 # (";; line: N"; 0 for a problem of the whole profile). Given heelc too,
 # the profile `heelc emit sbpl` writes for every stock policy (policies/)
-# must pass, with every parameter it defines used.
+# must pass, with every parameter it defines used; so must the golden
+# SBPL files.
 # Usage: tests/sbpl/run.sh BUILD/tests/bin/sbpl-check [BUILD/bin/heelc]
 set -u
 bin=${1:?usage: run.sh SBPL_CHECK [HEELC]}
@@ -86,6 +87,22 @@ if [ -n "$heelc" ]; then
 			fi
 		done < <(find "$root/policies" -name '*.heel' | sort)
 	fi
+fi
+
+# heelc's golden SBPL (tests/golden/sbpl/NAME.out, `heelc emit sbpl` of
+# NAME.heel) must pass as well, wherever it comes from.
+golden="$dir/../golden/sbpl"
+if compgen -G "$golden/*.out" >/dev/null; then
+	for f in "$golden"/*.out; do
+		if res=$("$bin" "$f" 2>&1) && ! grep -q ': error: ' <<<"$res"; then
+			ok
+		else
+			bad "$f: a golden profile is refused:"
+			echo "$res"
+		fi
+	done
+else
+	echo "skipped: golden SBPL (no tests/golden/sbpl/*.out)"
 fi
 
 echo "sbpl corpus: $pass passed, $fail failed"
