@@ -457,6 +457,19 @@ check-asan: $(ASAN)/libheel-asan.a
 			UBSAN_OPTIONS=print_stacktrace=1 $(ASAN)/$$n --jobs 2; \
 	done
 
+# ---------------------------------------------------------------- SBPL checker
+# The SBPL checker (compiler/sbpl_check.c) over a corpus of good and
+# broken macOS profiles: sbpl-check is its command-line driver, a test
+# tool, never installed.
+.PHONY: check-sbpl
+$(TBIN)/bin/sbpl-check: tests/sbpl/sbpl-check.c $(LIB)/libheelc.a $(LIB)/libheelrt.a
+	@mkdir -p $(dir $@)
+	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB)/libheelc.a $(LIB)/libheelrt.a $(LIBS_HEELC)
+check-sbpl: $(TBIN)/bin/sbpl-check $(BIN)/heelc
+	@bash tests/sbpl/run.sh $(TBIN)/bin/sbpl-check $(BIN)/heelc
+# Its reader and checker run under ASan+UBSan too.
+ASAN_TESTS += tests/unit/test_sbpl_read.c tests/unit/test_sbpl_check.c
+
 # libFuzzer targets: clang only. `make check` runs each briefly; `make fuzz` long.
 comma := ,
 FUZZ := $(B)/fuzz
@@ -830,16 +843,3 @@ check-libheel-tsan: $(BIN)/heel-exec $(LH_TSAN)/libheel_threads
 LIBHEEL_INSTALL_MAP := compiler/libheel/heel.h:include/heel.h:0644 $(LIB)/libheel.a:lib/libheel.a:0644 \
 	$(LIB)/libheel.so.0:lib/libheel.so.0:0755 $(LIB)/heel.pc:lib/pkgconfig/heel.pc:0644 \
 	docs/libheel.3:share/man/man3/libheel.3:0644
-
-# ---------------------------------------------------------------- SBPL checker
-# The SBPL checker (compiler/sbpl_check.c) over a corpus of good and
-# broken macOS profiles: sbpl-check is its command-line driver, a test
-# tool, never installed.
-.PHONY: check-sbpl
-$(TBIN)/bin/sbpl-check: tests/sbpl/sbpl-check.c $(LIB)/libheelc.a $(LIB)/libheelrt.a
-	@mkdir -p $(dir $@)
-	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB)/libheelc.a $(LIB)/libheelrt.a $(LIBS_HEELC)
-check-sbpl: $(TBIN)/bin/sbpl-check $(BIN)/heelc
-	@bash tests/sbpl/run.sh $(TBIN)/bin/sbpl-check $(BIN)/heelc
-# Its reader and checker run under ASan+UBSan too.
-ASAN_TESTS += tests/unit/test_sbpl_read.c tests/unit/test_sbpl_check.c
