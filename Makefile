@@ -457,6 +457,19 @@ check-asan: $(ASAN)/libheel-asan.a
 			UBSAN_OPTIONS=print_stacktrace=1 $(ASAN)/$$n --jobs 2; \
 	done
 
+# ---------------------------------------------------------------- SBPL checker
+# The SBPL checker (compiler/sbpl_check.c) over a corpus of good and
+# broken macOS profiles: sbpl-check is its command-line driver, a test
+# tool, never installed.
+.PHONY: check-sbpl
+$(TBIN)/bin/sbpl-check: tests/sbpl/sbpl-check.c $(LIB)/libheelc.a $(LIB)/libheelrt.a
+	@mkdir -p $(dir $@)
+	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_ALL) -o $@ $< $(LIB)/libheelc.a $(LIB)/libheelrt.a $(LIBS_HEELC)
+check-sbpl: $(TBIN)/bin/sbpl-check $(BIN)/heelc
+	@bash tests/sbpl/run.sh $(TBIN)/bin/sbpl-check $(BIN)/heelc
+# Its reader and checker run under ASan+UBSan too.
+ASAN_TESTS += tests/unit/test_sbpl_read.c tests/unit/test_sbpl_check.c
+
 # libFuzzer targets: clang only. `make check` runs each briefly; `make fuzz` long.
 comma := ,
 FUZZ := $(B)/fuzz
@@ -503,6 +516,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory check-unit
 	@$(MAKE) --no-print-directory check-golden
+	@$(MAKE) --no-print-directory check-sbpl
 	@$(MAKE) --no-print-directory check-roundtrip
 	@$(MAKE) --no-print-directory check-launcher
 	@$(MAKE) --no-print-directory check-conformance
