@@ -71,40 +71,41 @@ sbpl_canonicalize(const char *path, char *out, size_t outlen, bool *exists)
 	size_t len = strlen(path), cut = len;
 
 	*exists = false;
-	if (len >= sizeof(probe) || path[0] != '/')
-		return len >= sizeof(probe) ? -ENAMETOOLONG : -EINVAL;
-	memcpy(probe, path, len + 1);
-	/* Walk up until a prefix resolves: the rest does not exist yet and
-	 * so holds no link. */
+	if (path[0] != '/')
+		return -EINVAL;
+	if (len >= sizeof(probe))
+		return -ENAMETOOLONG;
+	/* probe = path[0, cut), "/" when cut is 0. Walk up until it
+	 * resolves: the rest does not exist yet and so holds no link. */
 	for (;;) {
-		if (realpath(probe, real)) {
-			const char *rest = path + cut;
-			size_t rl = strlen(real);
+		const char *rest = path + cut;
+		size_t rl;
 
-			/* "/" + "/x" must not give "//x". */
-			if (rl == 1 && rest[0] == '/')
-				rl = 0;
-			if (rl + strlen(rest) + 1 > outlen)
-				return -ENAMETOOLONG;
-			memcpy(out, real, rl);
-			memcpy(out + rl, rest, strlen(rest) + 1);
-			if (out[0] == '\0')
-				memcpy(out, "/", 2);
-			*exists = cut == len;
-			return 0;
+		if (cut) {
+			memcpy(probe, path, cut);
+			probe[cut] = '\0';
+		} else {
+			memcpy(probe, "/", 2);
 		}
-		if (errno != ENOENT && errno != ENOTDIR)
-			return -errno;
-		/* Drop the last component of probe. */
-		while (cut > 0 && path[cut - 1] != '/')
-			cut--;
-		if (cut <= 1) {
-			/* Even "/" did not resolve: cannot happen on a live
-			 * system, but never loop. */
-			return -ENOENT;
+		if (!realpath(probe, real)) {
+			if ((errno != ENOENT && errno != ENOTDIR) || cut == 0)
+				return -errno;
+			while (cut > 0 && path[cut - 1] != '/')
+				cut--;
+			if (cut > 0)
+				cut--; /* the '/' before the dropped component */
+			continue;
 		}
-		cut--; /* the '/' before it */
-		probe[cut] = '\0';
+		rl = strlen(real);
+		/* "/" + "/x" must not give "//x". */
+		if (rl == 1 && rest[0] == '/')
+			rl = 0;
+		if (rl + strlen(rest) + 1 > outlen)
+			return -ENAMETOOLONG;
+		memcpy(out, real, rl);
+		memcpy(out + rl, rest, strlen(rest) + 1);
+		*exists = cut == len;
+		return 0;
 	}
 }
 
