@@ -316,7 +316,7 @@ collect_paths(struct builder *b, const struct ir_policy *p)
 		r->optional = ir->optional || ir->mode == IR_MODE_DENY;
 		r->explicit_grant = ir->mode != IR_MODE_DENY && ir->source != IR_SRC_BASE;
 	}
-	if (b->rc)
+	if (b->rc || b->n == first)
 		return;
 	qsort(b->r + first, b->n - first, sizeof(*b->r), cmp_key);
 	w = first;
