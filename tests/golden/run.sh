@@ -101,8 +101,9 @@ done
 
 # sbpl: `heelc emit sbpl NAME.heel` stdout == NAME.out, and the artifact
 # compiled from it prints the same (its own SBPL_TEXT and SBPL_PARAMS).
-# The stock policies (bases, presets, examples) are cases too, their
-# expected files in sbpl/stock/ (policies-NAME.out, examples-NAME.out).
+# The stock policies (bases, presets, examples, protection sets, devices)
+# are cases too, their expected files in sbpl/stock/ (policies-NAME.out,
+# examples-NAME.out, protect-NAME.out, devices-NAME.out).
 sbpl_case() { # name policy expected
 	if ! "$heelc" emit sbpl "$2" >"$tmp/out" 2>"$tmp/err"; then
 		report_fail "sbpl/$1: heelc emit sbpl failed: $(head -3 "$tmp/err")"
@@ -120,7 +121,7 @@ for f in *.heel; do
 	[ -e "$f" ] || continue
 	sbpl_case "${f%.heel}" "$f" "${f%.heel}.out"
 done
-for f in "$here"/../../policies/*.heel "$here"/../../policies/examples/*.heel; do
+for f in "$here"/../../policies/*.heel "$here"/../../policies/*/*.heel; do
 	d=$(basename "$(dirname "$f")")
 	n=$(basename "$f" .heel)
 	sbpl_case "stock/$d-$n" "$f" "stock/$d-$n.out"
