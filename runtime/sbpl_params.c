@@ -316,6 +316,10 @@ sbpl_resolve(const struct sbpl_param_rec *recs, size_t n, const struct sbpl_laun
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
+	/* Without it a relative deny would expand as unset and match
+	 * nothing: refuse instead. */
+	if (!in->launch_dir || in->launch_dir[0] != '/')
+		return rt_error(err, errlen, -EINVAL, "no absolute launch directory was given");
 	out->params = calloc(n ? n : 1, sizeof(*out->params));
 	out->kv = calloc(2 * n + 1, sizeof(*out->kv));
 	if (!out->params || !out->kv) {

@@ -77,8 +77,9 @@ struct sbpl_launch_params {
  * variable gives SBPL_UNSET_PATH where the rule is optional and refuses
  * the launch where it is not (a required grant), as does a required
  * grant whose path does not exist, a grant a variable turned into the
- * root or a top-level system directory, a malformed template, or a PROXY
- * without a port. Then sbpl_order_check(). out->profile stays NULL (see
+ * root or a top-level system directory, a malformed template, a PROXY
+ * without a port, or a missing or relative launch directory. Then
+ * sbpl_order_check(). out->profile stays NULL (see
  * sbpl_prepare). 0, -ENOMEM, or -EINVAL/-ENOENT/-EPERM with a one-line
  * message naming the parameter, its rule's origin and the path. */
 int sbpl_resolve(const struct sbpl_param_rec *recs, size_t n, const struct sbpl_launch *in,

@@ -275,6 +275,14 @@ Test(sbpl_params, proxy_and_workdir)
 	in.workdir = NULL;
 	cr_assert_eq(sbpl_resolve(recs, 2, &in, &out, err, sizeof(err)), -EINVAL);
 	cr_assert_not_null(strstr(err, "working directory"), "%s", err);
+	/* No launch directory: a relative deny must not quietly become
+	 * "unset" and match nothing. */
+	in.workdir = wd;
+	in.launch_dir = NULL;
+	cr_assert_eq(sbpl_resolve(recs, 2, &in, &out, err, sizeof(err)), -EINVAL);
+	cr_assert_not_null(strstr(err, "launch directory"), "%s", err);
+	in.launch_dir = "relative";
+	cr_assert_eq(sbpl_resolve(recs, 2, &in, &out, err, sizeof(err)), -EINVAL);
 }
 
 Test(sbpl_params, order_check_refuses_a_misordered_pair)
