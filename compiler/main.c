@@ -221,6 +221,26 @@ compile_policy(const char *path, unsigned targets, struct ir_policy **out)
 	return rc ? EXIT_POLICY : EXIT_OK;
 }
 
+/* What the macOS backend cannot express (sbpl_emit's -EINVAL), said with
+ * its own message before the writer would fail with a bare errno; `check`
+ * says it too, so a policy that checks also compiles. */
+static bool
+sbpl_refuses(const char *path, const struct ir_policy *ir)
+{
+	struct sbpl_profile prof;
+	char msg[256] = "";
+	int e;
+
+	if (!(ir->platforms & IR_PLAT_BIT(IR_MACOS)))
+		return false;
+	e = sbpl_emit(ir, &prof, msg, sizeof(msg));
+	sbpl_profile_free(&prof);
+	if (e != -EINVAL || !msg[0])
+		return false;
+	fprintf(stderr, "heelc: %s: %s\n", path, msg);
+	return true;
+}
+
 static int
 cmd_compile(const char *path, const char *output, unsigned targets)
 {
@@ -233,19 +253,9 @@ cmd_compile(const char *path, const char *output, unsigned targets)
 	rc = compile_policy(path, targets, &ir);
 	if (rc)
 		return rc;
-	if (ir->platforms & IR_PLAT_BIT(IR_MACOS)) {
-		/* The macOS backend's refusals carry a message the writer's
-		 * errno cannot. */
-		struct sbpl_profile prof;
-		char msg[256] = "";
-
-		err = sbpl_emit(ir, &prof, msg, sizeof(msg));
-		sbpl_profile_free(&prof);
-		if (err == -EINVAL && msg[0]) {
-			fprintf(stderr, "heelc: %s: %s\n", path, msg);
-			ir_policy_free(ir);
-			return EXIT_POLICY;
-		}
+	if (sbpl_refuses(path, ir)) {
+		ir_policy_free(ir);
+		return EXIT_POLICY;
 	}
 	err = artifact_write(ir, &bytes, &len);
 	ir_policy_free(ir);
@@ -275,6 +285,8 @@ cmd_check(const char *path, unsigned targets)
 	struct ir_policy *ir = NULL;
 	int rc = compile_policy(path, targets, &ir);
 
+	if (!rc && sbpl_refuses(path, ir))
+		rc = EXIT_POLICY;
 	ir_policy_free(ir);
 	return rc;
 }

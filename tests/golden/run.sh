@@ -137,6 +137,21 @@ else
 	report_fail "emit sbpl of an artifact built for linux only: exit $rc: $(head -1 "$tmp/err")"
 fi
 
+# What SBPL cannot express is refused where macos is built, by compile,
+# check and emit alike, naming it; without macos the policy is fine.
+printf 'heel 1\nreadonly each-writable "a]b"\n' >"$tmp/ro.heel"
+for args in "-o $tmp/ro.hpol" "check" "emit sbpl"; do
+	# shellcheck disable=SC2086
+	"$heelc" $args "$tmp/ro.heel" >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" = 1 ] && grep -qF 'readonly each-writable "a]b"`: the character `]` cannot be matched in an SBPL regex' "$tmp/err"; then
+		pass=$((pass + 1))
+	else
+		report_fail "heelc $args of an each-writable name SBPL cannot match: exit $rc: $(head -1 "$tmp/err")"
+	fi
+done
+if "$heelc" --target linux "$tmp/ro.heel" -o "$tmp/ro.hpol" 2>"$tmp/err"; then pass=$((pass + 1)); else report_fail "the same name for linux alone: $(head -1 "$tmp/err")"; fi
+
 # The command line: a misused option is a usage error, exit
 # 2 naming it, and nothing is written, never an option quietly ignored.
 cd "$here/explain" || exit 1
