@@ -611,8 +611,9 @@ readonly_regex(struct sb *t, const char *rel, char *err, size_t errlen)
 			sb_puts(&re, tmp);
 		} else if ((c >= '0' && c <= '9') || c == '/' || c >= 0x80) {
 			sb_add(&re, s, 1);
-		} else if (c == '.' || c == '-' || c == '_' || c == ' ' || c == '+' || c == '@' ||
-			   c == ',' || c == '~' || c == '=' || c == '%' || c == '#' || c == '!') {
+		} else if (c >= 0x20 && c < 0x7f && c != ']' && c != '\\' && c != '^' && c != '"') {
+			/* In a bracket every other printable character is
+			 * itself, never an operator. */
 			snprintf(tmp, sizeof(tmp), "[%c]", c);
 			sb_puts(&re, tmp);
 		} else {
