@@ -434,6 +434,8 @@ ASAN_TESTS := $(sort $(wildcard tests/unit/test_front_*.c tests/unit/test_artifa
 	tests/unit/test_proxy_policy.c tests/unit/test_proxy_http.c tests/unit/test_proxy_socks5.c \
 	tests/unit/test_proxy_audit.c tests/unit/test_proxy_decider.c tests/unit/test_ipcargs.c \
 	tests/unit/test_ipc_request.c))
+# The macOS launcher's parameter decoder reads the artifact's SBPL table.
+ASAN_TESTS += tests/unit/test_sbpl_params.c tests/unit/test_sbpl_emit.c
 # The sources under ASan are compiled once into one archive, not once per
 # test binary.
 ASAN_LIB_SRC := $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) $(PROXY_SRC) $(BROKER_SRC) $(GEN_SRC) $(FRONT_SRC) \

@@ -14,6 +14,7 @@
 
 #include "artifact_read.h"
 #include "artifact_write.h"
+#include "sbpl_params.h"
 
 static_assert((int)IR_PLATFORM_COUNT == (int)ART_PLATFORM_COUNT, "platform numbering");
 static_assert((int)IR_LIMIT_COUNT == (int)ART_LIMIT_COUNT, "limits");
@@ -445,6 +446,60 @@ check_linux_derived(const struct art_view *view, const struct ir_policy *p, char
 	return 0;
 }
 
+static bool
+same_param(const struct sbpl_param_rec *x, const struct sbpl_param_rec *y)
+{
+	return strcmp(x->name, y->name) == 0 && strcmp(x->value, y->value) == 0 &&
+	       x->kind == y->kind && x->mode == y->mode && x->optional == y->optional &&
+	       x->rank == y->rank && x->origin.line == y->origin.line &&
+	       x->origin.col == y->origin.col &&
+	       strcmp(x->origin.file ? x->origin.file : "", y->origin.file ? y->origin.file : "") == 0;
+}
+
+/* The macOS sections, like the Linux ones, are derived from the IR: what
+ * `explain` shows must be what the macOS launcher hands to the sandbox.
+ * An artifact without them (built before format 1.4) has nothing to
+ * compare; the macOS launcher refuses it. */
+static int
+check_macos_derived(const struct art_view *view, const struct ir_policy *p, char *err,
+		    size_t errlen)
+{
+	struct art_view mine;
+	const char *a, *b;
+	size_t alen, blen, n = 0;
+	uint8_t *bytes = NULL;
+	int rc;
+
+	if (sbpl_text(view, &a, &alen) != 0)
+		return 0;
+	rc = artifact_write(p, &bytes, &n);
+	if (rc == -ENOMEM)
+		return load_fail(err, errlen, rc, "%s", "out of memory loading the artifact");
+	if (rc)
+		return load_fail(err, errlen, -EINVAL, "%s",
+				 "the policy in the artifact cannot be built for macos");
+	rc = art_validate(bytes, n, &mine, err, errlen);
+	if (!rc && (sbpl_text(&mine, &b, &blen) != 0 || !same_bytes((const uint8_t *)a, alen,
+								    (const uint8_t *)b, blen)))
+		rc = load_fail(err, errlen, -EINVAL,
+			       "%s does not match the policy the artifact carries", "SBPL_TEXT");
+	if (!rc && sbpl_param_count(view) != sbpl_param_count(&mine))
+		rc = load_fail(err, errlen, -EINVAL,
+			       "%s does not match the policy the artifact carries", "SBPL_PARAMS");
+	for (size_t i = 0; !rc && i < sbpl_param_count(view); i++) {
+		struct sbpl_param_rec x, y;
+
+		sbpl_param_at(view, i, &x);
+		sbpl_param_at(&mine, i, &y);
+		if (!same_param(&x, &y))
+			rc = load_fail(err, errlen, -EINVAL,
+				       "%s does not match the policy the artifact carries",
+				       "SBPL_PARAMS");
+	}
+	free(bytes);
+	return rc;
+}
+
 int
 artifact_load(const uint8_t *buf, size_t len, struct ir_policy **out, char *err, size_t errlen)
 {
@@ -482,6 +537,8 @@ artifact_load(const uint8_t *buf, size_t len, struct ir_policy **out, char *err,
 	if (l.rc)
 		goto oom;
 	rc = check_linux_derived(&view, l.p, err, errlen);
+	if (!rc)
+		rc = check_macos_derived(&view, l.p, err, errlen);
 	if (rc) {
 		ir_policy_free(l.p);
 		return rc;

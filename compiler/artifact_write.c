@@ -19,6 +19,7 @@
 #include "grow.h"
 #include "hash.h"
 #include "landlock_lower.h"
+#include "sbpl_emit.h"
 #include "seccomp_bpf.h"
 
 /* The format stores IR enumerations as they are; keep them in step.
@@ -56,7 +57,7 @@ static const uint32_t section_order[] = {
     ART_SEC_READONLY, ART_SEC_IPC_ARGS,
 };
 #define NCOMMON (sizeof(section_order) / sizeof(section_order[0]))
-#define MAX_SECTIONS (NCOMMON + 1 + SCP_ARCH_COUNT)
+#define MAX_SECTIONS (NCOMMON + 1 + SCP_ARCH_COUNT + 2)
 static_assert(SCP_ARCH_COUNT == ART_BPF_ARCH_COUNT, "one program per artifact architecture");
 
 struct buf {
@@ -72,6 +73,8 @@ struct writer {
 	bool readonly_on;		  /* the READONLY section is written */
 	bool ipc_args_on;		  /* the IPC_ARGS section is written */
 	bool linux_on;			  /* the Linux sections are written */
+	struct buf sbpl_text, sbpl_params; /* SBPL_TEXT, SBPL_PARAMS payloads */
+	bool macos_on;			  /* the macOS sections are written */
 	uint32_t min_landlock_abi;	  /* header field */
 	uint32_t *slots; /* string hash: offset + 1, 0 = empty */
 	size_t nslots, nstrings;
@@ -604,6 +607,49 @@ write_linux(struct writer *w, const struct ir_policy *p)
 		write_bpf(w, p, (enum scp_arch)a);
 }
 
+/* SBPL_TEXT: the profile's bytes; SBPL_PARAMS: a table of struct
+ * art_rec_sbpl_param (sbpl_emit.h, docs/sbpl.md). */
+static void
+write_macos(struct writer *w, const struct ir_policy *p)
+{
+	struct sbpl_profile prof;
+	uint8_t *d;
+	int rc;
+
+	if (w->rc || !(p->platforms & IR_PLAT_BIT(IR_MACOS)))
+		return;
+	rc = sbpl_emit(p, &prof, NULL, 0);
+	if (rc) {
+		w->rc = rc;
+		return;
+	}
+	w->macos_on = true;
+	d = grow(w, &w->sbpl_text, prof.len);
+	if (d)
+		memcpy(d, prof.text, prof.len);
+	d = grow(w, &w->sbpl_params, sizeof(struct art_rec_table));
+	if (d) {
+		le_put32(d + offsetof(struct art_rec_table, count), count32(w, prof.nparams));
+		le_put32(d + offsetof(struct art_rec_table, record_size),
+			 sizeof(struct art_rec_sbpl_param));
+	}
+	for (size_t i = 0; i < prof.nparams && !w->rc; i++) {
+		const struct sbpl_param *q = &prof.params[i];
+		uint8_t *r = grow(w, &w->sbpl_params, sizeof(struct art_rec_sbpl_param));
+
+		if (!r)
+			break;
+		le_put32(r + offsetof(struct art_rec_sbpl_param, name), req(w, q->name));
+		le_put32(r + offsetof(struct art_rec_sbpl_param, value), req(w, q->value));
+		r[offsetof(struct art_rec_sbpl_param, kind)] = q->kind;
+		r[offsetof(struct art_rec_sbpl_param, mode)] = q->mode;
+		r[offsetof(struct art_rec_sbpl_param, optional)] = q->optional;
+		le_put32(r + offsetof(struct art_rec_sbpl_param, rank), q->rank);
+		put_origin(w, r + offsetof(struct art_rec_sbpl_param, origin), &q->origin);
+	}
+	sbpl_profile_free(&prof);
+}
+
 static size_t
 align_up(size_t n)
 {
@@ -631,12 +677,17 @@ list_sections(const struct writer *w, struct placed *out)
 		out[n++] = (struct placed){type, type == ART_SEC_META ? 0 : ART_SECF_CRITICAL,
 					   &w->sec[type]};
 	}
-	if (!w->linux_on)
-		return n;
-	out[n++] = (struct placed){ART_SEC_LINUX_LANDLOCK, ART_SECF_CRITICAL, &w->landlock};
-	for (int a = 0; a < SCP_ARCH_COUNT; a++)
-		out[n++] = (struct placed){ART_SEC_SECCOMP_BPF,
-					   ART_SECF_CRITICAL | ART_SECF_PER_ARCH, &w->bpf[a]};
+	if (w->linux_on) {
+		out[n++] = (struct placed){ART_SEC_LINUX_LANDLOCK, ART_SECF_CRITICAL, &w->landlock};
+		for (int a = 0; a < SCP_ARCH_COUNT; a++)
+			out[n++] = (struct placed){ART_SEC_SECCOMP_BPF,
+						   ART_SECF_CRITICAL | ART_SECF_PER_ARCH, &w->bpf[a]};
+	}
+	/* Non-critical: a 1.3 reader on Linux skips them. */
+	if (w->macos_on) {
+		out[n++] = (struct placed){ART_SEC_SBPL_TEXT, 0, &w->sbpl_text};
+		out[n++] = (struct placed){ART_SEC_SBPL_PARAMS, 0, &w->sbpl_params};
+	}
 	return n;
 }
 
@@ -714,6 +765,7 @@ artifact_write(const struct ir_policy *policy, uint8_t **out, size_t *len)
 	write_readonly(&w, policy);
 	write_ipc_args(&w, policy);
 	write_linux(&w, policy);
+	write_macos(&w, policy);
 	rc = w.rc ? w.rc : assemble(&w, out, len);
 	if (!rc && art_validate(*out, *len, &view, NULL, 0) != 0) {
 		/* Something in the IR is out of range (a mode, a mask, an
@@ -727,6 +779,8 @@ artifact_write(const struct ir_policy *policy, uint8_t **out, size_t *len)
 	for (size_t i = 0; i <= ART_SEC_COMMON_MAX; i++)
 		free(w.sec[i].data);
 	free(w.landlock.data);
+	free(w.sbpl_text.data);
+	free(w.sbpl_params.data);
 	for (int a = 0; a < SCP_ARCH_COUNT; a++)
 		free(w.bpf[a].data);
 	free(w.slots);

@@ -24,6 +24,8 @@
 #include "landlock_lower.h"
 #include "parse.h"
 #include "readfile.h"
+#include "sbpl_emit.h"
+#include "sbpl_params.h"
 #include "seccomp_emit.h"
 #include "sema.h"
 #include "suggest.h"
@@ -60,7 +62,7 @@ static const char help_text[] =
 	"  explain   say what a policy or artifact allows, for a reviewer\n"
 	"  fmt       print the canonical layout (-i: rewrite in place;\n"
 	"            --check: exit 1 when the file is not canonical)\n"
-	"  emit      print one platform's part as text (landlock, seccomp)\n"
+	"  emit      print one platform's part as text (landlock, seccomp, sbpl)\n"
 	"\n"
 	"options:\n"
 	"  -o, --output FILE    where to write the artifact\n"
@@ -219,6 +221,26 @@ compile_policy(const char *path, unsigned targets, struct ir_policy **out)
 	return rc ? EXIT_POLICY : EXIT_OK;
 }
 
+/* What the macOS backend cannot express (sbpl_emit's -EINVAL), said with
+ * its own message before the writer would fail with a bare errno; `check`
+ * says it too, so a policy that checks also compiles. */
+static bool
+sbpl_refuses(const char *path, const struct ir_policy *ir)
+{
+	struct sbpl_profile prof;
+	char msg[256] = "";
+	int e;
+
+	if (!(ir->platforms & IR_PLAT_BIT(IR_MACOS)))
+		return false;
+	e = sbpl_emit(ir, &prof, msg, sizeof(msg));
+	sbpl_profile_free(&prof);
+	if (e != -EINVAL || !msg[0])
+		return false;
+	fprintf(stderr, "heelc: %s: %s\n", path, msg);
+	return true;
+}
+
 static int
 cmd_compile(const char *path, const char *output, unsigned targets)
 {
@@ -231,6 +253,10 @@ cmd_compile(const char *path, const char *output, unsigned targets)
 	rc = compile_policy(path, targets, &ir);
 	if (rc)
 		return rc;
+	if (sbpl_refuses(path, ir)) {
+		ir_policy_free(ir);
+		return EXIT_POLICY;
+	}
 	err = artifact_write(ir, &bytes, &len);
 	ir_policy_free(ir);
 	if (err) {
@@ -259,6 +285,8 @@ cmd_check(const char *path, unsigned targets)
 	struct ir_policy *ir = NULL;
 	int rc = compile_policy(path, targets, &ir);
 
+	if (!rc && sbpl_refuses(path, ir))
+		rc = EXIT_POLICY;
 	ir_policy_free(ir);
 	return rc;
 }
@@ -525,6 +553,76 @@ emit_source(const char *what, const char *path)
 	return EXIT_OK;
 }
 
+/* `emit sbpl` of a source: the parameter table, then the profile. */
+static int
+emit_sbpl_source(const char *path)
+{
+	struct ir_policy *ir = NULL;
+	struct sbpl_profile prof;
+	char err[256] = "";
+	int rc = compile_policy(path, 0, &ir), e;
+
+	if (rc)
+		return rc;
+	if (!(ir->platforms & IR_PLAT_BIT(IR_MACOS))) {
+		fprintf(stderr, "heelc: emit sbpl: %s is not built for macos%s%s\n", path,
+			ir->excluded_reason[IR_MACOS] ? ": " : "",
+			ir->excluded_reason[IR_MACOS] ? ir->excluded_reason[IR_MACOS] : "");
+		ir_policy_free(ir);
+		return EXIT_POLICY;
+	}
+	e = sbpl_emit(ir, &prof, err, sizeof(err));
+	ir_policy_free(ir);
+	if (e) {
+		fprintf(stderr, "heelc: emit sbpl: %s: %s\n", path, err[0] ? err : strerror(-e));
+		return e == -ENOMEM ? EXIT_IO : EXIT_POLICY;
+	}
+	e = sbpl_print(&prof, stdout);
+	sbpl_profile_free(&prof);
+	if (e || fflush(stdout) == EOF) {
+		fprintf(stderr, "heelc: emit sbpl: %s\n", strerror(EIO));
+		return EXIT_IO;
+	}
+	return EXIT_OK;
+}
+
+/* `emit sbpl` of an artifact: its own SBPL_TEXT and SBPL_PARAMS, the
+ * bytes heel-exec would hand to the sandbox, not a profile rebuilt. */
+static int
+emit_sbpl_artifact(const char *path, const uint8_t *buf, size_t len)
+{
+	struct ir_policy *ir = NULL;
+	struct art_view view;
+	const char *text;
+	size_t tlen;
+	char err[256] = "";
+	int e;
+
+	e = artifact_load(buf, len, &ir, err, sizeof(err));
+	if (!e)
+		e = art_validate(buf, len, &view, err, sizeof(err));
+	ir_policy_free(ir);
+	if (e) {
+		fprintf(stderr, "heelc: %s: %s\n", path, err[0] ? err : strerror(-e));
+		return e == -ENOMEM ? EXIT_IO : EXIT_POLICY;
+	}
+	if (sbpl_text(&view, &text, &tlen) != 0) {
+		fprintf(stderr, "heelc: emit sbpl: %s is not built for macos\n", path);
+		return EXIT_POLICY;
+	}
+	for (size_t i = 0; i < sbpl_param_count(&view) && !e; i++) {
+		struct sbpl_param_rec q;
+
+		sbpl_param_at(&view, i, &q);
+		e = sbpl_print_param(stdout, q.name, q.kind, q.value);
+	}
+	if (e || fwrite(text, 1, tlen, stdout) != tlen || fflush(stdout) == EOF) {
+		fprintf(stderr, "heelc: emit sbpl: %s\n", strerror(EIO));
+		return EXIT_IO;
+	}
+	return EXIT_OK;
+}
+
 static int
 cmd_emit(const char *what, const char *path)
 {
@@ -533,7 +631,7 @@ cmd_emit(const char *what, const char *path)
 	struct stat st;
 	int e, rc;
 
-	if (strcmp(what, "sbpl") == 0 || strcmp(what, "acl") == 0) {
+	if (strcmp(what, "acl") == 0) {
 		/* The macOS and Windows backends are separate work items;
 		 * saying so beats printing an empty or made-up part. */
 		fprintf(stderr,
@@ -542,7 +640,8 @@ cmd_emit(const char *what, const char *path)
 			what, what);
 		return EXIT_USAGE;
 	}
-	if (strcmp(what, "landlock") != 0 && strcmp(what, "seccomp") != 0)
+	if (strcmp(what, "landlock") != 0 && strcmp(what, "seccomp") != 0 &&
+	    strcmp(what, "sbpl") != 0)
 		return usage_error("emit: unknown part `%s` (landlock, seccomp, sbpl or acl)",
 				   what);
 	e = rf_read_regular(path, &buf, &len, &st);
@@ -550,7 +649,11 @@ cmd_emit(const char *what, const char *path)
 		fprintf(stderr, "heelc: %s: cannot read: %s\n", path, rf_strerror(e, &st));
 		return EXIT_IO;
 	}
-	if (looks_like_artifact(buf, len))
+	if (strcmp(what, "sbpl") == 0)
+		rc = looks_like_artifact(buf, len)
+			 ? emit_sbpl_artifact(path, (const uint8_t *)buf, len)
+			 : emit_sbpl_source(path);
+	else if (looks_like_artifact(buf, len))
 		rc = emit_artifact(what, path, (const uint8_t *)buf, len);
 	else
 		rc = emit_source(what, path);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * The on-disk layout of a compiled policy (.hpol), format HEEL 1.3: one
+ * The on-disk layout of a compiled policy (.hpol), format HEEL 1.4: one
  * header, one section table, sections. Everything is little-endian,
  * fixed-width and pointer-free; docs/artifact.md describes it byte by
  * byte. The structs below document the layout and pin it with
@@ -25,12 +25,13 @@
 
 /* A reader refuses another major version; it accepts a higher minor. A
  * minor version may only add non-critical sections, critical sections an
- * older reader then refuses (1.1: DECIDER; 1.2: READONLY; 1.3: IPC_ARGS), and append fields
+ * older reader then refuses (1.1: DECIDER; 1.2: READONLY; 1.3: IPC_ARGS; 1.4 adds
+ * the non-critical SBPL_TEXT and SBPL_PARAMS), and append fields
  * to records (record_size grows; older readers ignore the tail; 1.2: META
  * names the top source file). It never gives meaning to a reserved field:
  * 1.x readers refuse those unless 0. */
 #define ART_FMT_MAJOR 1
-#define ART_FMT_MINOR 3
+#define ART_FMT_MINOR 4
 
 #define ART_HEADER_SIZE 64
 #define ART_SECTION_ENTRY_SIZE 32
@@ -132,9 +133,13 @@ enum art_section_type {
 
 	ART_SEC_LINUX_LANDLOCK = 16, /* critical: Landlock rule table (runtime/landlock_table.h) */
 	ART_SEC_SECCOMP_BPF = 17,    /* critical, per arch: one cBPF program per architecture */
-	ART_SEC_KNOWN_MAX = ART_SEC_SECCOMP_BPF,
 
-	ART_SEC_SBPL = 32,	   /* reserved: macOS SBPL profile */
+	/* macOS (1.4), non-critical: a Linux launcher may skip them; the
+	 * macOS launcher refuses an artifact built for macos without them. */
+	ART_SEC_SBPL_TEXT = 32,	  /* the SBPL profile, UTF-8, no NUL (docs/sbpl.md) */
+	ART_SEC_SBPL_PARAMS = 33, /* its parameters: struct art_rec_sbpl_param */
+	ART_SEC_KNOWN_MAX = ART_SEC_SBPL_PARAMS,
+
 	ART_SEC_APPCONTAINER = 48, /* reserved: Windows ACL manifest */
 };
 
@@ -451,6 +456,51 @@ static_assert(sizeof(struct art_bpf_insn) == ART_BPF_INSN_SIZE, "instruction is 
 static_assert(offsetof(struct art_bpf_insn, jt) == 2, "layout");
 static_assert(offsetof(struct art_bpf_insn, jf) == 3, "layout");
 static_assert(offsetof(struct art_bpf_insn, k) == 4, "layout");
+
+/* SBPL_PARAMS (1.4): one record per `(param "NAME")` the SBPL_TEXT
+ * profile uses, in the order of the profile. A path parameter's value is
+ * the policy's path template (`${NAME}` and relative paths are expanded by
+ * the launcher, then canonicalised with realpath); the working directory
+ * and the proxy address are filled at launch. rank is the parameter's
+ * rule's place in the profile (1 = first; the last matching rule wins):
+ * after expansion the launcher refuses a rule whose path lies strictly
+ * beneath that of a later rule of another mode, since the later, shallower
+ * rule would then override it (docs/sbpl.md). Written with SBPL_TEXT
+ * exactly when the policy is built for macos. */
+enum art_sbpl_kind {
+	ART_SBPL_KIND_PATH = 0,	   /* value: path template */
+	ART_SBPL_KIND_WORKDIR = 1, /* value: "" (the working directory itself) */
+	ART_SBPL_KIND_PROXY = 2,   /* value: "localhost:PORT", PORT filled at launch */
+	ART_SBPL_KIND_COUNT
+};
+/* mode: what the parameter's rule does to its subtree. 0..7 are the
+ * access bits of a grant (0 = deny); the others take one right away or
+ * give the working directory's fixed rights. PROXY: 0. */
+#define ART_SBPL_MODE_NOEXEC 0x10u   /* shared temp: never executable */
+#define ART_SBPL_MODE_READONLY 0x20u /* `readonly`: never writable */
+#define ART_SBPL_MODE_WORKDIR 0x40u  /* read, write, never executable */
+#define ART_SBPL_MAX_PARAMS 4096u
+#define ART_SBPL_NAME_MAX 32u
+struct art_rec_sbpl_param {
+	uint32_t name;	    /* string, required: [A-Z][A-Z0-9_]*, unique, < 32 bytes */
+	uint32_t value;	    /* string, required */
+	uint8_t kind;	    /* enum art_sbpl_kind */
+	uint8_t mode;	    /* see above */
+	uint8_t optional;   /* 0 or 1: an unset ${NAME} or a missing path is not an error */
+	uint8_t reserved0;  /* 0 */
+	uint32_t rank;	    /* PATH, WORKDIR: 1..count, unique; PROXY: 0 */
+	struct art_rec_origin origin;
+	uint32_t reserved1; /* 0 */
+};
+static_assert(sizeof(struct art_rec_sbpl_param) == 32, "sbpl parameter record is 32 bytes");
+static_assert(offsetof(struct art_rec_sbpl_param, value) == 4, "layout");
+static_assert(offsetof(struct art_rec_sbpl_param, kind) == 8, "layout");
+static_assert(offsetof(struct art_rec_sbpl_param, mode) == 9, "layout");
+static_assert(offsetof(struct art_rec_sbpl_param, optional) == 10, "layout");
+static_assert(offsetof(struct art_rec_sbpl_param, reserved0) == 11, "layout");
+static_assert(offsetof(struct art_rec_sbpl_param, rank) == 12, "layout");
+static_assert(offsetof(struct art_rec_sbpl_param, origin) == 16, "layout");
+static_assert(offsetof(struct art_rec_sbpl_param, reserved1) == 28, "layout");
 
 /* META: not a table; a 1.0 META is 40 bytes, 1.2 appends the top source
  * file (a later minor may append more; readers ignore the tail). */

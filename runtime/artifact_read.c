@@ -186,6 +186,8 @@ static const char *const section_names[ART_SEC_KNOWN_MAX + 1] = {
     [ART_SEC_IPC_ARGS] = "IPC_ARGS",
     [ART_SEC_LINUX_LANDLOCK] = "LINUX_LANDLOCK",
     [ART_SEC_SECCOMP_BPF] = "SECCOMP_BPF",
+    [ART_SEC_SBPL_TEXT] = "SBPL_TEXT",
+    [ART_SEC_SBPL_PARAMS] = "SBPL_PARAMS",
 };
 
 const char *
@@ -200,7 +202,7 @@ art_section_name(uint32_t type)
 static uint32_t
 section_flags(uint32_t type)
 {
-	if (type == ART_SEC_META)
+	if (type == ART_SEC_META || type == ART_SEC_SBPL_TEXT || type == ART_SEC_SBPL_PARAMS)
 		return 0;
 	if (type == ART_SEC_SECCOMP_BPF)
 		return ART_SECF_CRITICAL | ART_SECF_PER_ARCH;
@@ -1105,6 +1107,140 @@ check_bpf(struct vctx *c, unsigned index, const uint8_t *data, size_t size,
 	return 0;
 }
 
+/* SBPL_TEXT (1.4): the profile, handed to the sandbox as a C string, so
+ * it may hold no NUL; it is never empty (it starts with `(version 1)`). */
+static int
+check_sbpl_text(struct vctx *c, const struct art_span *sp)
+{
+	if (sp->size == 0)
+		return VFAIL(c, "SBPL_TEXT: empty");
+	if (memchr(sp->data, 0, sp->size))
+		return VFAIL(c, "SBPL_TEXT: the profile holds a NUL byte");
+	return 0;
+}
+
+static bool
+sbpl_name_ok(const char *s)
+{
+	size_t n = 0;
+
+	if (!(s[0] >= 'A' && s[0] <= 'Z'))
+		return false;
+	for (; s[n]; n++)
+		if (!((s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= '0' && s[n] <= '9') || s[n] == '_'))
+			return false;
+	return n < ART_SBPL_NAME_MAX;
+}
+
+static bool
+sbpl_mode_ok(unsigned kind, unsigned mode)
+{
+	switch (kind) {
+	case ART_SBPL_KIND_PATH:
+		return mode == 0 || mode == ART_READ || mode == (ART_READ | ART_WRITE) ||
+		       mode == (ART_READ | ART_EXEC) || mode == (ART_READ | ART_WRITE | ART_EXEC) ||
+		       mode == ART_SBPL_MODE_NOEXEC || mode == ART_SBPL_MODE_READONLY;
+	case ART_SBPL_KIND_WORKDIR:
+		return mode == ART_SBPL_MODE_WORKDIR;
+	default:
+		return mode == 0;
+	}
+}
+
+/* SBPL_PARAMS (1.4): names unique and well formed, enumerations in
+ * range, ranks a permutation of 1..(PATH + WORKDIR records), at most one
+ * WORKDIR and one PROXY. */
+static int
+check_sbpl_params(struct vctx *c, struct art_span *sp)
+{
+	static const char sec[] = "SBPL_PARAMS";
+	int rc = check_table(c, ART_SEC_SBPL_PARAMS, sp, sizeof(struct art_rec_sbpl_param), false);
+	size_t nranked = 0, nworkdir = 0, nproxy = 0;
+
+	if (rc)
+		return rc;
+	if (sp->nitems)
+		return VFAIL(c, "%s: nitems %lu is not 0", sec, (unsigned long)sp->nitems);
+	if (sp->count > ART_SBPL_MAX_PARAMS)
+		return VFAIL(c, "%s: %lu parameters, more than %u", sec, (unsigned long)sp->count,
+			     ART_SBPL_MAX_PARAMS);
+	for (size_t i = 0; i < sp->count; i++) {
+		const uint8_t *r = record(sp, i);
+		uint32_t name = le_get32(r + offsetof(struct art_rec_sbpl_param, name));
+		unsigned kind = r[offsetof(struct art_rec_sbpl_param, kind)];
+		unsigned mode = r[offsetof(struct art_rec_sbpl_param, mode)];
+		unsigned opt = r[offsetof(struct art_rec_sbpl_param, optional)];
+
+		if ((rc = check_str(c, sec, i, "name", name, true)) ||
+		    (rc = check_str(c, sec, i, "value",
+				    le_get32(r + offsetof(struct art_rec_sbpl_param, value)), true)) ||
+		    (rc = check_origin(c, sec, i, r + offsetof(struct art_rec_sbpl_param, origin))))
+			return rc;
+		if (!sbpl_name_ok(vstr(c, name)))
+			return VFAIL(c, "%s record %zu: invalid parameter name", sec, i);
+		if (kind >= ART_SBPL_KIND_COUNT)
+			return VFAIL(c, "%s record %zu: unknown kind %u", sec, i, kind);
+		if (!sbpl_mode_ok(kind, mode))
+			return VFAIL(c, "%s record %zu: invalid mode 0x%x for its kind", sec, i, mode);
+		if (opt > 1)
+			return VFAIL(c, "%s record %zu: optional is %u, not 0 or 1", sec, i, opt);
+		if (r[offsetof(struct art_rec_sbpl_param, reserved0)] ||
+		    le_get32(r + offsetof(struct art_rec_sbpl_param, reserved1)))
+			return VFAIL(c, "%s record %zu: reserved field is not zero", sec, i);
+		if (kind == ART_SBPL_KIND_PROXY) {
+			if (++nproxy > 1)
+				return VFAIL(c, "%s record %zu: a second PROXY parameter", sec, i);
+			if (le_get32(r + offsetof(struct art_rec_sbpl_param, rank)))
+				return VFAIL(c, "%s record %zu: a PROXY parameter has no rank", sec, i);
+		} else {
+			nranked++;
+			if (kind == ART_SBPL_KIND_WORKDIR && ++nworkdir > 1)
+				return VFAIL(c, "%s record %zu: a second WORKDIR parameter", sec, i);
+		}
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(vstr(c, le_get32(record(sp, j) +
+						    offsetof(struct art_rec_sbpl_param, name))),
+				   vstr(c, name)) == 0)
+				return VFAIL(c, "%s record %zu: duplicate parameter name", sec, i);
+	}
+	for (size_t i = 0; i < sp->count; i++) {
+		const uint8_t *r = record(sp, i);
+		uint32_t rank = le_get32(r + offsetof(struct art_rec_sbpl_param, rank));
+
+		if (r[offsetof(struct art_rec_sbpl_param, kind)] == ART_SBPL_KIND_PROXY)
+			continue;
+		if (rank < 1 || rank > nranked)
+			return VFAIL(c, "%s record %zu: rank %lu is outside 1..%zu", sec, i,
+				     (unsigned long)rank, nranked);
+		for (size_t j = 0; j < i; j++)
+			if (record(sp, j)[offsetof(struct art_rec_sbpl_param, kind)] !=
+				ART_SBPL_KIND_PROXY &&
+			    le_get32(record(sp, j) + offsetof(struct art_rec_sbpl_param, rank)) == rank)
+				return VFAIL(c, "%s record %zu: duplicate rank %lu", sec, i,
+					     (unsigned long)rank);
+	}
+	return 0;
+}
+
+/* The macOS sections come together, and only with a policy built for
+ * macos; from 1.4 on, a policy built for macos has them (an older heelc
+ * did not write them, and the macOS launcher refuses such an artifact). */
+static int
+check_macos_presence(struct vctx *c, const struct art_view *view, unsigned minor)
+{
+	bool text = view->sec[ART_SEC_SBPL_TEXT].data != NULL;
+	bool params = view->sec[ART_SEC_SBPL_PARAMS].data != NULL;
+
+	if (text != params)
+		return VFAIL(c, "section %s is present without %s", text ? "SBPL_TEXT" : "SBPL_PARAMS",
+			     text ? "SBPL_PARAMS" : "SBPL_TEXT");
+	if (text && !art_platform_enabled(view, ART_MACOS))
+		return VFAIL(c, "section SBPL_TEXT is present, but the policy is not built for macos");
+	if (!text && minor >= 4 && art_platform_enabled(view, ART_MACOS))
+		return VFAIL(c, "missing section SBPL_TEXT (the policy is built for macos)");
+	return 0;
+}
+
 /* The Linux sections are there exactly when the policy is built for
  * linux: stripping them from a linux policy (and re-sealing the
  * checksums) must not leave heel-exec with nothing to enforce. */
@@ -1342,6 +1478,14 @@ art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, s
 	}
 #undef ENTRY
 	if ((rc = check_linux_presence(c, view)))
+		goto bad;
+	if (view->sec[ART_SEC_SBPL_TEXT].data &&
+	    (rc = check_sbpl_text(c, &view->sec[ART_SEC_SBPL_TEXT])))
+		goto bad;
+	if (view->sec[ART_SEC_SBPL_PARAMS].data &&
+	    (rc = check_sbpl_params(c, &view->sec[ART_SEC_SBPL_PARAMS])))
+		goto bad;
+	if ((rc = check_macos_presence(c, view, minor)))
 		goto bad;
 
 	view->buf = buf;

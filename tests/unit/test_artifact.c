@@ -313,7 +313,11 @@ enum {
 	I_LANDLOCK = I_COUNT,
 	I_BPF_X86_64,
 	I_BPF_AARCH64,
-	I_ALL
+	I_SBPL_TEXT, /* then, for a policy built for macos, the macOS ones (1.4) */
+	I_SBPL_PARAMS,
+	I_ALL,
+	I_LINUX_END = I_SBPL_TEXT,
+	I_MACOS_COUNT = I_ALL - I_SBPL_TEXT
 };
 
 /* Recomputes the body and header checksums after a deliberate change, so
@@ -713,7 +717,9 @@ Test(artifact_layout, sizes_and_helpers)
 	cr_assert_str_eq(art_section_name(ART_SEC_READONLY), "READONLY");
 	cr_assert_str_eq(art_section_name(ART_SEC_IPC_ARGS), "IPC_ARGS");
 	cr_assert_null(art_section_name(ART_SEC_IPC_ARGS + 1));
-	cr_assert_null(art_section_name(ART_SEC_SBPL));
+	cr_assert_str_eq(art_section_name(ART_SEC_SBPL_TEXT), "SBPL_TEXT");
+	cr_assert_str_eq(art_section_name(ART_SEC_SBPL_PARAMS), "SBPL_PARAMS");
+	cr_assert_null(art_section_name(ART_SEC_SBPL_PARAMS + 1));
 	cr_assert_null(art_section_name(ART_SEC_APPCONTAINER));
 	cr_assert_null(art_section_name(0));
 }
@@ -733,7 +739,7 @@ Test(artifact_layout, writer_header_fields)
 	cr_assert_eq(b.len % 8, 0);
 	for (unsigned i = 0; i < I_ALL; i++) {
 		uint64_t off = le_get64(ENTRY(b.data, i) + 8);
-		uint32_t want = i == I_META	  ? 0u
+		uint32_t want = i == I_META || i >= I_SBPL_TEXT ? 0u
 				: i >= I_BPF_X86_64 ? ART_SECF_CRITICAL | ART_SECF_PER_ARCH
 						    : ART_SECF_CRITICAL;
 
@@ -743,6 +749,8 @@ Test(artifact_layout, writer_header_fields)
 	cr_assert_eq(le_get32(ENTRY(b.data, I_LANDLOCK)), ART_SEC_LINUX_LANDLOCK);
 	cr_assert_eq(le_get32(ENTRY(b.data, I_BPF_X86_64)), ART_SEC_SECCOMP_BPF);
 	cr_assert_eq(le_get32(ENTRY(b.data, I_BPF_AARCH64)), ART_SEC_SECCOMP_BPF);
+	cr_assert_eq(le_get32(ENTRY(b.data, I_SBPL_TEXT)), ART_SEC_SBPL_TEXT);
+	cr_assert_eq(le_get32(ENTRY(b.data, I_SBPL_PARAMS)), ART_SEC_SBPL_PARAMS);
 	/* docs/landlock.md: every table handles rights up to ABI 10. */
 	cr_assert_eq(le_get32(b.data + 28), 10, "min_landlock_abi");
 	cr_assert_eq(le_get32(ENTRY(b.data, I_STRTAB)), ART_SEC_STRTAB);
@@ -933,8 +941,10 @@ strtab_hits(const struct blob *b, const char *needle)
 	size_t size = le_get64(e + 16), n = strlen(needle), hits = 0;
 
 	cr_assert_eq(le_get32(e), ART_SEC_STRTAB);
+	/* Whole strings only: "/private/tmp/x" (SBPL_PARAMS) holds "/tmp/x". */
 	for (size_t i = 0; i + n <= size; i++)
-		if (memcmp(st + i, needle, n) == 0)
+		if (memcmp(st + i, needle, n) == 0 && (i == 0 || st[i - 1] == 0) &&
+		    (i + n == size || st[i + n] == 0))
 			hits++;
 	return hits;
 }
@@ -1379,8 +1389,8 @@ Test(artifact_refuse, unknown_critical_section)
 			  tart_add(t, 1000, ART_SECF_CRITICAL, "\x01\x02\x03", 3));
 	/* The macOS and Windows parts are reserved, not yet readable:
 	 * refused too, as are the holes in the known range. */
-	MUTATE_AND_EXPECT("unknown critical section type 32",
-			  tart_add(t, ART_SEC_SBPL, ART_SECF_CRITICAL, "", 0));
+	MUTATE_AND_EXPECT("unknown critical section type 34",
+			  tart_add(t, ART_SEC_SBPL_PARAMS + 1, ART_SECF_CRITICAL, "", 0));
 	MUTATE_AND_EXPECT("unknown critical section type 48",
 			  tart_add(t, ART_SEC_APPCONTAINER, ART_SECF_CRITICAL, "\0\0\0\0", 4));
 	MUTATE_AND_EXPECT("unknown critical section type 13",
@@ -2673,7 +2683,7 @@ Test(artifact_linux, absent_when_not_built_for_linux)
 	struct art_bpf x;
 
 	expect_valid(b.data, b.len, &v);
-	cr_assert_eq(v.nsections, I_COUNT);
+	cr_assert_eq(v.nsections, I_COUNT + I_MACOS_COUNT);
 	cr_assert_eq(le_get32(b.data + offsetof(struct art_file_header, min_landlock_abi)), 0);
 	cr_assert_eq(art_landlock(&v, &payload, &plen), -ENOENT);
 	cr_assert_eq(art_seccomp(&v, ART_AUDIT_ARCH_X86_64, &x), -ENOENT);
@@ -2725,9 +2735,10 @@ Test(artifact_linux, heelc_target_decides)
 	      f);
 	fclose(f);
 	cr_assert_eq(heelc_sections(heelc, dir, ""), I_ALL);
-	cr_assert_eq(heelc_sections(heelc, dir, "--target linux"), I_ALL);
-	cr_assert_eq(heelc_sections(heelc, dir, "--target macos"), I_COUNT);
-	cr_assert_eq(heelc_sections(heelc, dir, "--target macos --target windows"), I_COUNT);
+	cr_assert_eq(heelc_sections(heelc, dir, "--target linux"), I_LINUX_END);
+	cr_assert_eq(heelc_sections(heelc, dir, "--target macos"), I_COUNT + I_MACOS_COUNT);
+	cr_assert_eq(heelc_sections(heelc, dir, "--target macos --target windows"),
+		     I_COUNT + I_MACOS_COUNT);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	cr_assert_eq(system(cmd), 0);
 }
@@ -2949,7 +2960,7 @@ Test(artifact_linux, truncation_and_flips_of_the_linux_sections)
 	/* Every prefix of each Linux payload, re-sealed: refused, never read
 	 * past (ASan), always with a message. */
 	explode(&b, &t);
-	for (size_t k = I_LANDLOCK; k < I_ALL; k++) {
+	for (size_t k = I_LANDLOCK; k < I_LINUX_END; k++) {
 		size_t full = t.s[k].size;
 
 		for (size_t n = 0; n < full; n += (n < 64 ? 1 : 7)) {
@@ -2977,7 +2988,7 @@ Test(artifact_linux, truncation_and_flips_of_the_linux_sections)
 	 * checksums: what the validator lets through (origin lines, jump
 	 * constants, ...) the loader's rebuild refuses. */
 	explode(&b, &t);
-	for (size_t k = I_LANDLOCK; k < I_ALL; k++)
+	for (size_t k = I_LANDLOCK; k < I_LINUX_END; k++)
 		for (size_t i = 0; i < t.s[k].size; i++)
 			for (unsigned bit = 0; bit < 8; bit += 3) {
 				struct blob m;
