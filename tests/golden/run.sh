@@ -173,7 +173,7 @@ for pl, path in sdk.items():
 assert bool(j["seccomp"]) == ("linux" in shown)
 assert bool(j["mach_lookup"]) == ("macos" in shown)
 assert bool(j["capabilities"]) == ("windows" in shown)
-assert bool(j["ipc"]) == ("windows" in shown)
+assert bool(j["ipc"]) == ("macos" in shown)
 hosts = {n["host"] for n in j["network_allow"]}
 assert ("developer.apple.com" in hosts) == ("macos" in shown)
 assert "pypi.org" in hosts
