@@ -2023,7 +2023,10 @@ check_network(struct sema *s)
 	/* A network capability lets the AppContainer connect directly,
 	 * around the proxy and around `network deny`. */
 	for (size_t i = 0; i < s->ncaps; i++) {
-		if (lookup(s->caps[i].value, capability_names) >= NETWORK_CAPABILITIES ||
+		int k = lookup(s->caps[i].value, capability_names);
+
+		/* k < 0: a named capability, whose SID is derived (no network). */
+		if (k < 0 || k >= NETWORK_CAPABILITIES ||
 		    s->ir->scalar[IR_WINDOWS].network.value != IR_NET_DENY)
 			continue;
 		diag_push(s->ctx, DIAG_ERROR, &s->caps[i].loc,

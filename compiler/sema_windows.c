@@ -31,16 +31,20 @@ struct refusal {
 	bool any;
 };
 
+/* The fix for a setting written for every platform; `fix` for one
+ * written for Windows alone. */
+#define HINT_ELSEWHERE                                                                             \
+	"put it inside `on linux { }` or `on macos { }`, or compile without --target windows"
+
 static void
-refuse(struct refusal *r, const struct diag_loc *loc, const char *what, const char *why)
+refuse(struct refusal *r, const struct diag_loc *loc, const char *what, const char *why,
+       const char *fix)
 {
 	struct sema *s = r->s;
 	char reason[256];
 
 	if (r->explicit_target) {
-		diag_push(s->ctx, DIAG_ERROR, loc,
-			  "put it inside `on linux { }` or `on macos { }`, or compile without "
-			  "--target windows",
+		diag_push(s->ctx, DIAG_ERROR, loc, fix,
 			  "%s cannot be enforced by a Windows AppContainer: %s", what, why);
 		return;
 	}
@@ -75,18 +79,18 @@ check_scalars(struct refusal *r)
 		if (!sc->limits[i].set || !limit_reason[i])
 			continue;
 		snprintf(what, sizeof(what), "`limit %s`", ir_limit_name((enum ir_limit)i));
-		refuse(r, slot_loc(s, SEMA_SLOT_LIMIT0 + i), what, limit_reason[i]);
+		refuse(r, slot_loc(s, SEMA_SLOT_LIMIT0 + i), what, limit_reason[i], HINT_ELSEWHERE);
 	}
 	if (sc->io_priority.set && sc->io_priority.value != IR_IO_NONE)
 		refuse(r, slot_loc(s, SEMA_SLOT_IO_PRIORITY), "`io-priority`",
-		       "a job object sets no I/O priority; a process sets its own");
+		       "a job object sets no I/O priority; a process sets its own", HINT_ELSEWHERE);
 	if (sc->limits[IR_LIMIT_PROCESSES].set &&
 	    sc->limits[IR_LIMIT_PROCESSES].value > UINT32_MAX)
 		refuse(r, slot_loc(s, SEMA_SLOT_LIMIT0 + IR_LIMIT_PROCESSES), "`limit processes`",
-		       "a job object counts at most 4294967295 processes");
+		       "a job object counts at most 4294967295 processes", HINT_ELSEWHERE);
 	if (s->ir->python[IR_WINDOWS].set)
 		refuse(r, slot_loc(s, SEMA_SLOT_PYTHON), "`python`",
-		       "heel-exec.exe does not set up a venv");
+		       "heel-exec.exe does not set up a venv", HINT_ELSEWHERE);
 }
 
 static void
@@ -97,7 +101,9 @@ check_statements(struct refusal *r)
 	for (size_t i = 0; i < s->nipc; i++)
 		if (s->ipc[i].ipc.platforms & WIN) {
 			refuse(r, &s->ipc[i].loc, "a host command (`ipc`)",
-			       "heel-broker does not run on Windows");
+			       "heel-broker does not run on Windows",
+			       "keep host commands out of `on windows { }`, or compile without "
+			       "--target windows");
 			break;
 		}
 	/* An ACE on a drive's root is inherited by every file on it: a
@@ -111,7 +117,8 @@ check_statements(struct refusal *r)
 		    p->path[1] != ':')
 			continue;
 		refuse(r, &c->loc, "a grant of a whole drive",
-		       "its ACE would be inherited by every file on the drive");
+		       "its ACE would be inherited by every file on the drive",
+		       "grant the directories the sandbox needs");
 	}
 }
 
