@@ -14,6 +14,7 @@
 #include "acl_build.h"
 #include "acl_sid.h"
 #include "artifact.h"
+#include "artifact_load.h"
 #include "artifact_read.h"
 #include "artifact_write.h"
 #include "crc32c.h"
@@ -495,5 +496,27 @@ Test(win_manifest, sections_are_not_critical)
 	cr_assert_eq(le_get32(entry_of(&b, ART_SEC_WIN_ACES) +
 			      offsetof(struct art_file_section, flags)),
 		     0);
+	free(b.data);
+}
+
+/* A Windows part that validates but is not what the policy compiles to
+ * (an rx grant turned into rwx, re-sealed): heel-exec.exe would apply it,
+ * so heelc's loader refuses it rather than explain another policy. */
+Test(win_manifest, loader_refuses_a_part_the_policy_does_not_make)
+{
+	struct blob b = build(rich, 0);
+	struct ir_policy *ir = NULL;
+	char err[256] = "";
+	size_t i = first_ace(&b, WIN_ACE_ALLOW);
+
+	cr_assert_eq(artifact_load(b.data, b.len, &ir, err, sizeof(err)), 0, "%s", err);
+	ir_policy_free(ir);
+	le_put32(ACE(b, i) + offsetof(struct art_rec_win_ace, mask), 0x1301ffu);
+	*(ACE(b, i) + offsetof(struct art_rec_win_ace, label)) = WIN_LABEL_LOW;
+	reseal(&b);
+	cr_assert_eq(art_validate(b.data, b.len, &(struct art_view){0}, NULL, 0), 0);
+	cr_assert_eq(artifact_load(b.data, b.len, &ir, err, sizeof(err)), -EINVAL);
+	cr_assert_str_eq(err, "the Windows part (WIN_CONTAINER, WIN_ACES) does not match the "
+			      "policy the artifact carries");
 	free(b.data);
 }
