@@ -543,10 +543,15 @@ emit_acl(const char *path, const char *buf, size_t len)
 	int e, rc;
 
 	if (looks_like_artifact(buf, len)) {
-		e = art_validate((const uint8_t *)buf, len, &view, err, sizeof(err));
+		/* The loader checks that the sections are what the policy in
+		 * the artifact compiles to, as for the Linux parts. */
+		e = artifact_load((const uint8_t *)buf, len, &ir, err, sizeof(err));
+		ir_policy_free(ir);
+		if (!e)
+			e = art_validate((const uint8_t *)buf, len, &view, err, sizeof(err));
 		if (e) {
 			fprintf(stderr, "heelc: %s: %s\n", path, err);
-			return EXIT_POLICY;
+			return e == -ENOMEM ? EXIT_IO : EXIT_POLICY;
 		}
 		e = win_manifest_from_view(&view, &wm, err, sizeof(err));
 		if (e) {
