@@ -151,6 +151,15 @@ find_allow(const struct acl_list *l, const char *path)
 	return NULL;
 }
 
+/* A path on "the current drive" (`/x`, `\x`) names whatever drive
+ * heel-exec.exe runs from; sema keeps them off windows, an artifact
+ * built another way may not. */
+static bool
+drive_relative(const char *p)
+{
+	return p[0] == '/' || p[0] == '\\';
+}
+
 static int
 add_paths(struct acl_list *l, const struct ir_policy *ir)
 {
@@ -160,6 +169,8 @@ add_paths(struct acl_list *l, const struct ir_policy *ir)
 
 		if (!(r->platforms & IR_PLAT_BIT(IR_WINDOWS)))
 			continue;
+		if (drive_relative(r->path))
+			return -EINVAL;
 		if (!(e = add(l, template_of(r->path))))
 			return -ENOMEM;
 		set_origin(e, &r->origin);
@@ -231,6 +242,8 @@ add_readonly(struct acl_list *l, const struct ir_policy *ir)
 
 		if (!(ro->platforms & IR_PLAT_BIT(IR_WINDOWS)))
 			continue;
+		if (drive_relative(ro->path))
+			return -EINVAL;
 		if (!ro->each_writable) {
 			if (!add_write_deny(l, template_of(ro->path), ro))
 				return -ENOMEM;

@@ -14,6 +14,7 @@
 
 #include "artifact_read.h"
 #include "win_manifest.h"
+#include "acl_build.h"
 #include "artifact_write.h"
 
 static_assert((int)IR_PLATFORM_COUNT == (int)ART_PLATFORM_COUNT, "platform numbering");
@@ -466,7 +467,31 @@ same_entry(const struct win_entry *x, const struct win_entry *y)
 /* The Windows part is derived like the Linux one: the model the IR
  * compiles to must be the one the artifact holds, so that `explain` and
  * `emit acl` show what heel-exec.exe applies. Without META the name and
- * SID (a function of the digest) cannot be rebuilt and are not compared. */
+ * SID (a function of the digest) cannot be rebuilt and are not compared.
+ * An artifact older than 1.4 has no Windows part to compare, but its
+ * policy must still be one heelc can build for windows, or writing what
+ * was loaded would fail. */
+/* Before the Linux check, whose rebuild of the whole artifact would
+ * otherwise blame linux for a Windows part heelc cannot build. */
+static int
+check_windows_buildable(const struct ir_policy *p, char *err, size_t errlen)
+{
+	struct acl_manifest *a = NULL;
+	int rc;
+
+	if (!(p->platforms & IR_PLAT_BIT(IR_WINDOWS)))
+		return 0;
+	rc = acl_build(p, &a);
+	acl_manifest_free(a);
+	if (rc == -ENOMEM)
+		return load_fail(err, errlen, rc, "%s", "out of memory loading the artifact");
+	if (rc)
+		return load_fail(err, errlen, -EINVAL, "%s",
+				 "the policy in the artifact cannot be built for windows: a path is "
+				 "not one Windows can name, or a value is out of range");
+	return 0;
+}
+
 static int
 check_windows_derived(const struct art_view *view, const struct ir_policy *p, bool has_meta,
 		      char *err, size_t errlen)
@@ -478,8 +503,8 @@ check_windows_derived(const struct art_view *view, const struct ir_policy *p, bo
 	bool same;
 	int rc;
 
-	if (!view->sec[ART_SEC_WIN_CONTAINER].data)
-		return 0; /* not built for windows, or a 1.3 artifact */
+	if (!(p->platforms & IR_PLAT_BIT(IR_WINDOWS)))
+		return 0; /* validation proved there is no Windows part */
 	rc = artifact_write(p, &bytes, &n);
 	if (rc == -ENOMEM)
 		return load_fail(err, errlen, rc, "%s", "out of memory loading the artifact");
@@ -488,6 +513,11 @@ check_windows_derived(const struct art_view *view, const struct ir_policy *p, bo
 		free(bytes);
 		return load_fail(err, errlen, -EINVAL, "%s",
 				 "the policy in the artifact cannot be built for windows");
+	}
+	if (!view->sec[ART_SEC_WIN_CONTAINER].data) {
+		win_manifest_free(&want);
+		free(bytes);
+		return 0;
 	}
 	rc = win_manifest_from_view(view, &have, err, errlen);
 	if (rc) {
@@ -553,7 +583,9 @@ artifact_load(const uint8_t *buf, size_t len, struct ir_policy **out, char *err,
 	}
 	if (l.rc)
 		goto oom;
-	rc = check_linux_derived(&view, l.p, err, errlen);
+	rc = check_windows_buildable(l.p, err, errlen);
+	if (!rc)
+		rc = check_linux_derived(&view, l.p, err, errlen);
 	if (!rc)
 		rc = check_windows_derived(&view, l.p, view.sec[ART_SEC_META].data != NULL, err,
 					   errlen);
