@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "artifact_read.h"
+#include "win_manifest.h"
+#include "acl_build.h"
 #include "artifact_write.h"
 #include "sbpl_params.h"
 
@@ -500,6 +502,106 @@ check_macos_derived(const struct art_view *view, const struct ir_policy *p, char
 	return rc;
 }
 
+static bool
+same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static bool
+same_entry(const struct win_entry *x, const struct win_entry *y)
+{
+	return same_str(x->path, y->path) && x->mask == y->mask && x->ace == y->ace &&
+	       x->kind == y->kind && x->inherit == y->inherit && x->label == y->label &&
+	       x->missing == y->missing &&
+	       x->parent_deny_delete_child == y->parent_deny_delete_child &&
+	       same_str(x->origin_file, y->origin_file) && x->origin_line == y->origin_line &&
+	       x->origin_col == y->origin_col;
+}
+
+/* The Windows part is derived like the Linux one: the model the IR
+ * compiles to must be the one the artifact holds, so that `explain` and
+ * `emit acl` show what heel-exec.exe applies. Without META the name and
+ * SID (a function of the digest) cannot be rebuilt and are not compared.
+ * An artifact older than 1.4 has no Windows part to compare, but its
+ * policy must still be one heelc can build for windows, or writing what
+ * was loaded would fail. */
+/* Before the Linux check, whose rebuild of the whole artifact would
+ * otherwise blame linux for a Windows part heelc cannot build. */
+static int
+check_windows_buildable(const struct ir_policy *p, char *err, size_t errlen)
+{
+	struct acl_manifest *a = NULL;
+	int rc;
+
+	if (!(p->platforms & IR_PLAT_BIT(IR_WINDOWS)))
+		return 0;
+	rc = acl_build(p, &a);
+	acl_manifest_free(a);
+	if (rc == -ENOMEM)
+		return load_fail(err, errlen, rc, "%s", "out of memory loading the artifact");
+	if (rc)
+		return load_fail(err, errlen, -EINVAL, "%s",
+				 "the policy in the artifact cannot be built for windows: a path is "
+				 "not one Windows can name, or a value is out of range");
+	return 0;
+}
+
+static int
+check_windows_derived(const struct art_view *view, const struct ir_policy *p, bool has_meta,
+		      char *err, size_t errlen)
+{
+	struct win_manifest have, want;
+	struct art_view mine;
+	uint8_t *bytes = NULL;
+	size_t n = 0;
+	bool same;
+	int rc;
+
+	if (!(p->platforms & IR_PLAT_BIT(IR_WINDOWS)))
+		return 0; /* validation proved there is no Windows part */
+	rc = artifact_write(p, &bytes, &n);
+	if (rc == -ENOMEM)
+		return load_fail(err, errlen, rc, "%s", "out of memory loading the artifact");
+	if (rc || art_validate(bytes, n, &mine, NULL, 0) ||
+	    win_manifest_from_view(&mine, &want, NULL, 0)) {
+		free(bytes);
+		return load_fail(err, errlen, -EINVAL, "%s",
+				 "the policy in the artifact cannot be built for windows");
+	}
+	if (!view->sec[ART_SEC_WIN_CONTAINER].data) {
+		win_manifest_free(&want);
+		free(bytes);
+		return 0;
+	}
+	rc = win_manifest_from_view(view, &have, err, errlen);
+	if (rc) {
+		win_manifest_free(&want);
+		free(bytes);
+		return rc;
+	}
+	same = (!has_meta || (same_str(have.name, want.name) && same_str(have.sid, want.sid))) &&
+	       have.ncapabilities == want.ncapabilities && have.lpac == want.lpac &&
+	       have.loopback_required == want.loopback_required &&
+	       have.priority_class == want.priority_class &&
+	       have.job_memory_bytes == want.job_memory_bytes &&
+	       have.process_memory_bytes == want.process_memory_bytes &&
+	       have.active_processes == want.active_processes &&
+	       have.cpu_rate_percent == want.cpu_rate_percent && have.nentries == want.nentries;
+	for (size_t i = 0; same && i < have.ncapabilities; i++)
+		same = same_str(have.capabilities[i], want.capabilities[i]);
+	for (size_t i = 0; same && i < have.nentries; i++)
+		same = same_entry(&have.entries[i], &want.entries[i]);
+	win_manifest_free(&have);
+	win_manifest_free(&want);
+	free(bytes);
+	if (!same)
+		return load_fail(err, errlen, -EINVAL,
+				 "%s does not match the policy the artifact carries",
+				 "the Windows part (WIN_CONTAINER, WIN_ACES)");
+	return 0;
+}
+
 int
 artifact_load(const uint8_t *buf, size_t len, struct ir_policy **out, char *err, size_t errlen)
 {
@@ -536,9 +638,14 @@ artifact_load(const uint8_t *buf, size_t len, struct ir_policy **out, char *err,
 	}
 	if (l.rc)
 		goto oom;
-	rc = check_linux_derived(&view, l.p, err, errlen);
+	rc = check_windows_buildable(l.p, err, errlen);
+	if (!rc)
+		rc = check_linux_derived(&view, l.p, err, errlen);
 	if (!rc)
 		rc = check_macos_derived(&view, l.p, err, errlen);
+	if (!rc)
+		rc = check_windows_derived(&view, l.p, view.sec[ART_SEC_META].data != NULL, err,
+					   errlen);
 	if (rc) {
 		ir_policy_free(l.p);
 		return rc;

@@ -1317,14 +1317,25 @@ Test(sema, macos_and_windows_extras)
 	    "heel 1\nnetwork allow-all\non macos {\n allow mach-lookup \"com.apple.b\"\n"
 	    " allow mach-lookup \"com.apple.a\"\n allow mach-lookup \"com.apple.b\"\n"
 	    " sbpl \"(allow iokit-open)\"\n sbpl \"(allow file-read* (literal \\\"/x(\\\"))\"\n}\n"
-	    "on windows {\n capability \"internetClient\"\n capability \"picturesLibrary\"\n}\n");
+	    "on windows {\n capability \"lpacCom\"\n capability \"picturesLibrary\"\n}\n");
 	cr_assert_eq(r.ir->nmach_lookups, 2);
 	cr_expect_str_eq(r.ir->mach_lookups[0].value, "com.apple.a");
 	cr_expect_eq(r.ir->mach_lookups[1].origin.line, 4);
 	cr_assert_eq(r.ir->nsbpl, 2);
 	cr_expect_str_eq(r.ir->sbpl[0].value, "(allow iokit-open)"); /* order kept */
 	cr_assert_eq(r.ir->ncapabilities, 2);
-	cr_expect_str_eq(r.ir->capabilities[0].value, "internetClient");
+	cr_expect_str_eq(r.ir->capabilities[0].value, "lpacCom");
+}
+
+/* A network capability bypasses the proxy too, not only `network deny`. */
+Test(sema, capability_with_a_proxy)
+{
+	cr_expect_eq(compile("heel 1\nnetwork allow-all\non windows {\n capability \"internetClient\"\n"
+			     " capability \"lpacCom\"\n}\n"),
+		     -EINVAL);
+	expect_diag(DIAG_ERROR, "capability `internetClient` would let the sandbox bypass the proxy",
+		    4, 2);
+	cr_expect_eq(diag_error_count(r.ctx), 1);
 }
 
 Test(sema, capability_with_network_deny)
