@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT
+ * From the Windows manifest to the list of edits heel-exec.exe makes:
+ * each entry's path expanded (`${NAME}` from the environment, `${WORKDIR}`)
+ * and normalised, entries on one path merged into one set of wanted ACEs
+ * for the container's SID, and each deny kept only where some grant
+ * reaches it. Portable C17, libc only; unit-tested on Linux. */
+#ifndef HEEL_RUNTIME_WIN_PLAN_H
+#define HEEL_RUNTIME_WIN_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "win_acl.h"
+#include "win_manifest.h"
+
+/* Longest path heel handles: MAX_PATH-free paths go to 32767 UTF-16
+ * units; in UTF-8 a unit is at most 3 bytes. */
+#define WIN_PATH_MAX 4096
+
+/* The value of an environment variable (Windows: names compare without
+ * case), or NULL when it is not set. */
+typedef const char *(*win_lookup_fn)(void *ctx, const char *name);
+
+/* Normalises an absolute drive-letter path: '/' becomes '\', the drive
+ * letter upper case, repeated separators and "." components dropped, no
+ * trailing '\' (except the root "C:\"). Refused, -EINVAL with a message:
+ * relative paths ("a\b", "\a", "C:a"), UNC ("\\server\share"), device and
+ * verbatim forms ("\\?\", "\\.\"), ".." components (the launcher does not
+ * resolve them lexically: a link below would make that wrong), wildcards
+ * and the characters NTFS names cannot hold (< > " | ? * and controls), a
+ * ':' past the drive (an alternate data stream), and components ending in
+ * '.' or ' ' (Win32 strips those, so two spellings would name one file). */
+int win_path_normalize(const char *in, char *out, size_t outlen, char *err, size_t errlen);
+
+/* Expands `${WORKDIR}` to workdir and `${NAME}` to lookup(NAME), then
+ * normalises. An unset variable is -ENOENT with a message naming it. */
+int win_path_expand(const char *tmpl, win_lookup_fn lookup, void *ctx, const char *workdir,
+		    char *out, size_t outlen, char *err, size_t errlen);
+
+/* Whether normalised `path` is `root` or below it (ASCII case folded, as
+ * NTFS compares names through its upcase table). */
+bool win_path_within(const char *path, const char *root);
+
+/* The parent of normalised `path` into out; -ENOENT for a drive root. */
+int win_path_parent(const char *path, char *out, size_t outlen);
+
+/* One path's edit: the ACEs the container's SID must have there, exactly. */
+struct win_op {
+	char *path;	    /* expanded, normalised */
+	struct win_ace *want;
+	size_t nwant;
+	uint8_t label;	    /* enum win_label: set a Low label */
+	bool skip_missing;  /* a missing path is skipped, not an error */
+	bool has_allow;
+	size_t entry;	    /* first manifest entry behind it */
+};
+
+/* A deny that no grant reaches: nothing to write (the container cannot
+ * open it anyway), reported by `heel-exec.exe check`. */
+struct win_unreached {
+	size_t entry;
+	char *path; /* expanded, or the template when expansion failed */
+	bool parent; /* the parent's DELETE_CHILD deny, not the entry itself */
+};
+
+struct win_plan {
+	struct win_op *ops; /* in manifest order of first appearance */
+	size_t nops;
+	struct win_unreached *unreached;
+	size_t nunreached;
+};
+
+/* Builds the plan. A grant whose path cannot be expanded or normalised
+ * refuses the whole plan (-EINVAL/-ENOENT and a message naming the
+ * entry's origin); a deny that cannot be expanded and may be missing is
+ * unreached. Each deny (and each parent DELETE_CHILD deny) is applied
+ * only where a grant's path is the same or an ancestor. *out is
+ * initialised here; free it with win_plan_free, also on failure. */
+int win_plan_build(const struct win_manifest *m, win_lookup_fn lookup, void *ctx,
+		   const char *workdir, struct win_plan *out, char *err, size_t errlen);
+void win_plan_free(struct win_plan *p);
+
+/* A file has no children to pass ACEs on to: the inheritance flags are
+ * dropped (an inheritable ACE on a file is refused by nothing but makes
+ * the DACL say what it cannot do). */
+void win_plan_for_file(struct win_ace *aces, size_t n);
+
+/* The mandatory label a Low entry gets: (ML;OICI;NW;;;LW) on a directory,
+ * (ML;;NW;;;LW) on a file. */
+void win_plan_low_label(bool is_dir, struct win_ace *label);
+
+#endif
