@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acl_build.h"
 #include "artifact.h"
 #include "artifact_read.h"
 #include "crc32c.h"
@@ -56,7 +57,7 @@ static const uint32_t section_order[] = {
     ART_SEC_READONLY, ART_SEC_IPC_ARGS,
 };
 #define NCOMMON (sizeof(section_order) / sizeof(section_order[0]))
-#define MAX_SECTIONS (NCOMMON + 1 + SCP_ARCH_COUNT)
+#define MAX_SECTIONS (NCOMMON + 1 + SCP_ARCH_COUNT + 2)
 static_assert(SCP_ARCH_COUNT == ART_BPF_ARCH_COUNT, "one program per artifact architecture");
 
 struct buf {
@@ -72,6 +73,8 @@ struct writer {
 	bool readonly_on;		  /* the READONLY section is written */
 	bool ipc_args_on;		  /* the IPC_ARGS section is written */
 	bool linux_on;			  /* the Linux sections are written */
+	struct buf win_box, win_aces;	  /* WIN_CONTAINER, WIN_ACES payloads */
+	bool windows_on;		  /* the Windows sections are written */
 	uint32_t min_landlock_abi;	  /* header field */
 	uint32_t *slots; /* string hash: offset + 1, 0 = empty */
 	size_t nslots, nstrings;
@@ -604,6 +607,85 @@ write_linux(struct writer *w, const struct ir_policy *p)
 		write_bpf(w, p, (enum scp_arch)a);
 }
 
+/* The table header of a Windows section (its buffer is not one of the
+ * common ones put_table() fills). */
+static void
+put_win_table(struct writer *w, struct buf *b, size_t count, size_t record_size, size_t nitems)
+{
+	uint8_t *t = grow(w, b, sizeof(struct art_rec_table));
+
+	if (!t)
+		return;
+	le_put32(t + offsetof(struct art_rec_table, count), count32(w, count));
+	le_put32(t + offsetof(struct art_rec_table, record_size), (uint32_t)record_size);
+	le_put32(t + offsetof(struct art_rec_table, nitems), count32(w, nitems));
+}
+
+/* WIN_CONTAINER and WIN_ACES, from the ACL backend's model, whenever the
+ * policy is built for windows. */
+static void
+write_windows(struct writer *w, const struct ir_policy *p)
+{
+	struct acl_manifest *a = NULL;
+	const struct win_manifest *m;
+	uint8_t *r;
+	int rc;
+
+	if (w->rc || !(p->platforms & IR_PLAT_BIT(IR_WINDOWS)))
+		return;
+	rc = acl_build(p, &a);
+	if (rc) {
+		w->rc = rc;
+		return;
+	}
+	m = &a->m;
+	w->windows_on = true;
+	put_win_table(w, &w->win_box, 1, sizeof(struct art_rec_win_container), m->ncapabilities);
+	r = grow(w, &w->win_box, sizeof(struct art_rec_win_container));
+	if (r) {
+		le_put32(r + offsetof(struct art_rec_win_container, name), req(w, m->name));
+		le_put32(r + offsetof(struct art_rec_win_container, sid), req(w, m->sid));
+		le_put32(r + offsetof(struct art_rec_win_container, flags),
+			 (m->lpac ? ART_WIN_CF_LPAC : 0) |
+			     (m->loopback_required ? ART_WIN_CF_LOOPBACK : 0));
+		r[offsetof(struct art_rec_win_container, priority_class)] = m->priority_class;
+		le_put64(r + offsetof(struct art_rec_win_container, job_memory_bytes),
+			 m->job_memory_bytes);
+		le_put64(r + offsetof(struct art_rec_win_container, process_memory_bytes),
+			 m->process_memory_bytes);
+		le_put32(r + offsetof(struct art_rec_win_container, active_processes),
+			 m->active_processes);
+		le_put32(r + offsetof(struct art_rec_win_container, cpu_rate_percent),
+			 m->cpu_rate_percent);
+	}
+	for (size_t j = 0; j < m->ncapabilities; j++) {
+		uint8_t *it = grow(w, &w->win_box, ART_ITEM_SIZE);
+
+		if (it)
+			le_put32(it, req(w, m->capabilities[j]));
+	}
+	put_win_table(w, &w->win_aces, m->nentries, sizeof(struct art_rec_win_ace), 0);
+	for (size_t i = 0; i < m->nentries; i++) {
+		const struct win_entry *e = &m->entries[i];
+		const struct ir_origin o = {e->origin_file, e->origin_line, e->origin_col};
+
+		r = grow(w, &w->win_aces, sizeof(struct art_rec_win_ace));
+		if (!r)
+			break;
+		le_put32(r + offsetof(struct art_rec_win_ace, path), req(w, e->path));
+		le_put32(r + offsetof(struct art_rec_win_ace, mask), e->mask);
+		r[offsetof(struct art_rec_win_ace, ace)] = e->ace;
+		r[offsetof(struct art_rec_win_ace, kind)] = e->kind;
+		r[offsetof(struct art_rec_win_ace, inherit)] = e->inherit;
+		r[offsetof(struct art_rec_win_ace, label)] = e->label;
+		r[offsetof(struct art_rec_win_ace, missing)] = e->missing;
+		r[offsetof(struct art_rec_win_ace, parent_deny_delete_child)] =
+		    e->parent_deny_delete_child;
+		put_origin(w, r + offsetof(struct art_rec_win_ace, origin), &o);
+	}
+	acl_manifest_free(a);
+}
+
 static size_t
 align_up(size_t n)
 {
@@ -631,12 +713,16 @@ list_sections(const struct writer *w, struct placed *out)
 		out[n++] = (struct placed){type, type == ART_SEC_META ? 0 : ART_SECF_CRITICAL,
 					   &w->sec[type]};
 	}
-	if (!w->linux_on)
-		return n;
-	out[n++] = (struct placed){ART_SEC_LINUX_LANDLOCK, ART_SECF_CRITICAL, &w->landlock};
-	for (int a = 0; a < SCP_ARCH_COUNT; a++)
-		out[n++] = (struct placed){ART_SEC_SECCOMP_BPF,
-					   ART_SECF_CRITICAL | ART_SECF_PER_ARCH, &w->bpf[a]};
+	if (w->linux_on) {
+		out[n++] = (struct placed){ART_SEC_LINUX_LANDLOCK, ART_SECF_CRITICAL, &w->landlock};
+		for (int a = 0; a < SCP_ARCH_COUNT; a++)
+			out[n++] = (struct placed){ART_SEC_SECCOMP_BPF,
+						   ART_SECF_CRITICAL | ART_SECF_PER_ARCH, &w->bpf[a]};
+	}
+	if (w->windows_on) {
+		out[n++] = (struct placed){ART_SEC_WIN_CONTAINER, 0, &w->win_box};
+		out[n++] = (struct placed){ART_SEC_WIN_ACES, 0, &w->win_aces};
+	}
 	return n;
 }
 
@@ -714,6 +800,7 @@ artifact_write(const struct ir_policy *policy, uint8_t **out, size_t *len)
 	write_readonly(&w, policy);
 	write_ipc_args(&w, policy);
 	write_linux(&w, policy);
+	write_windows(&w, policy);
 	rc = w.rc ? w.rc : assemble(&w, out, len);
 	if (!rc && art_validate(*out, *len, &view, NULL, 0) != 0) {
 		/* Something in the IR is out of range (a mode, a mask, an
@@ -727,6 +814,8 @@ artifact_write(const struct ir_policy *policy, uint8_t **out, size_t *len)
 	for (size_t i = 0; i <= ART_SEC_COMMON_MAX; i++)
 		free(w.sec[i].data);
 	free(w.landlock.data);
+	free(w.win_box.data);
+	free(w.win_aces.data);
 	for (int a = 0; a < SCP_ARCH_COUNT; a++)
 		free(w.bpf[a].data);
 	free(w.slots);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT
- * The on-disk layout of a compiled policy (.hpol), format HEEL 1.3: one
+ * The on-disk layout of a compiled policy (.hpol), format HEEL 1.4: one
  * header, one section table, sections. Everything is little-endian,
  * fixed-width and pointer-free; docs/artifact.md describes it byte by
  * byte. The structs below document the layout and pin it with
@@ -30,7 +30,7 @@
  * names the top source file). It never gives meaning to a reserved field:
  * 1.x readers refuse those unless 0. */
 #define ART_FMT_MAJOR 1
-#define ART_FMT_MINOR 3
+#define ART_FMT_MINOR 4
 
 #define ART_HEADER_SIZE 64
 #define ART_SECTION_ENTRY_SIZE 32
@@ -108,9 +108,8 @@ static_assert(offsetof(struct art_file_section, crc) == 24, "layout");
 static_assert(offsetof(struct art_file_section, reserved) == 28, "layout");
 
 /* Section types. 1..15 are the common part, 16.. the platform parts:
- * 16-31 Linux, 32-47 macOS, 48-63 Windows. The macOS and Windows types
- * are reserved for their backends; a reader does not know them yet, so it
- * refuses them (they are critical). */
+ * 16-31 Linux, 32-47 macOS, 48-63 Windows. A reserved type is unknown to
+ * a reader, which refuses it when it is marked critical. */
 enum art_section_type {
 	ART_SEC_STRTAB = 1,  /* critical: NUL-terminated strings */
 	ART_SEC_SCALARS = 2, /* critical: limits and every per-platform scalar */
@@ -132,10 +131,14 @@ enum art_section_type {
 
 	ART_SEC_LINUX_LANDLOCK = 16, /* critical: Landlock rule table (runtime/landlock_table.h) */
 	ART_SEC_SECCOMP_BPF = 17,    /* critical, per arch: one cBPF program per architecture */
-	ART_SEC_KNOWN_MAX = ART_SEC_SECCOMP_BPF,
 
 	ART_SEC_SBPL = 32,	   /* reserved: macOS SBPL profile */
-	ART_SEC_APPCONTAINER = 48, /* reserved: Windows ACL manifest */
+	/* 1.4, non-critical, present exactly when the policy is built for
+	 * windows: a Linux or macOS launcher skips them, and heel-exec.exe
+	 * refuses an artifact without them (runtime/win_manifest.h). */
+	ART_SEC_WIN_CONTAINER = 48, /* the AppContainer and the job's limits */
+	ART_SEC_WIN_ACES = 49,	    /* one ACE entry per path */
+	ART_SEC_KNOWN_MAX = ART_SEC_WIN_ACES,
 };
 
 /* A string reference: byte offset of a string's first byte in STRTAB. */
@@ -451,6 +454,63 @@ static_assert(sizeof(struct art_bpf_insn) == ART_BPF_INSN_SIZE, "instruction is 
 static_assert(offsetof(struct art_bpf_insn, jt) == 2, "layout");
 static_assert(offsetof(struct art_bpf_insn, jf) == 3, "layout");
 static_assert(offsetof(struct art_bpf_insn, k) == 4, "layout");
+
+/* WIN_CONTAINER (1.4): exactly one record, then nitems capability SID
+ * strings. The name is `heel.p.` and 16 lower-case hex digits; the SID
+ * is the one Windows derives from it (docs/acl-manifest.md). */
+#define ART_WIN_CF_LPAC 0x1u	     /* less privileged AppContainer */
+#define ART_WIN_CF_LOOPBACK 0x2u     /* needs the loopback exemption (a proxy) */
+#define ART_WIN_CF_KNOWN 0x3u
+#define ART_WIN_PRIO_MAX 2u	     /* enum win_priority */
+#define ART_WIN_MAX_CAPABILITIES 64u /* bounds the reader's work; Windows takes fewer */
+struct art_rec_win_container {
+	uint32_t name;		       /* string, required */
+	uint32_t sid;		       /* string, required: S-1-15-2-N (7 N) */
+	uint32_t flags;		       /* ART_WIN_CF_* */
+	uint8_t priority_class;	       /* enum win_priority */
+	uint8_t reserved[3];	       /* 0 */
+	uint64_t job_memory_bytes;     /* 0 = none */
+	uint64_t process_memory_bytes; /* 0 = none */
+	uint32_t active_processes;     /* 0 = none */
+	uint32_t cpu_rate_percent;     /* 0 = none, else 1..100 */
+};
+static_assert(sizeof(struct art_rec_win_container) == 40, "container record is 40 bytes");
+static_assert(offsetof(struct art_rec_win_container, sid) == 4, "layout");
+static_assert(offsetof(struct art_rec_win_container, flags) == 8, "layout");
+static_assert(offsetof(struct art_rec_win_container, priority_class) == 12, "layout");
+static_assert(offsetof(struct art_rec_win_container, reserved) == 13, "layout");
+static_assert(offsetof(struct art_rec_win_container, job_memory_bytes) == 16, "layout");
+static_assert(offsetof(struct art_rec_win_container, process_memory_bytes) == 24, "layout");
+static_assert(offsetof(struct art_rec_win_container, active_processes) == 32, "layout");
+static_assert(offsetof(struct art_rec_win_container, cpu_rate_percent) == 36, "layout");
+
+/* WIN_ACES (1.4): one record per ACE entry, in application order. Values
+ * are runtime/win_manifest.h's (masks as in winnt.h). */
+#define ART_WIN_MAX_ACES 65536u
+struct art_rec_win_ace {
+	uint32_t path;	    /* string, required: an absolute template */
+	uint32_t mask;	    /* access mask, never 0 */
+	uint8_t ace;	    /* enum win_ace_type */
+	uint8_t kind;	    /* enum win_path_kind */
+	uint8_t inherit;    /* WIN_INHERIT_* */
+	uint8_t label;	    /* enum win_label */
+	uint8_t missing;    /* enum win_missing */
+	uint8_t parent_deny_delete_child; /* 0 or 1 */
+	uint8_t reserved[2];		  /* 0 */
+	struct art_rec_origin origin;
+	uint32_t reserved2; /* 0 */
+};
+static_assert(sizeof(struct art_rec_win_ace) == 32, "ACE record is 32 bytes");
+static_assert(offsetof(struct art_rec_win_ace, mask) == 4, "layout");
+static_assert(offsetof(struct art_rec_win_ace, ace) == 8, "layout");
+static_assert(offsetof(struct art_rec_win_ace, kind) == 9, "layout");
+static_assert(offsetof(struct art_rec_win_ace, inherit) == 10, "layout");
+static_assert(offsetof(struct art_rec_win_ace, label) == 11, "layout");
+static_assert(offsetof(struct art_rec_win_ace, missing) == 12, "layout");
+static_assert(offsetof(struct art_rec_win_ace, parent_deny_delete_child) == 13, "layout");
+static_assert(offsetof(struct art_rec_win_ace, reserved) == 14, "layout");
+static_assert(offsetof(struct art_rec_win_ace, origin) == 16, "layout");
+static_assert(offsetof(struct art_rec_win_ace, reserved2) == 28, "layout");
 
 /* META: not a table; a 1.0 META is 40 bytes, 1.2 appends the top source
  * file (a later minor may append more; readers ignore the tail). */

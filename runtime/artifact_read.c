@@ -25,6 +25,7 @@
 #include "crc32c.h"
 #include "errmsg.h"
 #include "landlock_table.h"
+#include "win_manifest.h"
 
 /* The artifact's constants restate the kernel ABI values bpf_sim.h uses. */
 static_assert(ART_AUDIT_ARCH_X86_64 == BPF_SIM_AUDIT_ARCH_X86_64, "audit arch");
@@ -178,7 +179,7 @@ struct vctx {
 	size_t strtab_size;
 };
 
-/* Known types; the holes (13..15) are unknown types. */
+/* Known types; the holes (13..15, 18..47, 50..) are unknown types. */
 static const char *const section_names[ART_SEC_KNOWN_MAX + 1] = {
     [ART_SEC_STRTAB] = "STRTAB",
     [ART_SEC_SCALARS] = "SCALARS",
@@ -194,6 +195,8 @@ static const char *const section_names[ART_SEC_KNOWN_MAX + 1] = {
     [ART_SEC_IPC_ARGS] = "IPC_ARGS",
     [ART_SEC_LINUX_LANDLOCK] = "LINUX_LANDLOCK",
     [ART_SEC_SECCOMP_BPF] = "SECCOMP_BPF",
+    [ART_SEC_WIN_CONTAINER] = "WIN_CONTAINER",
+    [ART_SEC_WIN_ACES] = "WIN_ACES",
 };
 
 const char *
@@ -203,12 +206,14 @@ art_section_name(uint32_t type)
 }
 
 /* The flags each known type is written with. Every known section is
- * critical but META: dropping any of them would silently change what the
- * sandbox allows. */
+ * critical but META and the Windows part: dropping any other would
+ * silently change what the sandbox allows, while a launcher of another
+ * platform may skip the Windows part and heel-exec.exe refuses an
+ * artifact without it. */
 static uint32_t
 section_flags(uint32_t type)
 {
-	if (type == ART_SEC_META)
+	if (type == ART_SEC_META || type == ART_SEC_WIN_CONTAINER || type == ART_SEC_WIN_ACES)
 		return 0;
 	if (type == ART_SEC_SECCOMP_BPF)
 		return ART_SECF_CRITICAL | ART_SECF_PER_ARCH;
@@ -1148,6 +1153,276 @@ check_linux_presence(struct vctx *c, const struct art_view *view)
 	return 0;
 }
 
+/* ------------------------------------------------------------ the Windows part */
+
+/* `S-1-15-...`: prefix, then n dash-separated decimal 32-bit numbers in
+ * Windows' own spelling (no sign, no leading zero), nmin <= n <= nmax. */
+static bool
+sid_shape(const char *s, const char *prefix, unsigned nmin, unsigned nmax, uint32_t *first)
+{
+	size_t plen = strlen(prefix);
+	unsigned n = 0;
+
+	if (strncmp(s, prefix, plen) != 0)
+		return false;
+	s += plen;
+	for (;;) {
+		uint64_t v = 0;
+		size_t digits = 0;
+
+		while (s[digits] >= '0' && s[digits] <= '9') {
+			v = v * 10 + (uint64_t)(s[digits] - '0');
+			if (++digits > 10)
+				return false;
+		}
+		if (!digits || (digits > 1 && s[0] == '0') || v > UINT32_MAX)
+			return false;
+		if (n == 0 && first)
+			*first = (uint32_t)v;
+		n++;
+		s += digits;
+		if (*s == '\0')
+			break;
+		if (*s != '-')
+			return false;
+		s++;
+	}
+	return n >= nmin && n <= nmax;
+}
+
+static bool
+win_sep(char ch)
+{
+	return ch == '\\' || ch == '/';
+}
+
+/* An absolute path template as heelc writes it: `X:\...` (or `X:/`), or
+ * `${NAME}` alone or followed by a separator; no empty, `.` or `..`
+ * component. A relative path would be resolved against whatever
+ * directory heel-exec.exe happens to run in. */
+static bool
+win_path_shape(const char *p)
+{
+	size_t i;
+
+	if (((p[0] >= 'A' && p[0] <= 'Z') || (p[0] >= 'a' && p[0] <= 'z')) && p[1] == ':' &&
+	    win_sep(p[2])) {
+		i = 3;
+		if (p[i] == '\0')
+			return true; /* the drive's root */
+	} else if (p[0] == '$' && p[1] == '{') {
+		for (i = 2; (p[i] >= 'A' && p[i] <= 'Z') || p[i] == '_' ||
+			    (i > 2 && p[i] >= '0' && p[i] <= '9');
+		     i++)
+			;
+		if (i == 2 || p[i] != '}')
+			return false;
+		i++;
+		if (p[i] == '\0')
+			return true;
+		if (!win_sep(p[i]))
+			return false;
+		i++;
+	} else {
+		return false;
+	}
+	for (;;) {
+		size_t j = i;
+
+		while (p[j] && !win_sep(p[j]))
+			j++;
+		if (j == i || (j - i == 1 && p[i] == '.') ||
+		    (j - i == 2 && p[i] == '.' && p[i + 1] == '.'))
+			return false;
+		if (!p[j])
+			return true;
+		i = j + 1;
+	}
+}
+
+static bool
+container_name_shape(const char *s)
+{
+	static const char prefix[] = "heel.p.";
+
+	if (strncmp(s, prefix, sizeof(prefix) - 1) != 0)
+		return false;
+	s += sizeof(prefix) - 1;
+	for (int i = 0; i < 16; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return s[16] == '\0';
+}
+
+/* A capability SID: a well-known one (S-1-15-3-N) or one derived from a
+ * name (S-1-15-3-1024- and the eight words of a SHA-256). */
+static bool
+capability_sid_shape(const char *s)
+{
+	uint32_t first = 0;
+
+	if (sid_shape(s, "S-1-15-3-", 1, 1, &first))
+		return first != 0 && first != 1024;
+	return sid_shape(s, "S-1-15-3-", 9, 9, &first) && first == 1024;
+}
+
+static int
+check_win_container(struct vctx *c, struct art_span *sp)
+{
+	const uint8_t *r;
+	uint32_t name, sid, flags, cpu;
+	unsigned prio;
+	int rc = check_table(c, ART_SEC_WIN_CONTAINER, sp, sizeof(struct art_rec_win_container),
+			     true);
+
+	if (rc)
+		return rc;
+	if (sp->count != 1)
+		return VFAIL(c, "WIN_CONTAINER: %lu records, expected 1", (unsigned long)sp->count);
+	if (sp->nitems > ART_WIN_MAX_CAPABILITIES)
+		return VFAIL(c, "WIN_CONTAINER: %lu capabilities, at most %u",
+			     (unsigned long)sp->nitems, ART_WIN_MAX_CAPABILITIES);
+	r = record(sp, 0);
+	name = le_get32(r + offsetof(struct art_rec_win_container, name));
+	sid = le_get32(r + offsetof(struct art_rec_win_container, sid));
+	flags = le_get32(r + offsetof(struct art_rec_win_container, flags));
+	prio = r[offsetof(struct art_rec_win_container, priority_class)];
+	cpu = le_get32(r + offsetof(struct art_rec_win_container, cpu_rate_percent));
+	if ((rc = check_str(c, "WIN_CONTAINER", 0, "name", name, true)) ||
+	    (rc = check_str(c, "WIN_CONTAINER", 0, "SID", sid, true)))
+		return rc;
+	if (!container_name_shape(vstr(c, name)))
+		return VFAIL(c, "WIN_CONTAINER: \"%.64s\" is not a container name (heel.p.<16 hex>)",
+			     vstr(c, name));
+	if (!sid_shape(vstr(c, sid), "S-1-15-2-", 7, 7, NULL))
+		return VFAIL(c, "WIN_CONTAINER: \"%.96s\" is not an AppContainer SID (S-1-15-2- and "
+				"7 numbers)",
+			     vstr(c, sid));
+	if (flags & ~ART_WIN_CF_KNOWN)
+		return VFAIL(c, "WIN_CONTAINER: unknown flags 0x%lx", (unsigned long)flags);
+	if (prio > ART_WIN_PRIO_MAX)
+		return VFAIL(c, "WIN_CONTAINER: invalid priority class %u", prio);
+	if (!all_zero(r + offsetof(struct art_rec_win_container, reserved), 3))
+		return VFAIL(c, "WIN_CONTAINER: reserved field is not zero");
+	if (cpu > 100)
+		return VFAIL(c, "WIN_CONTAINER: CPU rate %lu%% is more than 100%%",
+			     (unsigned long)cpu);
+	for (size_t j = 0; j < sp->nitems; j++) {
+		uint32_t off = le_get32(sp->items + j * ART_ITEM_SIZE);
+
+		if ((rc = check_str(c, "WIN_CONTAINER", j, "capability", off, true)))
+			return rc;
+		if (!capability_sid_shape(vstr(c, off)))
+			return VFAIL(c, "WIN_CONTAINER: capability \"%.96s\" is not a capability SID",
+				     vstr(c, off));
+		for (size_t k = 0; k < j; k++)
+			if (strcmp(vstr(c, le_get32(sp->items + k * ART_ITEM_SIZE)),
+				   vstr(c, off)) == 0)
+				return VFAIL(c, "WIN_CONTAINER: capability %s listed twice",
+					     vstr(c, off));
+	}
+	return 0;
+}
+
+/* The bits an entry may hold. Never WRITE_DAC or WRITE_OWNER: a
+ * container that may rewrite an ACL or take ownership grants itself
+ * anything. A deny never holds SYNCHRONIZE or READ_CONTROL, which every
+ * open needs, so a denied file still opens for what an outer grant
+ * gives (its attributes, say) instead of failing in a confusing way. */
+#define WIN_MASK_ALLOWED                                                                           \
+	(0x1ffu | WIN_DELETE | WIN_READ_CONTROL | WIN_SYNCHRONIZE)
+
+static int
+check_win_aces(struct vctx *c, struct art_span *sp)
+{
+	int rc = check_table(c, ART_SEC_WIN_ACES, sp, sizeof(struct art_rec_win_ace), false);
+
+	if (rc)
+		return rc;
+	if (sp->nitems)
+		return VFAIL(c, "WIN_ACES: unexpected trailing items");
+	if (sp->count > ART_WIN_MAX_ACES)
+		return VFAIL(c, "WIN_ACES: %lu entries, at most %u", (unsigned long)sp->count,
+			     ART_WIN_MAX_ACES);
+	for (size_t i = 0; i < sp->count; i++) {
+		const uint8_t *r = record(sp, i);
+		uint32_t path = le_get32(r + offsetof(struct art_rec_win_ace, path));
+		uint32_t mask = le_get32(r + offsetof(struct art_rec_win_ace, mask));
+		unsigned ace = r[offsetof(struct art_rec_win_ace, ace)];
+		unsigned kind = r[offsetof(struct art_rec_win_ace, kind)];
+		unsigned inherit = r[offsetof(struct art_rec_win_ace, inherit)];
+		unsigned label = r[offsetof(struct art_rec_win_ace, label)];
+		unsigned missing = r[offsetof(struct art_rec_win_ace, missing)];
+		unsigned pddc = r[offsetof(struct art_rec_win_ace, parent_deny_delete_child)];
+
+		if ((rc = check_str(c, "WIN_ACES", i, "path", path, true)))
+			return rc;
+		if (!win_path_shape(vstr(c, path)))
+			return VFAIL(c, "WIN_ACES record %zu: \"%.96s\" is not an absolute path template",
+				     i, vstr(c, path));
+		if (mask == 0)
+			return VFAIL(c, "WIN_ACES record %zu: access mask is 0", i);
+		if (mask & ~WIN_MASK_ALLOWED)
+			return VFAIL(c, "WIN_ACES record %zu: access mask 0x%lx has bits outside 0x%lx",
+				     i, (unsigned long)mask, (unsigned long)WIN_MASK_ALLOWED);
+		if (ace > WIN_ACE_DENY)
+			return VFAIL(c, "WIN_ACES record %zu: invalid ACE type %u", i, ace);
+		if (kind > WIN_KIND_FILE)
+			return VFAIL(c, "WIN_ACES record %zu: invalid path kind %u", i, kind);
+		if (inherit & ~WIN_INHERIT_KNOWN)
+			return VFAIL(c, "WIN_ACES record %zu: unknown inheritance flags 0x%x", i,
+				     inherit);
+		if ((inherit & (WIN_INHERIT_ONLY | WIN_INHERIT_NO_PROPAGATE)) &&
+		    !(inherit & (WIN_INHERIT_OBJECT | WIN_INHERIT_CONTAINER)))
+			return VFAIL(c, "WIN_ACES record %zu: inheritance flags 0x%x inherit nothing",
+				     i, inherit);
+		if (label > WIN_LABEL_LOW)
+			return VFAIL(c, "WIN_ACES record %zu: invalid label %u", i, label);
+		if (missing > WIN_MISSING_SKIP)
+			return VFAIL(c, "WIN_ACES record %zu: invalid missing action %u", i, missing);
+		if (pddc > 1)
+			return VFAIL(c, "WIN_ACES record %zu: parent_deny_delete_child is %u", i, pddc);
+		if (ace == WIN_ACE_DENY) {
+			if (mask & (WIN_SYNCHRONIZE | WIN_READ_CONTROL))
+				return VFAIL(c, "WIN_ACES record %zu: a deny takes SYNCHRONIZE or "
+						"READ_CONTROL (mask 0x%lx)",
+					     i, (unsigned long)mask);
+			if (label != WIN_LABEL_NONE)
+				return VFAIL(c, "WIN_ACES record %zu: a deny carries a label", i);
+		} else if (pddc) {
+			return VFAIL(c, "WIN_ACES record %zu: an allow denies DELETE_CHILD on its parent",
+				     i);
+		}
+		if (!all_zero(r + offsetof(struct art_rec_win_ace, reserved), 2) ||
+		    le_get32(r + offsetof(struct art_rec_win_ace, reserved2)))
+			return VFAIL(c, "WIN_ACES record %zu: reserved field is not zero", i);
+		if ((rc = check_origin(c, "WIN_ACES", i, r + offsetof(struct art_rec_win_ace, origin))))
+			return rc;
+	}
+	return 0;
+}
+
+/* The Windows sections come together, and exactly when the policy is
+ * built for windows; from 1.4 on, a windows policy without them has been
+ * stripped. An older artifact has none, and heel-exec.exe refuses it. */
+static int
+check_windows_presence(struct vctx *c, const struct art_view *view, unsigned minor)
+{
+	bool on = art_platform_enabled(view, ART_WINDOWS);
+	bool box = view->sec[ART_SEC_WIN_CONTAINER].data != NULL;
+	bool aces = view->sec[ART_SEC_WIN_ACES].data != NULL;
+
+	if (box != aces)
+		return VFAIL(c, "section %s without %s", box ? "WIN_CONTAINER" : "WIN_ACES",
+			     box ? "WIN_ACES" : "WIN_CONTAINER");
+	if (box && !on)
+		return VFAIL(c, "section WIN_CONTAINER is present, but the policy is not built for "
+				"windows");
+	if (!box && on && minor >= 4)
+		return VFAIL(c, "missing section WIN_CONTAINER (the policy is built for windows)");
+	return 0;
+}
+
 static bool
 overlaps(uint64_t a_off, uint64_t a_size, uint64_t b_off, uint64_t b_size)
 {
@@ -1350,6 +1625,13 @@ art_validate(const uint8_t *buf, size_t len, struct art_view *view, char *err, s
 	}
 #undef ENTRY
 	if ((rc = check_linux_presence(c, view)))
+		goto bad;
+	if (view->sec[ART_SEC_WIN_CONTAINER].data &&
+	    (rc = check_win_container(c, &view->sec[ART_SEC_WIN_CONTAINER])))
+		goto bad;
+	if (view->sec[ART_SEC_WIN_ACES].data && (rc = check_win_aces(c, &view->sec[ART_SEC_WIN_ACES])))
+		goto bad;
+	if ((rc = check_windows_presence(c, view, minor)))
 		goto bad;
 
 	view->buf = buf;

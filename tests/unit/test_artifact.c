@@ -714,7 +714,8 @@ Test(artifact_layout, sizes_and_helpers)
 	cr_assert_str_eq(art_section_name(ART_SEC_IPC_ARGS), "IPC_ARGS");
 	cr_assert_null(art_section_name(ART_SEC_IPC_ARGS + 1));
 	cr_assert_null(art_section_name(ART_SEC_SBPL));
-	cr_assert_null(art_section_name(ART_SEC_APPCONTAINER));
+	cr_assert_str_eq(art_section_name(ART_SEC_WIN_ACES), "WIN_ACES");
+	cr_assert_null(art_section_name(ART_SEC_WIN_ACES + 1));
 	cr_assert_null(art_section_name(0));
 }
 
@@ -1381,8 +1382,8 @@ Test(artifact_refuse, unknown_critical_section)
 	 * refused too, as are the holes in the known range. */
 	MUTATE_AND_EXPECT("unknown critical section type 32",
 			  tart_add(t, ART_SEC_SBPL, ART_SECF_CRITICAL, "", 0));
-	MUTATE_AND_EXPECT("unknown critical section type 48",
-			  tart_add(t, ART_SEC_APPCONTAINER, ART_SECF_CRITICAL, "\0\0\0\0", 4));
+	MUTATE_AND_EXPECT("unknown critical section type 50",
+			  tart_add(t, ART_SEC_WIN_ACES + 1, ART_SECF_CRITICAL, "\0\0\0\0", 4));
 	MUTATE_AND_EXPECT("unknown critical section type 13",
 			  tart_add(t, 13, ART_SECF_CRITICAL, "", 0));
 }
@@ -2724,10 +2725,11 @@ Test(artifact_linux, heelc_target_decides)
 	      "    seccomp deny \"open_tree_attr\"\n}\n",
 	      f);
 	fclose(f);
-	cr_assert_eq(heelc_sections(heelc, dir, ""), I_ALL);
+	/* Windows adds WIN_CONTAINER and WIN_ACES (1.4). */
+	cr_assert_eq(heelc_sections(heelc, dir, ""), I_ALL + 2);
 	cr_assert_eq(heelc_sections(heelc, dir, "--target linux"), I_ALL);
 	cr_assert_eq(heelc_sections(heelc, dir, "--target macos"), I_COUNT);
-	cr_assert_eq(heelc_sections(heelc, dir, "--target macos --target windows"), I_COUNT);
+	cr_assert_eq(heelc_sections(heelc, dir, "--target macos --target windows"), I_COUNT + 2);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	cr_assert_eq(system(cmd), 0);
 }
