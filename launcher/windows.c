@@ -62,8 +62,11 @@ load_policy(const char *path, struct policy *p)
 	}
 	rc = winx_read_artifact(w, &p->buf, &p->len, err, sizeof(err));
 	free(w);
-	if (rc == 0)
-		rc = art_validate(p->buf, p->len, &p->view, err, sizeof(err));
+	if (rc < 0) {
+		die_msg(NULL, err); /* it names the file */
+		return rc;
+	}
+	rc = art_validate(p->buf, p->len, &p->view, err, sizeof(err));
 	if (rc == 0)
 		rc = win_manifest_from_view(&p->view, &p->m, err, sizeof(err));
 	if (rc < 0)
@@ -90,16 +93,25 @@ unenforceable(const struct win_manifest *m)
 	return NULL;
 }
 
+static int current_dir(char *out, size_t len);
+
+/* ${NAME} in a policy path: the launcher's environment, except ${CWD},
+ * which heelc writes for a relative path ("./data") and which is the
+ * directory heel-exec.exe was started in, whatever a variable says. */
 static const char *
 env_lookup(void *ctx, const char *name)
 {
 	static char *last;
-	wchar_t *w = winx_wide(name), buf[WIN_PATH_MAX];
+	static char cwd[WIN_PATH_MAX];
+	wchar_t *w, buf[WIN_PATH_MAX];
 	DWORD n;
 
 	(void)ctx;
 	free(last);
 	last = NULL;
+	if (strcmp(name, "CWD") == 0)
+		return current_dir(cwd, sizeof(cwd)) == 0 ? cwd : NULL;
+	w = winx_wide(name);
 	if (!w)
 		return NULL;
 	n = GetEnvironmentVariableW(w, buf, WIN_PATH_MAX);
