@@ -25,6 +25,8 @@
 #include "parse.h"
 #include "readfile.h"
 #include "seccomp_emit.h"
+#include "acl_build.h"
+#include "acl_json.h"
 #include "sema.h"
 #include "suggest.h"
 #include "version.h"
@@ -60,7 +62,7 @@ static const char help_text[] =
 	"  explain   say what a policy or artifact allows, for a reviewer\n"
 	"  fmt       print the canonical layout (-i: rewrite in place;\n"
 	"            --check: exit 1 when the file is not canonical)\n"
-	"  emit      print one platform's part as text (landlock, seccomp)\n"
+	"  emit      print one platform's part as text (landlock, seccomp, acl)\n"
 	"\n"
 	"options:\n"
 	"  -o, --output FILE    where to write the artifact\n"
@@ -525,6 +527,61 @@ emit_source(const char *what, const char *path)
 	return EXIT_OK;
 }
 
+/* `emit acl`: the Windows part as the JSON manifest, from an artifact's
+ * own WIN_CONTAINER and WIN_ACES sections or from a source compiled for
+ * every platform (as `heelc POLICY` would). */
+static int
+emit_acl(const char *path, const char *buf, size_t len)
+{
+	struct ir_policy *ir = NULL;
+	struct acl_manifest *a = NULL;
+	struct win_manifest wm;
+	struct art_view view;
+	struct art_meta meta;
+	static const uint8_t no_digest[32];
+	char err[256] = "";
+	int e, rc;
+
+	if (looks_like_artifact(buf, len)) {
+		e = art_validate((const uint8_t *)buf, len, &view, err, sizeof(err));
+		if (e) {
+			fprintf(stderr, "heelc: %s: %s\n", path, err);
+			return EXIT_POLICY;
+		}
+		e = win_manifest_from_view(&view, &wm, err, sizeof(err));
+		if (e) {
+			fprintf(stderr, "heelc: emit acl: %s: %s\n", path, err);
+			return e == -ENOMEM ? EXIT_IO : EXIT_POLICY;
+		}
+		if (!art_meta(&view, &meta))
+			meta = (struct art_meta){.source_digest = no_digest};
+		e = acl_json_render(&wm, meta.source_name, meta.source_digest, stdout);
+		win_manifest_free(&wm);
+	} else {
+		rc = compile_policy(path, 0, &ir);
+		if (rc)
+			return rc;
+		e = acl_build(ir, &a);
+		if (e == -ENOENT) {
+			fprintf(stderr, "heelc: emit acl: %s is not built for windows%s%s\n", path,
+				ir->excluded_reason[IR_WINDOWS] ? ": " : "",
+				ir->excluded_reason[IR_WINDOWS] ? ir->excluded_reason[IR_WINDOWS]
+								: "");
+			ir_policy_free(ir);
+			return EXIT_POLICY;
+		}
+		if (!e)
+			e = acl_json_render(&a->m, ir->source_name, ir->source_digest, stdout);
+		acl_manifest_free(a);
+		ir_policy_free(ir);
+	}
+	if (e || fflush(stdout) == EOF) {
+		fprintf(stderr, "heelc: emit acl: %s\n", strerror(e ? -e : errno));
+		return EXIT_IO;
+	}
+	return EXIT_OK;
+}
+
 static int
 cmd_emit(const char *what, const char *path)
 {
@@ -533,7 +590,7 @@ cmd_emit(const char *what, const char *path)
 	struct stat st;
 	int e, rc;
 
-	if (strcmp(what, "sbpl") == 0 || strcmp(what, "acl") == 0) {
+	if (strcmp(what, "sbpl") == 0) {
 		/* The macOS and Windows backends are separate work items;
 		 * saying so beats printing an empty or made-up part. */
 		fprintf(stderr,
@@ -542,7 +599,8 @@ cmd_emit(const char *what, const char *path)
 			what, what);
 		return EXIT_USAGE;
 	}
-	if (strcmp(what, "landlock") != 0 && strcmp(what, "seccomp") != 0)
+	if (strcmp(what, "landlock") != 0 && strcmp(what, "seccomp") != 0 &&
+	    strcmp(what, "acl") != 0)
 		return usage_error("emit: unknown part `%s` (landlock, seccomp, sbpl or acl)",
 				   what);
 	e = rf_read_regular(path, &buf, &len, &st);
@@ -550,7 +608,9 @@ cmd_emit(const char *what, const char *path)
 		fprintf(stderr, "heelc: %s: cannot read: %s\n", path, rf_strerror(e, &st));
 		return EXIT_IO;
 	}
-	if (looks_like_artifact(buf, len))
+	if (strcmp(what, "acl") == 0)
+		rc = emit_acl(path, buf, len);
+	else if (looks_like_artifact(buf, len))
 		rc = emit_artifact(what, path, (const uint8_t *)buf, len);
 	else
 		rc = emit_source(what, path);

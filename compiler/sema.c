@@ -1667,10 +1667,14 @@ eval_capability(struct sema *s, const struct ast_stmt *st, const struct sema_ect
 
 	if (!platform_ok(s, st, e, IR_WINDOWS) || !a)
 		return;
-	if (has_nul(a) || lookup(a->text, capability_names) < 0) {
+	if (has_nul(a)) {
 		sema_unknown_word(s, &a->loc, "capability", a->text, capability_names);
 		return;
 	}
+	/* Another name's SID is derived from the name (compiler/acl_sid.h). */
+	if (lookup(a->text, capability_names) < 0 &&
+	    !sema_capability_other(s, a, capability_names))
+		return;
 	add_named(s, &s->caps, &s->ncaps, &s->cap_caps, a->text, e, st);
 }
 
@@ -2019,11 +2023,15 @@ check_network(struct sema *s)
 	/* A network capability lets the AppContainer connect directly,
 	 * around the proxy and around `network deny`. */
 	for (size_t i = 0; i < s->ncaps; i++) {
-		if (lookup(s->caps[i].value, capability_names) >= NETWORK_CAPABILITIES ||
+		int k = lookup(s->caps[i].value, capability_names);
+
+		/* k < 0: a named capability, whose SID is derived (no network). */
+		if (k < 0 || k >= NETWORK_CAPABILITIES ||
 		    s->ir->scalar[IR_WINDOWS].network.value != IR_NET_DENY)
 			continue;
 		diag_push(s->ctx, DIAG_ERROR, &s->caps[i].loc,
-			  "with a proxy heelc adds the capability it needs itself",
+			  "the sandbox reaches the network through heel's proxy, which needs no "
+			  "capability",
 			  "capability `%s` with `network deny` would bypass the proxy",
 			  s->caps[i].value);
 	}
@@ -2073,9 +2081,12 @@ check_targets(struct sema *s)
 	const struct sema_slot_state *iso = &s->slots[SEMA_SLOT_ISOLATION][IR_WINDOWS];
 
 	s->ir->platforms = (uint8_t)targets;
-	if (s->ir->scalar[IR_WINDOWS].isolation.value != IR_ISO_PERMISSIVE ||
-	    !(targets & IR_PLAT_BIT(IR_WINDOWS)))
+	if (!(targets & IR_PLAT_BIT(IR_WINDOWS)))
 		return;
+	if (s->ir->scalar[IR_WINDOWS].isolation.value != IR_ISO_PERMISSIVE) {
+		sema_check_windows(s);
+		return;
+	}
 	/* An AppContainer cannot grant "everything", and a
 	 * silently weaker sandbox is worse than none. Asked for explicitly,
 	 * that is an error; compiling for every platform leaves Windows out

@@ -315,4 +315,18 @@ void sema_check_decider(struct sema *s);
  * network kind is the allow-list, and moves them into the IR. */
 int sema_build_patterns(struct sema *s);
 
+/* ------------------------------------------------------------ windows (sema_windows.c) */
+
+/* What a Windows AppContainer cannot honour (docs/acl-manifest.md): an
+ * error each when windows was asked for with --target, else a warning
+ * each and the Windows part left out. Also refuses a network capability
+ * under any network mode. After the settings are final, before build. */
+void sema_check_windows(struct sema *s);
+
+/* `capability NAME` of a name that is not a well-known capability:
+ * true when it is a capability name heelc derives the SID of; false
+ * (with a diagnostic) for a misspelt well-known name or a malformed one.
+ * `known` is the well-known names, NULL-terminated. */
+bool sema_capability_other(struct sema *s, const struct ast_arg *a, const char *const *known);
+
 #endif

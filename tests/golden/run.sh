@@ -173,7 +173,7 @@ for pl, path in sdk.items():
 assert bool(j["seccomp"]) == ("linux" in shown)
 assert bool(j["mach_lookup"]) == ("macos" in shown)
 assert bool(j["capabilities"]) == ("windows" in shown)
-assert bool(j["ipc"]) == ("windows" in shown)
+assert bool(j["ipc"]) == ("macos" in shown)
 hosts = {n["host"] for n in j["network_allow"]}
 assert ("developer.apple.com" in hosts) == ("macos" in shown)
 assert "pypi.org" in hosts
@@ -318,6 +318,84 @@ emit_case $'heel 1\nipc "s" {\n exec "/usr/bin/s"\n}' 'jeq #0x48454c01 /* HEEL_I
 emit_case $'heel 1' \
 	'if a0.lo == 0xffffffff && a1.lo == 0x48454c01: ERRNO(9) (the host command call of an outer sandbox); if'
 emit_case $'heel 1\non windows {\n ipc "s" {\n  exec "C:/s.exe"\n }\n}' 'ERRNO(9) (the host command call of an outer sandbox)'
+
+# acl/: the Windows part as `heelc emit acl` renders it. NAME.heel with
+# NAME.json: the manifest, and the artifact's own WIN_CONTAINER/WIN_ACES
+# render the same bytes. NAME.heel with NAME.err: refused for Windows,
+# `heelc check --target windows` stderr == NAME.err, exit 1. stock/P.json:
+# every policies/**/*.heel that builds for windows (P is its path below
+# policies/ with `/` as `_`); one that does not must say why.
+if [ -d "$here/acl" ]; then
+	cd "$here/acl" || exit 1
+	for f in *.heel; do
+		[ -e "$f" ] || continue
+		n=${f%.heel}
+		if [ -e "$n.err" ]; then
+			"$heelc" check --target windows "$f" 2>"$tmp/err" >/dev/null
+			rc=$?
+			if [ "$rc" != 1 ]; then report_fail "acl/$n: check --target windows exit $rc, expected 1"; continue; fi
+			compare "acl/$n.err" "$n.err" "$tmp/err"
+			continue
+		fi
+		if ! "$heelc" emit acl "$f" >"$tmp/out" 2>"$tmp/err"; then
+			report_fail "acl/$n: emit acl failed: $(head -3 "$tmp/err")"
+			continue
+		fi
+		compare "acl/$n" "$n.json" "$tmp/out"
+		if "$heelc" "$f" -o "$tmp/a.hpol" 2>/dev/null && "$heelc" emit acl "$tmp/a.hpol" >"$tmp/out2" 2>&1 &&
+			cmp -s "$tmp/out" "$tmp/out2"; then
+			pass=$((pass + 1))
+		else
+			report_fail "acl/$n: the artifact renders differently" "$tmp/out" "$tmp/out2"
+		fi
+		if command -v python3 >/dev/null 2>&1; then
+			python3 - "$tmp/out" <<'PY' && pass=$((pass + 1)) || report_fail "acl/$n: manifest breaks a rule of docs/acl-manifest.md"
+import json, re, sys
+j = json.load(open(sys.argv[1]))
+assert j["schema"] == "heel-acl-manifest/1"
+box = j["appcontainer"]
+assert re.fullmatch(r"heel\.p\.[0-9a-f]{16}", box["name"])
+assert j["policy"]["digest"].startswith("sha256:" + box["name"][7:])
+assert re.fullmatch(r"S-1-15-2(-[0-9]+){7}", box["sid"])
+assert "S-1-15-3-1" not in box["capabilities"] or not box["loopback_required"]
+paths = [e["path"] for e in j["entries"]]
+assert paths == sorted(paths, key=lambda p: p.encode()), "not in application order"
+assert sum(1 for e in j["entries"] if e["path"] == "${WORKDIR}") == 1
+for e in j["entries"]:
+    m = int(e["mask"], 16)
+    assert m and not m & 0xC0000, e  # never 0, never WRITE_DAC/WRITE_OWNER
+    writable = e["ace"] == "allow" and m & 0x2
+    assert (e["label"] == "low") == bool(writable), e
+    if e["ace"] == "deny":
+        assert not m & 0x120000 and e["missing"] == "skip", e
+    else:
+        assert not e["parent_deny_delete_child"], e
+        assert e["access"] in ("r", "rx", "rw", "rwx"), e
+    assert e["inherit"] == ["OI", "CI"], e
+PY
+		fi
+	done
+	cd "$here/../.." || exit 1
+	seen=""
+	while read -r f; do
+		p=${f#policies/}
+		p=${p%.heel}
+		g="$here/acl/stock/${p//\//_}.json"
+		seen="$seen ${p//\//_}.json"
+		if "$heelc" emit acl "$f" >"$tmp/out" 2>"$tmp/err"; then
+			[ -e "$g" ] || [ "${UPDATE:-0}" = 1 ] || { report_fail "acl/stock: $f builds for windows but has no $g"; continue; }
+			compare "acl/stock/$p" "$g" "$tmp/out"
+		elif grep -q 'is not built for windows: ' "$tmp/err" && [ ! -e "$g" ]; then
+			pass=$((pass + 1))
+		else
+			report_fail "acl/stock: $f: $(tail -1 "$tmp/err")"
+		fi
+	done < <(find policies -name '*.heel' | LC_ALL=C sort)
+	for g in "$here"/acl/stock/*.json; do
+		[ -e "$g" ] || continue
+		case " $seen " in *" ${g##*/} "*) ;; *) report_fail "acl/stock: ${g##*/} has no policy" ;; esac
+	done
+fi
 
 echo "golden: $pass passed, $fail failed"
 [ "$fail" = 0 ]
