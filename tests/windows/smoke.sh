@@ -101,15 +101,29 @@ grep -qxF 'entry allow 0x1301df rw low C:\heeltest' "$WORK/check.out" &&
 	bad "check: no rw entry for C:\\heeltest"
 # The same entries as heelc's own rendering of the manifest.
 if "$HEELC" emit acl "$WORK/smoke.hpol" >"$WORK/acl.json" 2>/dev/null; then
-	if python3 - "$WORK/acl.json" "$name" "$sid" <<'EOF'
+	if python3 - "$WORK/acl.json" "$name" "$sid" "$WORK/check.out" <<'EOF'
 import json, sys
 m = json.load(open(sys.argv[1]))
 box = m.get("appcontainer", {})
-sys.exit(0 if box.get("name") == sys.argv[2] and box.get("sid") == sys.argv[3] else 1)
+if box.get("name") != sys.argv[2] or box.get("sid") != sys.argv[3]:
+    sys.exit("emit acl: container %s %s" % (box.get("name"), box.get("sid")))
+# Every entry of the policy's own on C:/heeltest is in check's output
+# with the same kind and mask, its path normalised.
+lines = open(sys.argv[4]).read().splitlines()
+n = 0
+for e in m["entries"]:
+    path = e["path"].replace("/", "\\")
+    if not path.startswith("C:\\heeltest"):
+        continue
+    want = "entry %s 0x%x " % (e["ace"], int(e["mask"], 16))
+    if not any(l.startswith(want) and l.endswith(" " + path) for l in lines):
+        sys.exit("check lacks %s... %s" % (want, path))
+    n += 1
+sys.exit(0 if n == 3 else "emit acl: %d entries on C:/heeltest, expected 3" % n)
 EOF
-	then ok "check agrees with heelc emit acl"; else bad "heelc emit acl names another container or SID"; fi
+	then ok "check agrees with heelc emit acl"; else bad "check and heelc emit acl disagree"; fi
 else
-	echo "SKIP: heelc emit acl is not available in this build"
+	bad "heelc emit acl failed"
 fi
 
 # 3. A tampered artifact is refused (one byte flipped past the header).
