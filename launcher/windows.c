@@ -479,7 +479,7 @@ cmd_run(const char *artifact, const char *workdir_opt, int argc, char **argv)
 	}
 	rc = winx_journal_begin(&r, &p.m, err, sizeof(err));
 	if (rc == 0)
-		rc = winx_acl_apply(&r, &plan, err, sizeof(err));
+		rc = winx_acl_apply(&r, &p.m, &plan, err, sizeof(err));
 	winx_unlock(&r);
 	if (rc < 0) {
 		die_msg(NULL, err);

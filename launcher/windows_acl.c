@@ -273,8 +273,8 @@ aces_text(const struct win_ace *want, size_t n, const struct win_ace *label, cha
 }
 
 static int
-apply_op(struct winx_run *r, const struct win_op *op, struct win_journal *const *live, size_t nlive,
-	 char *err, size_t errlen)
+apply_op(struct winx_run *r, const struct win_op *op, const char *const *pkg, size_t npkg,
+	 struct win_journal *const *live, size_t nlive, char *err, size_t errlen)
 {
 	char final[WIN_PATH_MAX], file_id[80], aces[4096], prev_label[1024], line[8192];
 	struct win_acl dacl, label, next;
@@ -282,6 +282,7 @@ apply_op(struct winx_run *r, const struct win_op *op, struct win_journal *const 
 	const struct win_jentry *holder;
 	struct win_jentry e, *grown;
 	bool is_dir = false, prev_protected;
+	size_t nwant;
 	wchar_t *wpath = NULL;
 	int rc;
 
@@ -309,6 +310,9 @@ apply_op(struct winx_run *r, const struct win_op *op, struct win_journal *const 
 	memcpy(want, op->want, op->nwant * sizeof(*want));
 	if (!is_dir)
 		win_plan_for_file(want, op->nwant);
+	nwant = win_plan_needed(&dacl, pkg, npkg, want, op->nwant, op->label == WIN_LABEL_LOW);
+	if (nwant == 0 && op->label != WIN_LABEL_LOW)
+		goto out; /* already so, or nothing the container could reach */
 	if (op->label == WIN_LABEL_LOW)
 		win_plan_low_label(is_dir, &low);
 	/* Another live run of this policy holds the path: what it found
@@ -323,7 +327,7 @@ apply_op(struct winx_run *r, const struct win_op *op, struct win_journal *const 
 		rc = rt_error(err, errlen, -ENOSPC, "%s: its label is too long to journal", final);
 		goto out;
 	}
-	if (aces_text(want, op->nwant, op->label == WIN_LABEL_LOW ? &low : NULL, aces, sizeof(aces)) < 0) {
+	if (aces_text(want, nwant, op->label == WIN_LABEL_LOW ? &low : NULL, aces, sizeof(aces)) < 0) {
 		rc = rt_error(err, errlen, -ENOSPC, "%s: too many ACEs to journal", final);
 		goto out;
 	}
@@ -341,7 +345,7 @@ apply_op(struct winx_run *r, const struct win_op *op, struct win_journal *const 
 	grown[r->j.n] = (struct win_jentry){strdup(final), strdup(file_id), e.prev_protected,
 					    strdup(prev_label), strdup(aces), WIN_J_PENDING};
 	r->j.n++;
-	if ((rc = win_acl_converge(&dacl, r->j.sid, want, op->nwant, &next, err, errlen)) < 0)
+	if ((rc = win_acl_converge(&dacl, r->j.sid, want, nwant, &next, err, errlen)) < 0)
 		goto out;
 	rc = write_acl(wpath, &next, final, err, errlen);
 	win_acl_free(&next);
@@ -366,17 +370,34 @@ out:
 }
 
 int
-winx_acl_apply(struct winx_run *r, const struct win_plan *plan, char *err, size_t errlen)
+winx_acl_apply(struct winx_run *r, const struct win_manifest *m, const struct win_plan *plan,
+	       char *err, size_t errlen)
 {
 	struct win_journal **live = NULL;
-	size_t nlive = 0;
+	const char **pkg = calloc(m->ncapabilities + 2, sizeof(*pkg));
+	size_t nlive = 0, npkg = 0;
 	int rc;
 
-	if ((rc = winx_journal_live(r, &live, &nlive, err, errlen)) < 0)
+	if (!pkg)
+		return rt_error(err, errlen, -ENOMEM, "out of memory");
+	/* Who passes the package half of the access check. */
+	pkg[npkg++] = m->sid;
+	pkg[npkg++] = m->lpac ? WIN_SID_ALL_RESTRICTED_APP_PACKAGES : WIN_SID_ALL_APP_PACKAGES;
+	for (size_t i = 0; i < m->ncapabilities; i++)
+		if (strncmp(m->capabilities[i], "S-1-", 4) == 0)
+			pkg[npkg++] = m->capabilities[i];
+	if ((rc = winx_journal_live(r, &live, &nlive, err, errlen)) < 0) {
+		free(pkg);
 		return rc;
-	for (size_t i = 0; i < plan->nops && rc == 0; i++)
-		rc = apply_op(r, &plan->ops[i], live, nlive, err, errlen);
+	}
+	/* Grants first: whether a deny is needed depends on what the grants
+	 * above it pass down. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < plan->nops && rc == 0; i++)
+			if (plan->ops[i].has_allow == (pass == 0))
+				rc = apply_op(r, &plan->ops[i], pkg, npkg, live, nlive, err, errlen);
 	winx_journal_list_free(live, nlive);
+	free(pkg);
 	return rc;
 }
 

@@ -80,8 +80,10 @@ void winx_journal_list_free(struct win_journal **runs, size_t n);
  * creation time) is gone, then removes it. *reverted: entries reverted. */
 int winx_recover(size_t *runs, size_t *reverted, FILE *log, char *err, size_t errlen);
 
-/* Applies each op of plan under r's journal (pending, change, applied). */
-int winx_acl_apply(struct winx_run *r, const struct win_plan *plan, char *err, size_t errlen);
+/* Applies each op of plan under r's journal (pending, change, applied),
+ * grants first, leaving out what win_plan_needed finds unneeded. */
+int winx_acl_apply(struct winx_run *r, const struct win_manifest *m, const struct win_plan *plan,
+		   char *err, size_t errlen);
 /* Reverts r's entries, last first, except paths another live run of the
  * same SID still holds; marks each reverted in the journal. */
 int winx_acl_revert(struct winx_run *r, char *err, size_t errlen);

@@ -380,3 +380,78 @@ win_plan_low_label(bool is_dir, struct win_ace *label)
 		     is_dir ? (uint8_t)(WIN_INHERIT_OBJECT | WIN_INHERIT_CONTAINER) : 0,
 		     WIN_LABEL_NO_WRITE_UP, WIN_SID_LOW_LABEL);
 }
+
+/* ------------------------------------------------------------ what is needed */
+
+/* GENERIC_* bits as a file object maps them (FILE_GENERIC_*). */
+static uint32_t
+file_mapped(uint32_t mask)
+{
+	uint32_t m = mask & 0x0fffffffu;
+
+	if (mask & 0x80000000u)
+		m |= 0x120089u; /* GENERIC_READ */
+	if (mask & 0x40000000u)
+		m |= 0x120116u; /* GENERIC_WRITE */
+	if (mask & 0x20000000u)
+		m |= 0x1200a0u; /* GENERIC_EXECUTE */
+	if (mask & 0x10000000u)
+		m |= 0x1f01ffu; /* GENERIC_ALL */
+	return m;
+}
+
+uint32_t
+win_plan_package_access(const struct win_acl *dacl, const char *const *pkg, size_t npkg,
+			uint8_t need_inherit, bool inherit_only)
+{
+	uint32_t got = 0;
+
+	for (size_t i = 0; i < dacl->n; i++) {
+		const struct win_ace *a = &dacl->aces[i];
+		bool match = false;
+
+		if (a->type != WIN_ACL_ALLOW)
+			continue;
+		if ((a->flags & WIN_INHERIT_ONLY) && !inherit_only)
+			continue;
+		if ((a->flags & need_inherit) != need_inherit)
+			continue;
+		for (size_t k = 0; k < npkg && !match; k++)
+			match = strcmp(a->sid, pkg[k]) == 0 &&
+				/* Ours, explicit: what converge replaces. */
+				!(k == 0 && !(a->flags & WIN_ACL_INHERITED));
+		if (match)
+			got |= file_mapped(a->mask);
+	}
+	return got;
+}
+
+size_t
+win_plan_needed(const struct win_acl *dacl, const char *const *pkg, size_t npkg,
+		struct win_ace *want, size_t nwant, bool label)
+{
+	uint32_t below = win_plan_package_access(dacl, pkg, npkg, 0, true);
+	size_t k = 0;
+
+	/* The op's own allows are about to be there too. */
+	for (size_t i = 0; i < nwant; i++)
+		if (want[i].type == WIN_ACL_ALLOW)
+			below |= want[i].mask;
+
+	for (size_t i = 0; i < nwant; i++) {
+		const struct win_ace *w = &want[i];
+		bool drop;
+
+		if (w->type == WIN_ACL_DENY) {
+			drop = (below & w->mask) == 0;
+		} else {
+			uint32_t have = win_plan_package_access(
+			    dacl, pkg, npkg, w->flags & (WIN_INHERIT_OBJECT | WIN_INHERIT_CONTAINER), false);
+
+			drop = !label && (have & w->mask) == w->mask;
+		}
+		if (!drop)
+			want[k++] = *w;
+	}
+	return k;
+}

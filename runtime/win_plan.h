@@ -86,6 +86,38 @@ void win_plan_free(struct win_plan *p);
  * the DACL say what it cannot do). */
 void win_plan_for_file(struct win_ace *aces, size_t n);
 
+/* The SIDs a container's token matches in the package half of the access
+ * check (a lowbox token passes only where both its user's half and this
+ * half grant): all application packages, or all restricted ones for a
+ * less privileged container. */
+#define WIN_SID_ALL_APP_PACKAGES "S-1-15-2-1"
+#define WIN_SID_ALL_RESTRICTED_APP_PACKAGES "S-1-15-2-2"
+
+/* What the package SIDs `pkg` (the container's own SID first, then
+ * ALL [RESTRICTED] APPLICATION PACKAGES and its capabilities) are allowed
+ * by dacl, generic rights mapped to file rights. The container's own
+ * explicit ACEs do not count (converge replaces them). With need_inherit
+ * (OI|CI), only ACEs that also pass to everything below count; with
+ * inherit_only, inherit-only ACEs count too (they grant what is below). */
+uint32_t win_plan_package_access(const struct win_acl *dacl, const char *const *pkg, size_t npkg,
+				 uint8_t need_inherit, bool inherit_only);
+
+/* Drops from want[0..nwant) what the path does not need, given its DACL
+ * now, and returns how many remain (compacted to the front):
+ * - a deny whose bits no package SID is allowed here or below (counting
+ *   the op's own allows): the container cannot reach what it would stop. This keeps heel from
+ *   writing, for instance, to C:\Windows\Temp, whose DACL only an
+ *   administrator may change and which no container reaches;
+ * - unless a label is to be set (the ACL is written anyway), an allow the
+ *   package SIDs already have here and below (System32 and Program Files
+ *   grant ALL APPLICATION PACKAGES read and execute; their DACLs belong
+ *   to TrustedInstaller).
+ * Inherited denies below a grant never beat an explicit allow further
+ * down (canonical order), so what is allowed here or below is the whole
+ * question for a deny. */
+size_t win_plan_needed(const struct win_acl *dacl, const char *const *pkg, size_t npkg,
+		       struct win_ace *want, size_t nwant, bool label);
+
 /* The mandatory label a Low entry gets: (ML;OICI;NW;;;LW) on a directory,
  * (ML;;NW;;;LW) on a file. */
 void win_plan_low_label(bool is_dir, struct win_ace *label);

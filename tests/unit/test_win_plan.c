@@ -395,3 +395,74 @@ Test(win_plan, proxy_variables_when_given)
 	cr_assert_str_eq(win_env_lookup(e.vars, e.n, "ALL_PROXY"), "http://127.0.0.1:8080");
 	win_env_free(&e);
 }
+
+/* ------------------------------------------------------------ needed */
+
+static const char *const pkg[] = {SID, "S-1-15-2-1"};
+
+static size_t
+needed(const char *sddl, struct win_ace *want, size_t n, bool label)
+{
+	struct win_acl dacl;
+	char err[256] = "";
+	size_t k;
+
+	cr_assert_eq(win_acl_parse(sddl, &dacl, err, sizeof(err)), 0, "%s", err);
+	k = win_plan_needed(&dacl, pkg, 2, want, n, label);
+	win_acl_free(&dacl);
+	return k;
+}
+
+/* C:\Windows as Windows ships it: ALL APPLICATION PACKAGES may read and
+ * execute everything below (an explicit ACE and an inherit-only one). */
+#define WINDIR_DACL                                                                                 \
+	"D:PAI(A;;0x1200a9;;;S-1-15-2-1)(A;OICIIO;0xa0000000;;;S-1-15-2-1)"                         \
+	"(A;OICI;0x1f01ff;;;S-1-5-18)"
+
+Test(win_plan, an_allow_the_packages_already_have_is_not_written)
+{
+	struct win_ace w[1];
+
+	/* rx on C:\Windows with OI|CI: the explicit ACE is not inheritable,
+	 * the inherit-only one does not apply to the directory itself, so
+	 * only the two together cover it; neither alone does. */
+	cr_assert_eq(win_ace_make(&w[0], WIN_ACL_ALLOW, 3, 0x1200a9, SID), 0);
+	cr_assert_eq(needed(WINDIR_DACL, w, 1, false), 1);
+	cr_assert_eq(needed("D:(A;OICI;0x1200a9;;;S-1-15-2-1)", w, 1, false), 0);
+	/* Inherited from above counts the same. */
+	cr_assert_eq(needed("D:(A;OICIID;0x1200a9;;;S-1-15-2-1)", w, 1, false), 0);
+	/* Only read: execute is missing, written. */
+	cr_assert_eq(needed("D:(A;OICI;0x120089;;;S-1-15-2-1)", w, 1, false), 1);
+	/* A label to set: the ACL is written anyway, the allow with it. */
+	cr_assert_eq(needed("D:(A;OICI;0x1200a9;;;S-1-15-2-1)", w, 1, true), 1);
+	/* Our own stale explicit ACE is no reason to skip: converge
+	 * replaces it. */
+	cr_assert_eq(needed("D:(A;OICI;0x1200a9;;;" SID ")", w, 1, false), 1);
+	/* For a file (no inheritance flags wanted), a plain ACE does. */
+	cr_assert_eq(win_ace_make(&w[0], WIN_ACL_ALLOW, 0, 0x1200a9, SID), 0);
+	cr_assert_eq(needed("D:(A;;0x1200a9;;;S-1-15-2-1)", w, 1, false), 0);
+}
+
+Test(win_plan, a_deny_no_package_reaches_is_not_written)
+{
+	struct win_ace w[2];
+
+	cr_assert_eq(win_ace_make(&w[0], WIN_ACL_DENY, 3, 0x1017f, SID), 0);
+	/* C:\Windows\Temp-like: only the system and users. */
+	cr_assert_eq(needed("D:P(A;OICI;0x1f01ff;;;S-1-5-18)(A;CI;0x6;;;S-1-5-32-545)", w, 1, false), 0);
+	/* Reached through an inherited grant of ours: written. */
+	cr_assert_eq(win_ace_make(&w[0], WIN_ACL_DENY, 3, 0x1017f, SID), 0);
+	cr_assert_eq(needed("D:(A;OICIID;0x1301df;;;" SID ")", w, 1, false), 1);
+	/* Reached only below (inherit-only generic read for all packages). */
+	cr_assert_eq(needed("D:(A;OICIIO;0x80000000;;;S-1-15-2-1)", w, 1, false), 1);
+	/* A DELETE_CHILD deny where packages may read and execute only:
+	 * nothing to stop. */
+	cr_assert_eq(win_ace_make(&w[0], WIN_ACL_DENY, 0, WIN_FILE_DELETE_CHILD, SID), 0);
+	cr_assert_eq(needed(WINDIR_DACL, w, 1, false), 0);
+	/* ...but the op's own rw grant on the same path gives that bit:
+	 * the deny stays, the allow too. */
+	cr_assert_eq(win_ace_make(&w[1], WIN_ACL_ALLOW, 3, 0x1301df, SID), 0);
+	cr_assert_eq(needed("D:(A;OICI;0x1f01ff;;;S-1-5-18)", w, 2, false), 2);
+	cr_assert_eq(w[0].type, WIN_ACL_DENY);
+	cr_assert_eq(w[1].type, WIN_ACL_ALLOW);
+}
