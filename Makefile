@@ -845,12 +845,14 @@ LIBHEEL_INSTALL_MAP := compiler/libheel/heel.h:include/heel.h:0644 $(LIB)/libhee
 MINGW_CC ?= x86_64-w64-mingw32-gcc
 WINB := $(B)/win
 WIN_CFLAGS := -std=c17 $(OPT) $(WARN) -D__USE_MINGW_ANSI_STDIO=1 -D_WIN32_WINNT=0x0A00 \
-	-DUNICODE -D_UNICODE -municode -Iruntime -Ilauncher
+	-DUNICODE -D_UNICODE -municode -D_FORTIFY_SOURCE=2 -fstack-protector-strong -Iruntime -Ilauncher
 WIN_RUNTIME := artifact_read crc32c errmsg bpf_verify bpf_sim landlock_table win_manifest \
 	win_acl win_plan win_cmdline win_journal
 WIN_LAUNCHER := windows_text windows_read windows_container windows_job windows_acl windows_journal
 WIN_OBJ := $(WIN_RUNTIME:%=$(WINB)/obj/runtime/%.o) $(WIN_LAUNCHER:%=$(WINB)/obj/launcher/%.o)
-WIN_LIBS := -static -luserenv -ladvapi32 -lpthread
+# ASLR (64-bit), DEP; libssp for the stack protector and the checked
+# string functions.
+WIN_LIBS := -static -Wl,--dynamicbase,--high-entropy-va,--nxcompat -luserenv -ladvapi32 -lpthread -lssp
 
 $(WINB)/obj/%.o: %.c
 	$(Q)mkdir -p $(dir $@)
