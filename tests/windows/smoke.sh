@@ -198,6 +198,6 @@ rc=$?
 [ $rc -eq 0 ] && ok "control: --recover leaves a live run's journal ($out)" || bad "journal-live: exit $rc, $out"
 
 "$WINESERVER" -k >/dev/null 2>&1
-echo "windows smoke: $pass passed, $fail failed"
+echo "windows smoke as uid $(id -u):"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
