@@ -69,6 +69,19 @@ load_policy(const char *path, struct policy *p)
 	rc = art_validate(p->buf, p->len, &p->view, err, sizeof(err));
 	if (rc == 0)
 		rc = win_manifest_from_view(&p->view, &p->m, err, sizeof(err));
+	if (rc == -ENOENT) {
+		/* heelc left Windows out on purpose: say what it could not
+		 * enforce, as its warning did. */
+		for (size_t i = 0; i < art_extra_count(&p->view); i++) {
+			struct art_extra x;
+
+			if (art_extra_at(&p->view, i, &x) == 0 && x.kind == ART_EXTRA_EXCLUDED &&
+			    (x.platforms & ART_PLAT_BIT(ART_WINDOWS)) && x.value) {
+				snprintf(err, sizeof(err), "heelc left Windows out: %s", x.value);
+				break;
+			}
+		}
+	}
 	if (rc < 0)
 		die_msg(path, err);
 	return rc;

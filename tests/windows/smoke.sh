@@ -166,6 +166,21 @@ rc=$?
 	grep -q 'loopback exemption' "$WORK/proxied.err" && ok "proxied policy refused naming heel-proxy and the loopback exemption" ||
 	bad "proxied policy: exit $rc, $(cat "$WORK/proxied.err")"
 
+# 5b. An artifact without a Windows part is refused, saying why heelc
+# left it out.
+printf 'heel 1\nisolation permissive\n' >"$WORK/permissive.heel"
+"$HEELC" "$WORK/permissive.heel" -o "$WORK/permissive.hpol" 2>/dev/null || bad "heelc permissive.heel"
+w "$HEEL_EXEC_EXE" "$(winpath "$WORK/permissive.hpol")" -- cmd /c echo hi >/dev/null 2>"$WORK/permissive.err"
+rc=$?
+[ $rc -eq 125 ] && grep -q 'heelc left Windows out: permissive cannot be enforced' "$WORK/permissive.err" &&
+	ok "an artifact heelc left Windows out of is refused with heelc's reason" ||
+	bad "permissive artifact: exit $rc, $(cat "$WORK/permissive.err")"
+"$HEELC" "$HERE/smoke.heel" --target linux -o "$WORK/linux.hpol" || bad "heelc --target linux"
+w "$HEEL_EXEC_EXE" check "$(winpath "$WORK/linux.hpol")" >/dev/null 2>"$WORK/linux.err"
+rc=$?
+[ $rc -eq 125 ] && grep -q 'not built for windows' "$WORK/linux.err" &&
+	ok "an artifact built for linux only is refused" || bad "linux-only artifact: exit $rc, $(cat "$WORK/linux.err")"
+
 # 6. The job: closing its handle ends child and grandchild; the control,
 # a job without KILL_ON_JOB_CLOSE, leaves both running.
 out=$(w "$WINTEST" job 2>&1)
