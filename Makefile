@@ -437,6 +437,9 @@ ASAN_TESTS := $(sort $(wildcard tests/unit/test_front_*.c tests/unit/test_artifa
 	tests/unit/test_proxy_policy.c tests/unit/test_proxy_http.c tests/unit/test_proxy_socks5.c \
 	tests/unit/test_proxy_audit.c tests/unit/test_proxy_decider.c tests/unit/test_ipcargs.c \
 	tests/unit/test_ipc_request.c))
+# heel-exec.exe's portable parts: the SDDL and journal parsers read files
+# on disk.
+ASAN_TESTS += $(wildcard tests/unit/test_win_acl.c tests/unit/test_win_plan.c tests/unit/test_win_journal.c)
 # The sources under ASan are compiled once into one archive, not once per
 # test binary.
 ASAN_LIB_SRC := $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) $(PROXY_SRC) $(BROKER_SRC) $(GEN_SRC) $(FRONT_SRC) \

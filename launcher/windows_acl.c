@@ -308,17 +308,25 @@ apply_op(struct winx_run *r, const struct win_op *op, const char *const *pkg, si
 		goto out;
 	}
 	memcpy(want, op->want, op->nwant * sizeof(*want));
+	nwant = op->nwant;
 	if (!is_dir)
-		win_plan_for_file(want, op->nwant);
-	nwant = win_plan_needed(&dacl, pkg, npkg, want, op->nwant, op->label == WIN_LABEL_LOW);
+		win_plan_for_file(want, nwant);
+	/* Another live run of this policy holds the path: what it found
+	 * there is what the last run out must put back, and what it wrote
+	 * stays (the union), since both share the SID. */
+	holder = NULL;
+	if (win_journal_holders((const struct win_journal *const *)live, nlive, &r->j, r->j.sid, final,
+				&holder) &&
+	    win_plan_union(&want, &nwant, holder->aces) < 0) {
+		rc = rt_error(err, errlen, -EINVAL, "%s: another run's journal entry is unreadable", final);
+		goto out;
+	}
+	nwant = win_plan_needed(&dacl, pkg, npkg, want, nwant, op->label == WIN_LABEL_LOW);
 	if (nwant == 0 && op->label != WIN_LABEL_LOW)
 		goto out; /* already so, or nothing the container could reach */
 	if (op->label == WIN_LABEL_LOW)
 		win_plan_low_label(is_dir, &low);
-	/* Another live run of this policy holds the path: what it found
-	 * there is what the last run out must put back. */
-	if (win_journal_holders((const struct win_journal *const *)live, nlive, &r->j, r->j.sid, final,
-				&holder)) {
+	if (holder) {
 		snprintf(prev_label, sizeof(prev_label), "%s", holder->prev_label);
 		prev_protected = holder->prev_protected;
 	} else if (label.n == 0) {

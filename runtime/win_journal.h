@@ -30,7 +30,9 @@
  * Runs of one policy share the container's SID and so its ACEs: a path is
  * reverted only by the last live run holding it, and a run that finds
  * the path already held records the holder's "before" state, not the
- * state the holder made. */
+ * state the holder made (and writes the union of both runs' ACEs there).
+ * `aces` is the SDDL of the DACL ACEs added, followed by the label set,
+ * if any: "D:(A;OICI;0x1301df;;;S-1-15-2-...)S:(ML;OICI;NW;;;S-1-16-4096)". */
 #ifndef HEEL_RUNTIME_WIN_JOURNAL_H
 #define HEEL_RUNTIME_WIN_JOURNAL_H
 

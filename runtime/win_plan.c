@@ -304,6 +304,15 @@ win_plan_build(const struct win_manifest *m, win_lookup_fn lookup, void *ctx,
 			rc = rt_error(err, errlen, rc, "%s: %s", origin(e, where, sizeof(where)), why);
 			goto out;
 		}
+		/* heelc refuses a drive root it can see; ${WORKDIR}, ${CWD} or
+		 * a variable can still name one at launch. An inheritable ACE
+		 * there reaches every file of the drive. */
+		if (e->ace == WIN_ACE_ALLOW && strlen(path) == 3) {
+			rc = rt_error(err, errlen, -EPERM,
+				      "%s: %s is a whole drive; heel does not grant a drive root",
+				      origin(e, where, sizeof(where)), path);
+			goto out;
+		}
 		expanded[i] = strdup(path);
 		if (!expanded[i]) {
 			rc = rt_error(err, errlen, -ENOMEM, "out of memory");
@@ -454,4 +463,45 @@ win_plan_needed(const struct win_acl *dacl, const char *const *pkg, size_t npkg,
 			want[k++] = *w;
 	}
 	return k;
+}
+
+int
+win_plan_union(struct win_ace **want, size_t *nwant, const char *sddl)
+{
+	struct win_acl other;
+	char dacl[4096];
+	const char *label = strstr(sddl, "S:");
+	size_t len = label ? (size_t)(label - sddl) : strlen(sddl);
+	int rc;
+
+	if (len >= sizeof(dacl))
+		return -EINVAL;
+	memcpy(dacl, sddl, len);
+	dacl[len] = '\0';
+	rc = win_acl_parse(dacl, &other, NULL, 0);
+	if (rc == 0 && other.part != 'D')
+		rc = -EINVAL;
+	for (size_t i = 0; rc == 0 && i < other.n; i++) {
+		const struct win_ace *o = &other.aces[i];
+		struct win_ace *grown;
+		size_t k;
+
+		for (k = 0; k < *nwant; k++)
+			if ((*want)[k].type == o->type && (*want)[k].flags == o->flags &&
+			    strcmp((*want)[k].sid, o->sid) == 0)
+				break;
+		if (k < *nwant) {
+			(*want)[k].mask |= o->mask;
+			continue;
+		}
+		grown = realloc(*want, (*nwant + 1) * sizeof(*grown));
+		if (!grown) {
+			rc = -ENOMEM;
+			break;
+		}
+		*want = grown;
+		grown[(*nwant)++] = *o;
+	}
+	win_acl_free(&other);
+	return rc;
 }

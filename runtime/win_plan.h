@@ -118,6 +118,14 @@ uint32_t win_plan_package_access(const struct win_acl *dacl, const char *const *
 size_t win_plan_needed(const struct win_acl *dacl, const char *const *pkg, size_t npkg,
 		       struct win_ace *want, size_t nwant, bool label);
 
+/* Runs of one policy share the SID, and a converge would take away what
+ * another live run of it wrote on the same path (their plans differ where
+ * ${WORKDIR} or ${CWD} differ). So a path held by another run converges
+ * to the union: the ACEs of the holder's journal entry (its `aces` SDDL,
+ * the label part ignored) are merged into *want (same type and flags:
+ * masks joined; else appended). 0, -EINVAL (not a DACL SDDL), -ENOMEM. */
+int win_plan_union(struct win_ace **want, size_t *nwant, const char *sddl);
+
 /* The mandatory label a Low entry gets: (ML;OICI;NW;;;LW) on a directory,
  * (ML;;NW;;;LW) on a file. */
 void win_plan_low_label(bool is_dir, struct win_ace *label);

@@ -466,3 +466,38 @@ Test(win_plan, a_deny_no_package_reaches_is_not_written)
 	cr_assert_eq(w[0].type, WIN_ACL_DENY);
 	cr_assert_eq(w[1].type, WIN_ACL_ALLOW);
 }
+
+Test(win_plan, a_workdir_that_is_a_drive_root_is_refused)
+{
+	struct win_entry e[] = {entry("${WORKDIR}", WIN_ACE_ALLOW, 0x1301df, WIN_LABEL_LOW, false)};
+	struct win_manifest m = {.sid = SID, .entries = e, .nentries = 1};
+	struct win_plan p;
+	char err[256] = "";
+
+	cr_assert_eq(win_plan_build(&m, lookup, test_env, "D:\\", &p, err, sizeof(err)), -EPERM);
+	cr_assert(strstr(err, "D:\\ is a whole drive"), "%s", err);
+	win_plan_free(&p);
+	/* The control: one level down is a directory like any other. */
+	cr_assert_eq(win_plan_build(&m, lookup, test_env, "D:\\w", &p, err, sizeof(err)), 0, "%s", err);
+	win_plan_free(&p);
+}
+
+Test(win_plan, a_held_path_converges_to_the_union_of_both_runs)
+{
+	struct win_ace *want = malloc(sizeof(*want));
+	size_t n = 1;
+
+	cr_assert_eq(win_ace_make(&want[0], WIN_ACL_ALLOW, 3, 0x120089, SID), 0);
+	/* The holder: rw and a DELETE_CHILD deny, with the label it set. */
+	cr_assert_eq(win_plan_union(&want, &n,
+				    "D:(D;;0x40;;;" SID ")(A;OICI;0x1301df;;;" SID ")S:(ML;OICI;NW;;;S-1-16-4096)"),
+		     0);
+	cr_assert_eq(n, 2);
+	cr_assert_eq(want[0].type, WIN_ACL_ALLOW);
+	cr_assert_eq(want[0].mask, 0x120089 | 0x1301df);
+	cr_assert_eq(want[1].type, WIN_ACL_DENY);
+	cr_assert_eq(want[1].mask, 0x40);
+	cr_assert_eq(win_plan_union(&want, &n, "S:(ML;;NW;;;LW)"), -EINVAL);
+	cr_assert_eq(win_plan_union(&want, &n, "D:(A;;zz"), -EINVAL);
+	free(want);
+}
