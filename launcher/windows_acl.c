@@ -341,18 +341,32 @@ apply_op(struct winx_run *r, const struct win_op *op, const char *const *pkg, si
 	}
 	e = (struct win_jentry){.path = final, .file_id = file_id, .prev_protected = prev_protected,
 				.prev_label = prev_label, .aces = aces, .status = WIN_J_PENDING};
-	if ((rc = win_journal_line_pending(line, sizeof(line), r->j.n, &e)) < 0 ||
-	    (rc = winx_journal_append(r, line, err, errlen)) < 0)
+	if ((rc = win_journal_line_pending(line, sizeof(line), r->j.n, &e)) < 0) {
+		rc = rt_error(err, errlen, rc, "%s: cannot be written in the journal", final);
 		goto out;
+	}
+	/* In memory first, so that a failure from here on is reverted. */
 	grown = realloc(r->j.entries, (r->j.n + 1) * sizeof(*grown));
-	if (!grown) {
+	if (grown) {
+		r->j.entries = grown;
+		memset(&grown[r->j.n], 0, sizeof(grown[0]));
+	}
+	if (!grown || !(grown[r->j.n].path = strdup(final)) ||
+	    !(grown[r->j.n].file_id = strdup(file_id)) ||
+	    !(grown[r->j.n].prev_label = strdup(prev_label)) || !(grown[r->j.n].aces = strdup(aces))) {
+		if (grown) {
+			free(grown[r->j.n].path);
+			free(grown[r->j.n].file_id);
+			free(grown[r->j.n].prev_label);
+		}
 		rc = rt_error(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
-	r->j.entries = grown;
-	grown[r->j.n] = (struct win_jentry){strdup(final), strdup(file_id), e.prev_protected,
-					    strdup(prev_label), strdup(aces), WIN_J_PENDING};
+	grown[r->j.n].prev_protected = e.prev_protected;
+	grown[r->j.n].status = WIN_J_PENDING;
 	r->j.n++;
+	if ((rc = winx_journal_append(r, line, err, errlen)) < 0)
+		goto out;
 	if ((rc = win_acl_converge(&dacl, r->j.sid, want, nwant, &next, err, errlen)) < 0)
 		goto out;
 	rc = write_acl(wpath, &next, final, err, errlen);
