@@ -860,7 +860,7 @@ WIN_LIBS := -static -Wl,--dynamicbase,--high-entropy-va,--nxcompat -luserenv -la
 $(WINB)/obj/%.o: %.c
 	$(Q)mkdir -p $(dir $@)
 	$(call quiet,CC,$< [mingw])$(MINGW_CC) $(WIN_CFLAGS) -MMD -MP -c -o $@ $<
--include $(shell find $(WINB) -name '*.d' 2>/dev/null)
+-include $(shell find $(WINB)/obj -name '*.d' 2>/dev/null)
 
 $(BIN)/heel-exec.exe: $(WINB)/obj/launcher/windows.o $(WIN_OBJ) | $(BIN)
 	$(call quiet,LD,$@)$(MINGW_CC) -municode -o $@ $^ $(WIN_LIBS)
