@@ -60,6 +60,9 @@ DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ar
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
 	debian-archive-keyring curl git python3 python3-pip python3-venv iproute2 ca-certificates openssl cargo openssh-client \
 	zsh bash-completion vim
+# heel-exec.exe: cross-built with mingw-w64 and smoke-tested under Wine
+# (make check-windows).
+DEPS_CHECK += gcc-mingw-w64-x86-64 wine64
 # The demo's network part: a stand-in internet (tests/net/testhost.sh)
 # and a client.
 DEPS_DEMO := $(DEPS_BUILD) curl python3 iproute2
@@ -214,7 +217,9 @@ MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 MUSL_BASE_CFLAGS := $(CSTD) -O2 -fstack-protector-strong \
 	-idirafter /usr/include -idirafter /usr/include/$(MULTIARCH)
 MUSL_CFLAGS := $(MUSL_BASE_CFLAGS) $(WARN) -Iruntime -Ilauncher
-MUSL_SRC := $(LAUNCHER_SRC) $(RUNTIME_SRC)
+# The other platforms' runtime parts (win_*, sbpl_params) stay out of the
+# Linux launcher: its trusted base holds only what it runs.
+MUSL_SRC := $(LAUNCHER_SRC) $(filter-out runtime/win_%.c runtime/sbpl_params.c,$(RUNTIME_SRC))
 MUSL_OBJ := $(MUSL_SRC:%.c=$(OBJ)/musl/%.o)
 
 $(MUSL_OBJ): $(OBJ)/musl/%.o: %.c
@@ -436,6 +441,9 @@ ASAN_TESTS := $(sort $(wildcard tests/unit/test_front_*.c tests/unit/test_artifa
 	tests/unit/test_ipc_request.c))
 # The macOS launcher's parameter decoder reads the artifact's SBPL table.
 ASAN_TESTS += tests/unit/test_sbpl_params.c tests/unit/test_sbpl_emit.c
+# heel-exec.exe's portable parts: the SDDL and journal parsers read files
+# on disk.
+ASAN_TESTS += $(wildcard tests/unit/test_win_acl.c tests/unit/test_win_plan.c tests/unit/test_win_journal.c)
 # The sources under ASan are compiled once into one archive, not once per
 # test binary.
 ASAN_LIB_SRC := $(TEST_SUPPORT) $(COMPILER_SRC) $(RUNTIME_SRC) $(PROXY_SRC) $(BROKER_SRC) $(GEN_SRC) $(FRONT_SRC) \
@@ -519,6 +527,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-unit
 	@$(MAKE) --no-print-directory check-golden
 	@$(MAKE) --no-print-directory check-sbpl
+	@$(MAKE) --no-print-directory check-windows
 	@$(MAKE) --no-print-directory check-roundtrip
 	@$(MAKE) --no-print-directory check-launcher
 	@$(MAKE) --no-print-directory check-conformance
@@ -845,3 +854,54 @@ check-libheel-tsan: $(BIN)/heel-exec $(LH_TSAN)/libheel_threads
 LIBHEEL_INSTALL_MAP := compiler/libheel/heel.h:include/heel.h:0644 $(LIB)/libheel.a:lib/libheel.a:0644 \
 	$(LIB)/libheel.so.0:lib/libheel.so.0:0755 $(LIB)/heel.pc:lib/pkgconfig/heel.pc:0644 \
 	docs/libheel.3:share/man/man3/libheel.3:0644
+
+# ---------------------------------------------------------------- windows
+# heel-exec.exe, cross-built with mingw-w64 from Debian: the launcher's
+# Windows files and the portable runtime it shares with Linux (the same
+# artifact reader), nothing of the compiler. C99 printf from mingw's own
+# stdio (%zu), Windows 10 API level, wide entry point (wmain), libgcc
+# and winpthreads (crc32c's pthread_once) linked statically, so that the
+# .exe needs no DLL beside it, only Windows' own. The AppContainer
+# functions are looked up at run time (launcher/windows_container.c).
+MINGW_CC ?= x86_64-w64-mingw32-gcc
+WINB := $(B)/win
+WIN_CFLAGS := -std=c17 $(OPT) $(WARN) -D__USE_MINGW_ANSI_STDIO=1 -D_WIN32_WINNT=0x0A00 \
+	-DUNICODE -D_UNICODE -municode -D_FORTIFY_SOURCE=2 -fstack-protector-strong -Iruntime -Ilauncher
+WIN_RUNTIME := artifact_read crc32c errmsg bpf_verify bpf_sim landlock_table win_manifest \
+	win_acl win_plan win_cmdline win_journal
+WIN_LAUNCHER := windows_text windows_read windows_container windows_job windows_acl windows_journal
+WIN_OBJ := $(WIN_RUNTIME:%=$(WINB)/obj/runtime/%.o) $(WIN_LAUNCHER:%=$(WINB)/obj/launcher/%.o)
+# ASLR (64-bit), DEP; libssp for the stack protector and the checked
+# string functions.
+WIN_LIBS := -static -Wl,--dynamicbase,--high-entropy-va,--nxcompat -luserenv -ladvapi32 -lpthread -lssp
+
+$(WINB)/obj/%.o: %.c
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$< [mingw])$(MINGW_CC) $(WIN_CFLAGS) -MMD -MP -c -o $@ $<
+-include $(shell find $(WINB)/obj -name '*.d' 2>/dev/null)
+
+$(BIN)/heel-exec.exe: $(WINB)/obj/launcher/windows.o $(WIN_OBJ) | $(BIN)
+	$(call quiet,LD,$@)$(MINGW_CC) -municode -o $@ $^ $(WIN_LIBS)
+
+# Test-only: the job's kill-on-close and a journal left by a dead run,
+# with the launcher's own code (tests/windows/wintest.c).
+$(WINB)/wintest.exe: tests/windows/wintest.c $(WIN_OBJ)
+	$(call quiet,CCLD,$<)$(MINGW_CC) $(WIN_CFLAGS) -o $@ $^ $(WIN_LIBS)
+
+.PHONY: windows check-windows
+windows: $(BIN)/heel-exec.exe
+	@:
+
+# Under Wine, in a prefix of its own under build/ (see the script's header
+# for what Wine does and does not exercise).
+# As root, again as uid 65534 with a prefix of its own (Wine refuses a
+# prefix its user does not own).
+check-windows: $(BIN)/heel-exec.exe $(WINB)/wintest.exe $(BIN)/heelc
+	@HEELC=$(BIN)/heelc HEEL_EXEC_EXE=$(BIN)/heel-exec.exe WINTEST=$(WINB)/wintest.exe \
+		WINEPREFIX=$(abspath $(WINB))/wineprefix bash tests/windows/smoke.sh
+	@if [ "$$(id -u)" = 0 ]; then \
+		mkdir -p $(WINB)/u65534 && chown 65534:65534 $(WINB)/u65534 && \
+		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=$(abspath $(WINB))/u65534 \
+			HEELC=$(BIN)/heelc HEEL_EXEC_EXE=$(BIN)/heel-exec.exe WINTEST=$(WINB)/wintest.exe \
+			WINEPREFIX=$(abspath $(WINB))/u65534/wineprefix bash tests/windows/smoke.sh; \
+	fi

@@ -12,12 +12,14 @@
 
 #include <errno.h>
 #include <stdbool.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifndef _WIN32
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#endif
 
 #include "bpf_verify.h"
 #include "crc32c.h"
@@ -32,6 +34,10 @@ static_assert(ART_BPF_MAX_INSNS == BPF_SIM_MAXINSNS, "program limit");
 static_assert(sizeof(struct art_bpf_insn) == sizeof(struct bpf_sim_insn), "sock_filter");
 
 /* ------------------------------------------------------------ the file */
+
+/* heel-exec.exe reads the file with its own reader (launcher/windows_read.c:
+ * owners and modes are POSIX ideas); the rest of this file is plain C. */
+#ifndef _WIN32
 
 /* Checks the open artifact `fd` and reads it whole from offset 0 (pread:
  * where the descriptor's offset stands does not matter, and it is not
@@ -159,6 +165,8 @@ art_read_fd(int fd, const char *name, uint8_t **buf, size_t *len, char *err, siz
 	}
 	return read_checked(fd, name, st.st_nlink > 0, buf, len, err, errlen);
 }
+
+#endif /* _WIN32 */
 
 /* ------------------------------------------------------------ validation */
 

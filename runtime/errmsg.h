@@ -11,7 +11,14 @@
 /* Formats into err (when err is not NULL and errlen > 0, truncating to
  * fit) and returns rc, so that `return rt_error(err, errlen, -ENOENT,
  * "...")` fails and explains in one statement. */
+/* mingw-w64 (heel-exec.exe): its C99 printf, whose format checks know
+ * %zu, is gnu_printf there; plain `printf` would mean msvcrt's. */
+#ifdef __MINGW_PRINTF_FORMAT
+#define RT_PRINTF_FORMAT __MINGW_PRINTF_FORMAT
+#else
+#define RT_PRINTF_FORMAT printf
+#endif
 int rt_error(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+	__attribute__((format(RT_PRINTF_FORMAT, 4, 5)));
 
 #endif
