@@ -480,6 +480,16 @@ check-sbpl: $(TBIN)/bin/sbpl-check $(BIN)/heelc
 # Its reader and checker run under ASan+UBSan too.
 ASAN_TESTS += tests/unit/test_sbpl_read.c tests/unit/test_sbpl_check.c
 
+# macOS, without a Mac: launcher/macos.c and the runtime it links,
+# compiled with __APPLE__ against Darwin's prototypes (nothing linked or
+# run), and tests/macos/smoke.sh in its dry run (every parameter of the
+# profiles it would run has a value; each profile passes the checker).
+# On a Mac, tests/macos/smoke.sh runs the cases for real.
+.PHONY: check-macos
+check-macos: $(TBIN)/bin/sbpl-check $(BIN)/heelc
+	@bash tests/macos/check-syntax.sh $(CC)
+	@SMOKE_DRY_RUN=1 SBPL_CHECK=$(TBIN)/bin/sbpl-check HEELC=$(BIN)/heelc bash tests/macos/smoke.sh
+
 # libFuzzer targets: clang only. `make check` runs each briefly; `make fuzz` long.
 comma := ,
 FUZZ := $(B)/fuzz
@@ -527,6 +537,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-unit
 	@$(MAKE) --no-print-directory check-golden
 	@$(MAKE) --no-print-directory check-sbpl
+	@$(MAKE) --no-print-directory check-macos
 	@$(MAKE) --no-print-directory check-windows
 	@$(MAKE) --no-print-directory check-roundtrip
 	@$(MAKE) --no-print-directory check-launcher

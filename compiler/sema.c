@@ -16,6 +16,7 @@
 #include "fmt.h"
 #include "grow.h"
 #include "hash.h"
+#include "sbpl_check.h"
 #include "sema_int.h"
 #include "suggest.h"
 #include "syscalls.h"
@@ -1628,6 +1629,51 @@ sbpl_unbalanced(const char *t, size_t len)
 	return depth ? (long)len : -1;
 }
 
+/* The byte offset in an `sbpl` rule's text of the checker's 1-based
+ * line and column (columns count characters). */
+static size_t
+rule_offset(const char *t, size_t len, uint32_t line, uint32_t col)
+{
+	size_t i = 0;
+
+	for (uint32_t l = 1; l < line && i < len; i++)
+		if (t[i] == '\n')
+			l++;
+	for (uint32_t c = 1; c < col && i < len; c++)
+		do
+			i++;
+		while (i < len && ((unsigned char)t[i] & 0xc0) == 0x80);
+	return i;
+}
+
+/* The SBPL checker's verdict on a raw rule, at the rule's own characters:
+ * an unknown operation or filter, a relative path, a regex that does not
+ * compile, an escape the SBPL reader would silently change. The rule has
+ * no parameters of its own; heel's are not for raw rules. */
+static bool
+check_sbpl_rule(struct sema *s, const struct ast_arg *a)
+{
+	struct sbpl_check_result r = { 0 };
+	int rc = sbpl_check_rule(a->text, a->len, NULL, &r);
+
+	if (rc == -ENOMEM) {
+		sbpl_check_result_free(&r);
+		diag_push(s->ctx, DIAG_ERROR, &a->loc, NULL, "out of memory checking an `sbpl` rule");
+		return false;
+	}
+	for (size_t i = 0; i < r.ndiags; i++) {
+		const struct sbpl_diag *d = &r.diags[i];
+		struct diag_loc at = d->line ? ast_string_loc(a, rule_offset(a->text, a->len, d->line,
+									      d->col))
+					     : a->loc;
+
+		diag_push(s->ctx, d->severity == SBPL_SEV_ERROR ? DIAG_ERROR : DIAG_WARNING, &at,
+			  NULL, "in `sbpl` rule: %s", d->message);
+	}
+	sbpl_check_result_free(&r);
+	return rc == 0;
+}
+
 static void
 eval_sbpl(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 {
@@ -1657,6 +1703,8 @@ eval_sbpl(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 			  "unbalanced parentheses in `sbpl` rule");
 		return;
 	}
+	if (!check_sbpl_rule(s, a))
+		return;
 	add_named(s, &s->sbpl, &s->nsbpl, &s->cap_sbpl, a->text, e, st);
 }
 

@@ -176,6 +176,14 @@ child(const struct lim_plan *plan, const char *profile, const char *const *param
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
+/* ${NAME} in a path: from heel-exec's own environment. */
+static const char *
+lookup_env(const char *name, void *ctx)
+{
+	(void)ctx;
+	return envb_lookup(environ, name);
+}
+
 static volatile sig_atomic_t forwarded;
 static pid_t child_pid;
 
@@ -203,6 +211,7 @@ main(int argc, char *argv[])
 	bool verbose = false, check = false;
 	char cwd[PATH_MAX], err[1024];
 	struct sbpl_launch sl = { 0 };
+	struct sbpl_launch_params lp = { 0 };
 	struct art_view view;
 	struct lim_plan plan;
 	struct envb env;
@@ -257,18 +266,18 @@ main(int argc, char *argv[])
 
 	/* 3. The profile's parameters, for this launch: every path expanded
 	 * and canonicalised, the rule order checked against the real paths. */
-	sl.env = environ;
+	sl.lookup = lookup_env;
 	sl.launch_dir = cwd;
 	sl.workdir = wd.path;
-	sl.proxy_port = 0;
-	if (sbpl_launch_prepare(&sl, &view, err, sizeof(err)) < 0) {
+	sl.proxy_port = 0; /* refused above: no proxy runs on macOS yet */
+	if (sbpl_prepare(&view, &sl, &lp, err, sizeof(err)) < 0) {
 		note("%s: %s", policy, err);
 		status = EXIT_HEEL;
 		goto out_wd;
 	}
 	if (check) {
-		for (size_t i = 0; sl.params[i]; i += 2)
-			printf("param %s = %s\n", sl.params[i], sl.params[i + 1]);
+		for (size_t i = 0; lp.kv[i]; i += 2)
+			printf("param %s = %s\n", lp.kv[i], lp.kv[i + 1]);
 		printf("%s: enforceable here (macOS Seatbelt)\n", policy);
 		status = 0;
 		goto out_params;
@@ -292,7 +301,7 @@ main(int argc, char *argv[])
 		goto out_env;
 	}
 	if (child_pid == 0)
-		child(&plan, sl.profile, (const char *const *)sl.params,
+		child(&plan, lp.profile, lp.kv,
 		      start_dir ? start_dir : wd.path, argv + optind, env.vars);
 	/* Both sides set the group, so a signal sent before the child ran
 	 * setpgid still reaches it. */
@@ -317,7 +326,7 @@ main(int argc, char *argv[])
 out_env:
 	envb_free(&env);
 out_params:
-	sbpl_launch_free(&sl);
+	sbpl_launch_params_free(&lp);
 out_wd:
 	if ((r = wd_remove(&wd)) < 0)
 		note("could not remove the working directory %s: %s", wd.path, strerror(-r));
