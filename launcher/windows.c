@@ -454,6 +454,17 @@ cmd_run(const char *artifact, const char *workdir_opt, int argc, char **argv)
 		die_msg(artifact, why);
 		goto out;
 	}
+	/* On Linux a run without --workdir gets a fresh private working
+	 * directory, removed at exit; heel-exec.exe cannot make one yet.
+	 * Taking the current directory instead would hand the sandbox
+	 * write access to wherever it was started: refused, so that the
+	 * writable place is always one the caller named. */
+	if (!workdir_opt) {
+		die_msg(artifact, "heel-exec.exe makes no fresh working directory yet: give "
+				  "--workdir DIR, the one place the sandbox may write (never "
+				  "execute)");
+		goto out;
+	}
 	/* 2. The AppContainer functions, looked up by name: Wine and old
 	 * Windows lack them, and the command never runs unsandboxed. */
 	if (winx_container_load(&p.m, err, sizeof(err)) < 0) {

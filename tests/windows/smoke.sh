@@ -143,7 +143,18 @@ rc=$?
 # 4. Fail closed: no AppContainer functions, no run. The command would
 # make a directory; the control shows it does when run without heel.
 rm -rf "$C/heeltest/ran"
-w "$HEEL_EXEC_EXE" "$(winpath "$WORK/smoke.hpol")" -- cmd /c mkdir 'C:\heeltest\ran' >/dev/null 2>"$WORK/run.err"
+# Without --workdir: refused (heel-exec.exe makes no fresh working
+# directory, and the current one is never made writable by default).
+w "$HEEL_EXEC_EXE" "$(winpath "$WORK/smoke.hpol")" -- cmd /c mkdir 'C:\heeltest\ran' >/dev/null 2>"$WORK/nowd.err"
+rc=$?
+if [ $rc -eq 125 ] && grep -q 'makes no fresh working directory yet: give --workdir DIR' "$WORK/nowd.err" &&
+	[ ! -e "$C/heeltest/ran" ]; then
+	ok "run without --workdir refused (125), the command never ran"
+else
+	bad "run without --workdir: exit $rc, $(cat "$WORK/nowd.err")"
+fi
+mkdir -p "$C/heeltest/work"
+w "$HEEL_EXEC_EXE" --workdir 'C:\heeltest\work' "$(winpath "$WORK/smoke.hpol")" -- cmd /c mkdir 'C:\heeltest\ran' >/dev/null 2>"$WORK/run.err"
 rc=$?
 if [ $rc -eq 125 ] && grep -q 'no AppContainers (userenv.dll lacks CreateAppContainerProfile' "$WORK/run.err" &&
 	[ ! -e "$C/heeltest/ran" ]; then
