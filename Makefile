@@ -217,16 +217,18 @@ MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 MUSL_BASE_CFLAGS := $(CSTD) -O2 -fstack-protector-strong \
 	-idirafter /usr/include -idirafter /usr/include/$(MULTIARCH)
 MUSL_CFLAGS := $(MUSL_BASE_CFLAGS) $(WARN) -Iruntime -Ilauncher
-# The other platforms' runtime parts (win_*, sbpl_params) stay out of the
-# Linux launcher: its trusted base holds only what it runs.
-MUSL_SRC := $(LAUNCHER_SRC) $(filter-out runtime/win_%.c runtime/sbpl_params.c,$(RUNTIME_SRC))
+MUSL_SRC := $(LAUNCHER_SRC) $(RUNTIME_SRC)
 MUSL_OBJ := $(MUSL_SRC:%.c=$(OBJ)/musl/%.o)
+# The other platforms' runtime parts (win_*, sbpl_params) stay out of the
+# Linux launcher: its trusted base holds only what it runs. (The heel
+# front end's library, which reads every platform's part, links them.)
+MUSL_EXEC_OBJ := $(filter-out $(OBJ)/musl/runtime/win_%.o $(OBJ)/musl/runtime/sbpl_params.o,$(MUSL_OBJ))
 
 $(MUSL_OBJ): $(OBJ)/musl/%.o: %.c
 	$(Q)mkdir -p $(dir $@)
 	$(call quiet,CC,$< [musl])$(MUSL_CC) $(MUSL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BIN)/heel-exec-musl: $(MUSL_OBJ) | $(BIN)
+$(BIN)/heel-exec-musl: $(MUSL_EXEC_OBJ) | $(BIN)
 	$(call quiet,LD,$@)$(MUSL_CC) -static -o $@ $^
 
 # heel-exec-musl with launch phase marks (launcher/launch_timing.h), for
