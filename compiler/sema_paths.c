@@ -305,6 +305,20 @@ sema_check_path(struct sema *s, const struct ast_arg *a, const struct sema_ectx 
 	/* A backslash separates components wherever the path can reach
 	 * Windows, so `a\..\b` is refused there like `a/../b`. */
 	win = (pm & IR_PLAT_BIT(IR_WINDOWS)) && (e->platform < 0 || e->platform == IR_WINDOWS);
+	/* Inside `on windows` the path can only be a Windows path: a name
+	 * Windows cannot hold would pass heelc and fail every launch, and a
+	 * `:` after the drive names an alternate data stream, not a file. */
+	if (e->platform == IR_WINDOWS) {
+		for (size_t k = 0; k < len; k++) {
+			if ((t[k] && strchr("\"<>|?*", t[k])) || (t[k] == ':' && !(drive && k == 1))) {
+				path_error(s, a, k,
+					   "Windows names cannot hold `\"`, `<`, `>`, `|`, `?` or `*`, "
+					   "and `:` only after the drive letter",
+					   "a character Windows does not allow in a path");
+				return -EINVAL;
+			}
+		}
+	}
 
 	/* heel(5): an ipc program is named literally, like the decider: it
 	 * runs on the host with the launcher's user, so no variable of the
