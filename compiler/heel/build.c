@@ -18,6 +18,14 @@
 #include "policytext.h"
 #include "sema.h"
 
+#if defined(__APPLE__)
+#define BUILD_HOST_PLATFORM IR_MACOS
+#elif defined(_WIN32)
+#define BUILD_HOST_PLATFORM IR_WINDOWS
+#else
+#define BUILD_HOST_PLATFORM IR_LINUX
+#endif
+
 static bool
 ends_with(const char *s, const char *suffix)
 {
@@ -192,6 +200,11 @@ build_compile(struct diag_ctx *ctx, const char *name, const char *text, bool qui
 		.path = name,
 		.text = text,
 		.len = strlen(text),
+		/* Built to run here and now: only this machine's part. Another
+		 * platform's would cost time, and its warnings (what Windows
+		 * cannot enforce) would be noise about a launch that is not
+		 * happening. */
+		.platforms = IR_PLAT_BIT(BUILD_HOST_PLATFORM),
 		.top_overrides_quietly = quiet_top,
 	};
 	struct ir_policy *ir = NULL;
