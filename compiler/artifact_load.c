@@ -388,9 +388,31 @@ same_bytes(const uint8_t *a, size_t alen, const uint8_t *b, size_t blen)
 
 /* Rebuilds the Linux sections from `p` (what artifact_write() would put in
  * the file) and compares them with the ones `view` holds. */
+/* The artifact the loaded IR compiles to, built once and shared by the
+ * three platforms' comparisons (each keeps its own message when the
+ * build fails). */
+struct rebuilt {
+	bool done;
+	int rc;
+	uint8_t *bytes;
+	size_t n;
+};
+
 static int
-check_linux_derived(const struct art_view *view, const struct ir_policy *p, char *err,
-		    size_t errlen)
+rebuild(struct rebuilt *r, const struct ir_policy *p, const uint8_t **bytes, size_t *n)
+{
+	if (!r->done) {
+		r->done = true;
+		r->rc = artifact_write(p, &r->bytes, &r->n);
+	}
+	*bytes = r->bytes;
+	*n = r->n;
+	return r->rc;
+}
+
+static int
+check_linux_derived(const struct art_view *view, const struct ir_policy *p, struct rebuilt *r,
+		    char *err, size_t errlen)
 {
 	static const struct {
 		uint32_t audit_arch;
@@ -402,13 +424,13 @@ check_linux_derived(const struct art_view *view, const struct ir_policy *p, char
 	struct art_view mine;
 	const uint8_t *a, *b;
 	size_t alen, blen;
-	uint8_t *bytes = NULL;
+	const uint8_t *bytes = NULL;
 	size_t n = 0;
 	int rc;
 
 	if (!(p->platforms & IR_PLAT_BIT(IR_LINUX)))
 		return 0; /* validation proved there are no Linux sections */
-	rc = artifact_write(p, &bytes, &n);
+	rc = rebuild(r, p, &bytes, &n);
 	if (rc == -ENOMEM)
 		return load_fail(err, errlen, rc, "%s", "out of memory loading the artifact");
 	if (rc)
@@ -420,13 +442,11 @@ check_linux_derived(const struct art_view *view, const struct ir_policy *p, char
 						 : "a value is out of range");
 	rc = art_validate(bytes, n, &mine, err, errlen);
 	if (rc) {
-		free(bytes);
 		return rc;
 	}
 	art_landlock(view, &a, &alen);
 	art_landlock(&mine, &b, &blen);
 	if (!same_bytes(a, alen, b, blen)) {
-		free(bytes);
 		return load_fail(err, errlen, -EINVAL,
 				 "%s does not match the policy the artifact carries",
 				 "LINUX_LANDLOCK");
@@ -438,13 +458,11 @@ check_linux_derived(const struct art_view *view, const struct ir_policy *p, char
 		art_seccomp(&mine, arches[i].audit_arch, &y);
 		if (!same_bytes(x.insns, (size_t)x.len * ART_BPF_INSN_SIZE, y.insns,
 				(size_t)y.len * ART_BPF_INSN_SIZE)) {
-			free(bytes);
 			return load_fail(err, errlen, -EINVAL,
 					 "%s does not match the policy the artifact carries",
 					 arches[i].name);
 		}
 	}
-	free(bytes);
 	return 0;
 }
 
@@ -463,18 +481,18 @@ same_param(const struct sbpl_param_rec *x, const struct sbpl_param_rec *y)
  * An artifact without them (built before format 1.4) has nothing to
  * compare; the macOS launcher refuses it. */
 static int
-check_macos_derived(const struct art_view *view, const struct ir_policy *p, char *err,
-		    size_t errlen)
+check_macos_derived(const struct art_view *view, const struct ir_policy *p, struct rebuilt *r,
+		    char *err, size_t errlen)
 {
 	struct art_view mine;
 	const char *a, *b;
 	size_t alen, blen, n = 0;
-	uint8_t *bytes = NULL;
+	const uint8_t *bytes = NULL;
 	int rc;
 
 	if (sbpl_text(view, &a, &alen) != 0)
 		return 0;
-	rc = artifact_write(p, &bytes, &n);
+	rc = rebuild(r, p, &bytes, &n);
 	if (rc == -ENOMEM)
 		return load_fail(err, errlen, rc, "%s", "out of memory loading the artifact");
 	if (rc)
@@ -498,7 +516,6 @@ check_macos_derived(const struct art_view *view, const struct ir_policy *p, char
 				       "%s does not match the policy the artifact carries",
 				       "SBPL_PARAMS");
 	}
-	free(bytes);
 	return rc;
 }
 
@@ -548,36 +565,33 @@ check_windows_buildable(const struct ir_policy *p, char *err, size_t errlen)
 }
 
 static int
-check_windows_derived(const struct art_view *view, const struct ir_policy *p, bool has_meta,
-		      char *err, size_t errlen)
+check_windows_derived(const struct art_view *view, const struct ir_policy *p, struct rebuilt *r,
+		      bool has_meta, char *err, size_t errlen)
 {
 	struct win_manifest have, want;
 	struct art_view mine;
-	uint8_t *bytes = NULL;
+	const uint8_t *bytes = NULL;
 	size_t n = 0;
 	bool same;
 	int rc;
 
 	if (!(p->platforms & IR_PLAT_BIT(IR_WINDOWS)))
 		return 0; /* validation proved there is no Windows part */
-	rc = artifact_write(p, &bytes, &n);
+	rc = rebuild(r, p, &bytes, &n);
 	if (rc == -ENOMEM)
 		return load_fail(err, errlen, rc, "%s", "out of memory loading the artifact");
 	if (rc || art_validate(bytes, n, &mine, NULL, 0) ||
 	    win_manifest_from_view(&mine, &want, NULL, 0)) {
-		free(bytes);
 		return load_fail(err, errlen, -EINVAL, "%s",
 				 "the policy in the artifact cannot be built for windows");
 	}
 	if (!view->sec[ART_SEC_WIN_CONTAINER].data) {
 		win_manifest_free(&want);
-		free(bytes);
 		return 0;
 	}
 	rc = win_manifest_from_view(view, &have, err, errlen);
 	if (rc) {
 		win_manifest_free(&want);
-		free(bytes);
 		return rc;
 	}
 	same = (!has_meta || (same_str(have.name, want.name) && same_str(have.sid, want.sid))) &&
@@ -594,7 +608,6 @@ check_windows_derived(const struct art_view *view, const struct ir_policy *p, bo
 		same = same_entry(&have.entries[i], &want.entries[i]);
 	win_manifest_free(&have);
 	win_manifest_free(&want);
-	free(bytes);
 	if (!same)
 		return load_fail(err, errlen, -EINVAL,
 				 "%s does not match the policy the artifact carries",
@@ -606,6 +619,7 @@ int
 artifact_load(const uint8_t *buf, size_t len, struct ir_policy **out, char *err, size_t errlen)
 {
 	struct art_view view;
+	struct rebuilt again = { 0 };
 	struct art_meta meta;
 	struct loader l = {.view = &view};
 	int rc;
@@ -640,12 +654,13 @@ artifact_load(const uint8_t *buf, size_t len, struct ir_policy **out, char *err,
 		goto oom;
 	rc = check_windows_buildable(l.p, err, errlen);
 	if (!rc)
-		rc = check_linux_derived(&view, l.p, err, errlen);
+		rc = check_linux_derived(&view, l.p, &again, err, errlen);
 	if (!rc)
-		rc = check_macos_derived(&view, l.p, err, errlen);
+		rc = check_macos_derived(&view, l.p, &again, err, errlen);
 	if (!rc)
-		rc = check_windows_derived(&view, l.p, view.sec[ART_SEC_META].data != NULL, err,
-					   errlen);
+		rc = check_windows_derived(&view, l.p, &again, view.sec[ART_SEC_META].data != NULL,
+					   err, errlen);
+	free(again.bytes);
 	if (rc) {
 		ir_policy_free(l.p);
 		return rc;
