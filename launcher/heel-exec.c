@@ -20,6 +20,8 @@
 #include "artifact_source.h"
 #include "heel_version.h"
 #include "env.h"
+#include "errmsg.h"
+#include "hostcheck.h"
 #include "launch_timing.h"
 #include "linux.h"
 #include "linux_hostenv.h"
@@ -332,17 +334,80 @@ kept_workdir(const struct art_view *view, const char *arg, const char *cwd, char
 	return policy_workdir(view, cwd, out, err, sizeof(err)) == 0 && out[0] ? out : NULL;
 }
 
-/* The policy's venv, before anything else of the launch is made: made
- * or completed on the host (pip needs the network the sandbox does not
- * have), then a grant like any other (heelc lowered it). A venv the
- * sandbox could write although the policy says allow-pip-install no is
- * refused: the host runs its python and pip at the next launch. One
- * line on stderr when it does something, since that takes a while. */
-static void
-prepare_venv(const char *policy, const struct art_view *view, const char *cwd,
-	     const char *workdir, struct venv_plan *vp)
+/* Every place a sandbox could have written: this launch's writable
+ * grants, expanded as the launch expands them, its kept working
+ * directory, and every place an earlier run recorded. What the host side
+ * runs, opens or grants is checked against it (hostcheck.h). 0, or
+ * -errno with one line in err. */
+static int
+build_places(struct hc_places *ps, const struct art_view *view, const char *cwd,
+	     const char *kept_wd, char *err, size_t errlen)
 {
-	char err[PATH_MAX + 1024], line[PATH_MAX + 1024], wd[PATH_MAX];
+	struct envb_launch vars = { .env = environ, .cwd = cwd };
+	int r;
+
+	if ((r = hc_places_init(ps, environ)) < 0)
+		return rt_error(err, errlen, r, "out of memory");
+	if ((r = hc_places_add_policy(ps, view, &vars, err, errlen)) < 0)
+		return r;
+	if (kept_wd && (r = hc_places_add(ps, kept_wd, "the kept working directory", false)) < 0)
+		return rt_error(err, errlen, r, "out of memory");
+	return 0;
+}
+
+static void
+silent(const char *fmt, ...)
+{
+	(void)fmt;
+}
+
+/* Everything a launch can tell before it makes anything, for a launch
+ * about to run python3 and pip on the host: heel-proxy, the decider and
+ * the audit sink; heel-broker and each host command's program; the
+ * Landlock plan (a missing grant, a link) and the seccomp program; the
+ * policy's working directory; the tree's cgroup (made and removed).
+ * Quiet: the launch itself says what it weakens. */
+static int
+precheck(const struct linux_launch *l, const struct art_view *view, const struct hc_places *ps,
+	 const struct envb_launch *vars, char *err, size_t errlen)
+{
+	struct linux_launch q = *l;
+	struct linux_broker b = { .h = { .pidfd = -1, .ctl = -1 } };
+	struct linux_cgroup cg;
+	char dir[PATH_MAX];
+	int r = 0;
+
+	q.note = silent;
+	q.verbose = false;
+	q.landlock_state = NULL;
+	if (linux_proxy_wanted(view))
+		r = linux_proxy_check(view, ps, vars, dir, sizeof(dir), err, errlen);
+	if (r == 0 && linux_broker_wanted(view)) {
+		r = linux_broker_check(&b, view, ps, err, errlen);
+		free(b.names);
+	}
+	if (r == 0)
+		r = linux_check_landlock(&q, err, errlen);
+	linux_forget_landlock(&q);
+	if (r == 0)
+		r = linux_check_seccomp(&q, err, errlen);
+	if (r == 0 && (r = policy_workdir(view, l->launch_dir, dir, err, errlen)) == 0 && dir[0])
+		r = wd_check(dir, dir, sizeof(dir), err, errlen);
+	if (r == 0 && linux_cgroup_make(&q, &cg, "", err, errlen) < 0)
+		r = -EPERM;
+	else if (r == 0)
+		linux_cgroup_remove(&q, &cg);
+	return r;
+}
+
+/* The policy's venv, looked at and checked; nothing is made. A venv the
+ * sandbox could write although the policy says allow-pip-install no is
+ * refused: the host runs its python and pip at the next launch. */
+static void
+plan_venv(const char *policy, const struct art_view *view, const char *cwd, const char *workdir,
+	  struct venv_plan *vp)
+{
+	char err[PATH_MAX + 1024], wd[PATH_MAX];
 
 	if (venv_plan(vp, view, ART_LINUX, environ, cwd, err, sizeof(err)) < 0)
 		fail("%s: %s", policy, err);
@@ -352,11 +417,29 @@ prepare_venv(const char *policy, const struct art_view *view, const char *cwd,
 	if (venv_check_places(vp, view, environ, cwd, kept_workdir(view, workdir, cwd, wd), err,
 			      sizeof(err)) < 0)
 		fail("%s: %s", policy, err);
-	if (vp->state != VENV_MISSING && vp->state != VENV_PARTIAL)
+}
+
+/* Whether the venv is to be made or completed before the launch. */
+static bool
+venv_pending(const struct venv_plan *vp)
+{
+	return vp->state == VENV_MISSING || vp->state == VENV_PARTIAL;
+}
+
+/* Makes or completes the venv on the host (pip needs the network the
+ * sandbox does not have), after everything a launch can know up front
+ * was checked: a refused launch has run no pip and made no venv. One
+ * line on stderr, since that takes a while. */
+static void
+prepare_venv(const char *policy, struct venv_plan *vp, const struct hc_places *ps)
+{
+	char err[PATH_MAX + 2048], line[PATH_MAX + 1024];
+
+	if (!venv_pending(vp))
 		return;
 	venv_describe(vp, line, sizeof(line));
 	note("%s", line);
-	if (venv_prepare(vp, environ, err, sizeof(err)) < 0)
+	if (venv_prepare(vp, environ, ps, err, sizeof(err)) < 0)
 		fail("%s: %s", policy, err);
 }
 
@@ -420,8 +503,8 @@ namespace_verdict(const struct linux_probe *p, const struct hostenv *host, char 
  * every weakening and every rule that would be skipped. Exit 0 when a
  * launch would run, 125 when it would refuse. */
 static int
-policy_verdict(const struct art_view *view, struct linux_probe *p, const struct lim_plan *plan,
-	       const char *nserr, bool ns_fatal, bool list_skipped)
+policy_verdict(const struct art_view *view, const struct hc_places *ps, struct linux_probe *p,
+	       const struct lim_plan *plan, const char *nserr, bool ns_fatal, bool list_skipped)
 {
 	struct linux_launch l = {
 		.view = view,
@@ -432,22 +515,23 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 		.limits = plan,
 		.list_skipped = list_skipped,
 	};
-	char cwd[PATH_MAX], dir[PATH_MAX], err[2048] = "", cgerr[512] = "", pxerr[512] = "";
-	char bkerr[1024] = "";
+	char cwd[PATH_MAX], dir[PATH_MAX], err[4096] = "", cgerr[512] = "", pxerr[4096] = "";
+	char bkerr[4096] = "";
+	struct envb_launch vars = { .env = environ };
 	struct linux_proxy proxy = { .on = true, .port = PROXYCTL_PORT, .h = { .pidfd = -1, .ctl = -1 },
 				     .listen_fd = -1 };
 	struct linux_broker broker = { .h = { .pidfd = -1, .ctl = -1 } };
 	int r, cg, px = 0, bk = 0;
 
 	l.launch_dir = getcwd(cwd, sizeof(cwd)) ? cwd : "/";
+	vars.cwd = l.launch_dir;
 	/* As a launch plans: under the hard open-files limit. */
 	linux_raise_nofile(&l);
 	/* The port a launch gives the Landlock rule; the proxy itself is
 	 * only looked for. */
 	if (linux_proxy_wanted(view)) {
 		l.proxy = &proxy;
-		px = helper_find("heel-proxy", "the policy's network", dir, sizeof(dir), pxerr,
-				 sizeof(pxerr));
+		px = linux_proxy_check(view, ps, &vars, dir, sizeof(dir), pxerr, sizeof(pxerr));
 		if (px == 0)
 			printf("network: through %s, at 127.0.0.1:%u inside the sandbox's own network "
 			       "namespace (nothing else is reachable)\n",
@@ -459,7 +543,7 @@ policy_verdict(const struct art_view *view, struct linux_probe *p, const struct 
 	/* The host commands: heel-broker, the client, and each program. */
 	if (linux_broker_wanted(view)) {
 		l.broker = &broker;
-		bk = linux_broker_check(&broker, view, environ, bkerr, sizeof(bkerr));
+		bk = linux_broker_check(&broker, view, ps, bkerr, sizeof(bkerr));
 		if (bk == 0) {
 			printf("host commands:");
 			for (size_t i = 0; i < broker.nnames; i++)
@@ -567,7 +651,7 @@ check_readonly(const struct art_view *view, bool mountns)
 /* What a launch would do with the policy's venv, made nothing of; -1
  * (after the verdict lines) when it would refuse. */
 static int
-check_venv(const struct art_view *view)
+check_venv(const struct art_view *view, const struct hc_places *ps)
 {
 	char cwd[PATH_MAX], wd[PATH_MAX], err[PATH_MAX + 1024], line[PATH_MAX + 1024];
 	const char *dir = getcwd(cwd, sizeof(cwd)) ? cwd : "/";
@@ -578,8 +662,8 @@ check_venv(const struct art_view *view)
 	if (r == 0)
 		r = venv_check_places(&vp, view, environ, dir, kept_workdir(view, NULL, dir, wd),
 				      err, sizeof(err));
-	if (r == 0 && vp.state == VENV_PARTIAL && vp.writable)
-		r = venv_prepare(&vp, environ, err, sizeof(err)); /* refuses, runs nothing */
+	if (r == 0)
+		r = venv_check_host(&vp, ps, err, sizeof(err));
 	if (r == 0 && vp.state != VENV_NONE) {
 		venv_describe(&vp, line, sizeof(line));
 		printf("python: %s%s\n", line,
@@ -603,7 +687,9 @@ check_main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 },
 	};
 	struct he_diag diag = { .cause = HE_CAUSE_UNKNOWN, .brief = "" };
-	char line[1200], nserr[2048];
+	char line[PATH_MAX + 1200], nserr[2048], err[4096], wd[PATH_MAX];
+	struct hc_places places;
+	const char *cwd;
 	struct hostenv host;
 	struct linux_probe p;
 	struct art_view view;
@@ -679,8 +765,20 @@ check_main(int argc, char *argv[])
 	}
 	namespace_verdict(&p, &host, nserr, sizeof(nserr), &ns_fatal);
 	check_readonly(&view, p.userns == 0 && p.proc == 0);
-	rc = check_venv(&view) < 0 ? EXIT_HEEL
-				   : policy_verdict(&view, &p, &plan, nserr, ns_fatal, verbosity >= 2);
+	/* What the host side would refuse to run, open or grant. */
+	cwd = getcwd(line, sizeof(line)) ? line : "/";
+	if (build_places(&places, &view, cwd, kept_workdir(&view, NULL, cwd, wd), err,
+			 sizeof(err)) < 0) {
+		printf("verdict: heel-exec would refuse to run: %s\n", err);
+		printf("with --best-effort: still refused: %s\n", err);
+		rc = EXIT_HEEL;
+	} else {
+		rc = check_venv(&view, &places) < 0
+			 ? EXIT_HEEL
+			 : policy_verdict(&view, &places, &p, &plan, nserr, ns_fatal,
+					  verbosity >= 2);
+	}
+	hc_places_free(&places);
 	free(buf);
 	return rc;
 }
@@ -840,7 +938,7 @@ main(int argc, char *argv[])
 	struct linux_launch l = { .namespaces = true, .note = note };
 	struct cli c = { 0 };
 	const char *policy, *workdir_arg;
-	char cwd[PATH_MAX], path[PATH_MAX], file[PATH_MAX], err[1024], msg[2048];
+	char cwd[PATH_MAX], path[PATH_MAX], file[PATH_MAX], err[4096], msg[4096];
 	struct linux_cgroup cgroup = { 0 };
 	struct linux_probe probe;
 	struct art_view view;
@@ -849,6 +947,8 @@ main(int argc, char *argv[])
 	struct linux_proxy proxy = { .h = { .pidfd = -1, .ctl = -1 }, .listen_fd = -1 };
 	struct linux_broker broker = { .h = { .pidfd = -1, .ctl = -1 } };
 	struct venv_plan venv;
+	struct hc_places places;
+	struct envb_launch vars;
 	struct wd wd;
 	uint8_t *buf;
 	bool started = false;
@@ -889,7 +989,14 @@ main(int argc, char *argv[])
 	if (!getcwd(cwd, sizeof(cwd)))
 		fail("getcwd: %s", strerror(errno));
 	l.launch_dir = cwd;
-	prepare_venv(policy, &view, cwd, workdir_arg, &venv);
+	vars = (struct envb_launch){ .env = environ, .cwd = cwd };
+	/* What the host side may run, open or grant: nothing a sandbox of
+	 * this launch or an earlier run could have written. */
+	if (build_places(&places, &view, cwd, kept_workdir(&view, workdir_arg, cwd, path), err,
+			 sizeof(err)) < 0)
+		fail("%s: %s", policy, err);
+	l.heel_state = places.lg.dir[0] ? places.lg.dir : NULL;
+	plan_venv(policy, &view, cwd, workdir_arg, &venv);
 	/* The command runs in the working directory, but "./build.sh" on
 	 * our command line means the one beside the user. */
 	l.file = l.argv[0];
@@ -904,11 +1011,20 @@ main(int argc, char *argv[])
 	if (l.verbose)
 		note_capped(&plan);
 	launch_mark("kernel probed, limits planned");
+	/* A venv to make runs python3 and pip on the host, which takes a
+	 * while and leaves the venv behind: first everything a launch can
+	 * know, so that a launch that would be refused has run nothing. */
+	if (venv_pending(&venv)) {
+		if (precheck(&l, &view, &places, &vars, err, sizeof(err)) < 0)
+			fail("%s: %s", policy, err);
+		prepare_venv(policy, &venv, &places);
+	}
 	/* heel-proxy first, so that its start overlaps the sandbox's: the
 	 * sandbox's init waits for it only at the end. A refusal below ends
 	 * us, and the proxy with us (its control socket hangs up). */
 	if (linux_proxy_wanted(&view)) {
-		if (linux_proxy_start(&proxy, &view, environ, l.namespaces, err, sizeof(err)) < 0)
+		if (linux_proxy_start(&proxy, &view, &places, &vars, l.namespaces, err,
+				      sizeof(err)) < 0)
 			fail("%s: %s", policy, err);
 		l.proxy = &proxy;
 		/* Never silent: the weaker of the two ways to the proxy. */
@@ -925,8 +1041,8 @@ main(int argc, char *argv[])
 			fail("%s: the policy's host commands need the sandbox's mount namespace, "
 			     "which --no-namespaces gives up",
 			     policy);
-		if (linux_broker_check(&broker, &view, environ, err, sizeof(err)) < 0 ||
-		    linux_broker_start(&broker, &view, environ, err, sizeof(err)) < 0)
+		if (linux_broker_check(&broker, &view, &places, err, sizeof(err)) < 0 ||
+		    linux_broker_start(&broker, &view, &places, &vars, err, sizeof(err)) < 0)
 			fail("%s: %s", policy, err);
 		l.broker = &broker;
 		launch_mark("heel-broker started");
@@ -974,12 +1090,6 @@ main(int argc, char *argv[])
 	launch_mark("working directory made");
 	/* The environment, from scratch. */
 	envb_init(&env);
-	/* A decider in a working directory the sandbox writes: refused
-	 * before anything runs. */
-	if (l.proxy && linux_proxy_check_workdir(&view, wd.path, msg, sizeof(msg)) < 0) {
-		status = EXIT_HEEL;
-		goto out;
-	}
 	if ((r = envb_build(&env, environ, &view, ART_LINUX, wd.tmp)) < 0) {
 		snprintf(msg, sizeof(msg), "environment: %s", strerror(-r));
 		status = EXIT_HEEL;
@@ -1015,6 +1125,16 @@ main(int argc, char *argv[])
 	l.cgroup = &cgroup;
 	launch_mark("cgroup made");
 
+	/* Last before the sandbox starts: where it may write, for the host
+	 * side of every later run. Never silent when it cannot be kept. */
+	if ((r = hc_record(&places, msg, sizeof(msg))) < 0) {
+		note("warning: this run's writable places are not recorded (%s): heel's host side "
+		     "in a later run cannot tell what this sandbox leaves there (heel(5), WHAT "
+		     "PERSISTS BETWEEN RUNS)",
+		     msg);
+		msg[0] = '\0';
+	}
+
 	/* 3.-5. Fork, set up, exec, wait, kill what is left. */
 	launch_mark("environment built");
 	status = linux_run(&l, msg, sizeof(msg));
@@ -1041,6 +1161,7 @@ out:
 	launch_mark("working directory removed");
 	envb_free(&env);
 	venv_plan_free(&venv);
+	hc_places_free(&places);
 	free(buf);
 	return status;
 }

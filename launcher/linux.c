@@ -202,6 +202,12 @@ linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
 	return 0;
 }
 
+void
+linux_forget_landlock(struct linux_launch *l)
+{
+	l->landlock_state = NULL;
+}
+
 int
 linux_landlock_plan(struct linux_launch *l, struct ll_plan **plan, struct ll_report *rep,
 		    char *err, size_t errlen)
@@ -851,6 +857,7 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 		.env = l->host_env,
 		.cwd = l->launch_dir,
 		.workdir = l->fresh_workdir ? NULL : l->workdir,
+		.heel_state = l->heel_state,
 	};
 	bool started = false;
 	int ret;

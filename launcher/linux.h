@@ -45,6 +45,8 @@ struct linux_launch {
 	const struct linux_probe *probe;
 	char *const *host_env;    /* the launcher's environment, for ${NAME} */
 	const char *launch_dir;   /* ${CWD} */
+	const char *heel_state;   /* the ledger's directory (ledger.h): kept
+				   * read-only in every sandbox; NULL: none */
 	bool best_effort;         /* --best-effort: weaken with a note, never silently */
 	unsigned accept;          /* --accept NAME: LINUX_ACCEPT_* (linux_cgroup.h) */
 	bool verbose;             /* -v */
@@ -119,6 +121,8 @@ struct linux_launch {
  * one-line message in err, which the parent prints (exit 125).
  * ==================================================================== */
 int linux_check_landlock(struct linux_launch *l, char *err, size_t errlen);
+/* Frees what linux_check_landlock kept in l->landlock_state. */
+void linux_forget_landlock(struct linux_launch *l);
 int linux_check_seccomp(struct linux_launch *l, char *err, size_t errlen);
 
 struct ll_plan;

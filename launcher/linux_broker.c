@@ -38,13 +38,12 @@ linux_broker_wanted(const struct art_view *view)
 	return false;
 }
 
-/* The program of one command: named, absolute, there, and not one the
- * sandbox could replace (it runs on the host). */
+/* The program of one command: named, absolute, there, and not one a
+ * sandbox could have replaced (it runs on the host, at every call). */
 static int
-check_program(const struct art_view *view, char *const *host_env, const struct art_ipc *c,
-	      char *err, size_t errlen)
+check_program(const struct hc_places *ps, const struct art_ipc *c, char *err, size_t errlen)
 {
-	char grant[PATH_MAX];
+	char what[128];
 	struct stat st;
 
 	if (!c->exec || c->exec[0] != '/') {
@@ -58,26 +57,20 @@ check_program(const struct art_view *view, char *const *host_env, const struct a
 			 c->exec, S_ISDIR(st.st_mode) ? "it is a directory" : strerror(e));
 		return -e;
 	}
-	if (helper_writable_over(view, host_env, c->exec, grant, sizeof(grant))) {
-		snprintf(err, errlen,
-			 "ipc \"%s\": the policy lets the sandbox write %s, so the sandbox could "
-			 "replace the program %s that heel-broker runs on the host",
-			 c->name, grant, c->exec);
-		return -EPERM;
-	}
-	return 0;
+	snprintf(what, sizeof(what), "ipc \"%s\": the host program", c->name);
+	return hc_check(ps, HC_RUN, what, c->exec, err, errlen);
 }
 
 int
-linux_broker_check(struct linux_broker *b, const struct art_view *view, char *const *host_env,
-		   char *err, size_t errlen)
+linux_broker_check(struct linux_broker *b, const struct art_view *view,
+		   const struct hc_places *ps, char *err, size_t errlen)
 {
 	const char **names;
 	int r;
 
-	if ((r = helper_find("heel-broker", "the policy's host commands", b->exe, sizeof(b->exe),
-			     err, errlen)) < 0 ||
-	    (r = helper_find("heel-ipc", "the policy's host commands", b->client,
+	if ((r = helper_find(ps, "heel-broker", "the policy's host commands", b->exe,
+			     sizeof(b->exe), err, errlen)) < 0 ||
+	    (r = helper_find(ps, "heel-ipc", "the policy's host commands", b->client,
 			     sizeof(b->client), err, errlen)) < 0)
 		return r;
 	names = calloc(art_ipc_count(view), sizeof(*names));
@@ -93,7 +86,7 @@ linux_broker_check(struct linux_broker *b, const struct art_view *view, char *co
 
 		if (art_ipc_at(view, i, &c) < 0 || !(c.platforms & ART_PLAT_BIT(ART_LINUX)))
 			continue;
-		if ((r = check_program(view, host_env, &c, err, errlen)) < 0)
+		if ((r = check_program(ps, &c, err, errlen)) < 0)
 			return r;
 		b->names[b->nnames++] = c.name;
 	}
@@ -139,13 +132,15 @@ send_command(struct linux_broker *b, const struct art_view *view, const struct a
 }
 
 int
-linux_broker_start(struct linux_broker *b, const struct art_view *view, char *const *host_env,
-		   char *err, size_t errlen)
+linux_broker_start(struct linux_broker *b, const struct art_view *view,
+		   const struct hc_places *ps, const struct envb_launch *vars, char *err,
+		   size_t errlen)
 {
 	char *const envp[] = { "PATH=/usr/bin:/bin", NULL };
-	char path[PATH_MAX], buf[PROXYCTL_MSG_MAX];
-	const char *key, *v;
-	int r;
+	char *const *host_env = vars->env;
+	char buf[PROXYCTL_MSG_MAX];
+	const char *sink, *v;
+	int r, fd;
 
 	b->h = (struct helper){ .pidfd = -1, .ctl = -1 };
 	if ((r = helper_start(&b->h, b->exe, envp, err, errlen)) < 0)
@@ -158,9 +153,15 @@ linux_broker_start(struct linux_broker *b, const struct art_view *view, char *co
 		if ((r = send_setting(b, "env", buf, err, errlen)) < 0)
 			return r;
 	}
-	if ((r = helper_audit_sink(view, host_env, &key, path, sizeof(path), err, errlen)) < 0 ||
-	    (key && (r = send_setting(b, key, path, err, errlen)) < 0))
+	/* The same checked sink as heel-proxy's, handed over open. */
+	if ((r = helper_audit_sink(view, ps, vars, &sink, &fd, err, errlen)) < 0)
 		return r;
+	if (sink) {
+		r = helper_send(&b->h, "heel-broker", "audit", sink, fd, err, errlen);
+		close(fd);
+		if (r < 0)
+			return r;
+	}
 	for (size_t i = 0; i < art_ipc_count(view); i++) {
 		struct art_ipc c;
 
@@ -181,19 +182,6 @@ linux_broker_prepare(struct linux_broker *b, const struct art_view *view, const 
 	size_t n;
 	int r;
 
-	/* The sandbox writes its working directory, kept or fresh. */
-	for (size_t i = 0; i < art_ipc_count(view); i++) {
-		struct art_ipc c;
-
-		if (art_ipc_at(view, i, &c) < 0 || !(c.platforms & ART_PLAT_BIT(ART_LINUX)) ||
-		    !c.exec || !(px_beneath(c.exec, workdir) || !strcmp(c.exec, workdir)))
-			continue;
-		snprintf(err, errlen,
-			 "ipc \"%s\": %s is in the working directory %s, which the sandbox writes, "
-			 "so the sandbox could replace the program heel-broker runs on the host",
-			 c.name, c.exec, workdir);
-		return -EPERM;
-	}
 	if ((r = send_setting(b, "workdir", workdir, err, errlen)) < 0 ||
 	    (r = send_setting(b, "end", NULL, err, errlen)) < 0)
 		return r;

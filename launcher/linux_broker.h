@@ -35,20 +35,24 @@ struct linux_broker {
 bool linux_broker_wanted(const struct art_view *view);
 
 /* What a launch needs before anything is made: heel-broker and heel-ipc
- * beside heel-exec, and every command's program not writable by the
- * sandbox. 0, or -errno with one line in err. For `heel-exec check` too. */
+ * beside heel-exec, and every command's program, none of them one a
+ * sandbox could have written (hostcheck.h: this launch's places and
+ * every earlier run's). 0, or -errno with one line in err. For
+ * `heel-exec check` too. */
 int linux_broker_check(struct linux_broker *b, const struct art_view *view,
-		       char *const *host_env, char *err, size_t errlen);
+		       const struct hc_places *ps, char *err, size_t errlen);
 
-/* After linux_broker_check: starts heel-broker and sends it the commands, the audit sink and the
- * user's variables it passes on. 0, or -errno with one line in err. */
+/* After linux_broker_check: starts heel-broker and sends it the
+ * commands, the audit sink (opened and checked here, handed over open)
+ * and the user's variables it passes on (from vars->env). 0, or -errno
+ * with one line in err. */
 int linux_broker_start(struct linux_broker *b, const struct art_view *view,
-		       char *const *host_env, char *err, size_t errlen);
+		       const struct hc_places *ps, const struct envb_launch *vars, char *err,
+		       size_t errlen);
 
-/* Once the working directory is known: refuses a command's program in
- * it, sends its path as the sandbox sees it, makes the commands'
- * directory and puts it first on the sandbox's PATH. 0, or -errno with
- * one line in err. */
+/* Once the working directory is known: sends its path as the sandbox
+ * sees it, makes the commands' directory and puts it first on the
+ * sandbox's PATH. 0, or -errno with one line in err. */
 int linux_broker_prepare(struct linux_broker *b, const struct art_view *view,
 			 const char *workdir, char *const *host_env, struct envb *env, char *err,
 			 size_t errlen);

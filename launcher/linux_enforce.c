@@ -204,6 +204,16 @@ linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
 	return 0;
 }
 
+void
+linux_forget_landlock(struct linux_launch *l)
+{
+	if (l->landlock_state) {
+		ll_plan_free(l->landlock_state);
+		free(l->landlock_state);
+		l->landlock_state = NULL;
+	}
+}
+
 int
 linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, struct ll_report *rep,
 		    char *err, size_t errlen)

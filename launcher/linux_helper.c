@@ -20,58 +20,48 @@
 #include "pathexpand.h"
 #include "proxyctl.h"
 
-static const char *
-env_lookup(const char *name, void *ctx)
-{
-	return envb_lookup(ctx, name);
-}
-
-const char *
-helper_writable_over(const struct art_view *view, char *const *host_env, const char *path,
-		     char *buf, size_t cap)
-{
-	for (size_t i = 0; i < art_path_count(view); i++) {
-		struct art_path g;
-		struct px_info info;
-
-		if (art_path_at(view, i, &g) < 0 || !(g.platforms & ART_PLAT_BIT(ART_LINUX)) ||
-		    !(g.mode & ART_WRITE))
-			continue;
-		if (px_expand(g.path, env_lookup, (void *)host_env, buf, cap, &info) < 0)
-			continue;
-		if (!strcmp(buf, path) || px_beneath(path, buf))
-			return buf;
-	}
-	return NULL;
-}
-
 int
-helper_audit_sink(const struct art_view *view, char *const *host_env, const char **key,
-		  char *path, size_t cap, char *err, size_t errlen)
+helper_audit_sink(const struct art_view *view, const struct hc_places *ps,
+		  const struct envb_launch *vars, const char **kind, int *fd, char *err,
+		  size_t errlen)
 {
 	struct art_scalar audit, audit_path;
 	struct px_info info;
-	char why[256];
+	char why[256], path[PATH_MAX], what[PATH_MAX + 64];
 	int r;
 
-	*key = NULL;
+	*kind = NULL;
+	if (fd)
+		*fd = -1;
 	if (art_scalar(view, ART_LINUX, ART_SC_AUDIT_KIND, &audit) < 0 || !audit.set ||
 	    !audit.value || art_scalar(view, ART_LINUX, ART_SC_AUDIT_PATH, &audit_path) < 0 ||
 	    !audit_path.str)
 		return 0;
-	r = px_expand(audit_path.str, env_lookup, (void *)host_env, path, cap, &info);
+	/* The launch's own expansion: `${CWD}` and a relative path are the
+	 * launch directory, as heel(5) PATHS says. */
+	r = px_expand(audit_path.str, envb_launch_lookup, (void *)vars, path, sizeof(path), &info);
 	if (r < 0) {
 		snprintf(err, errlen, "network audit \"%s\": %s", audit_path.str,
 			 px_describe(&info, why, sizeof(why)));
 		return r;
 	}
-	*key = audit.value == 2 ? "audit-daily" : "audit-file";
+	snprintf(what, sizeof(what), "network audit%s \"%s\":", audit.value == 2 ? " daily" : "",
+		 audit_path.str);
+	if (strcmp(audit_path.str, path) == 0)
+		snprintf(what, sizeof(what), "network audit%s:", audit.value == 2 ? " daily" : "");
+	r = fd ? hc_open_append(ps, what, path, audit.value == 2, fd, err, errlen)
+	       : hc_check(ps, HC_APPEND, what, path, err, errlen);
+	if (r < 0)
+		return r;
+	*kind = audit.value == 2 ? "daily" : "file";
 	return 0;
 }
 
 int
-helper_find(const char *name, const char *what, char *out, size_t cap, char *err, size_t errlen)
+helper_find(const struct hc_places *ps, const char *name, const char *what, char *out,
+	    size_t cap, char *err, size_t errlen)
 {
+	char who[64];
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	char *slash;
@@ -92,7 +82,8 @@ helper_find(const char *name, const char *what, char *out, size_t cap, char *err
 			 name, out, strerror(errno));
 		return -ENOENT;
 	}
-	return 0;
+	snprintf(who, sizeof(who), "%s:", name);
+	return hc_check(ps, HC_RUN, who, out, err, errlen);
 }
 
 int

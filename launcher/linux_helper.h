@@ -13,6 +13,8 @@
 #include <sys/types.h>
 
 #include "artifact_read.h"
+#include "env.h"
+#include "hostcheck.h"
 
 /* The control socket's number in the helper. */
 #define HELPER_CTL_FD 3
@@ -23,11 +25,13 @@ struct helper {
 	int ctl;    /* heel-exec's end of the control pair; -1 */
 };
 
-/* The helper `name` beside heel-exec: 0 with its path in out, or -errno
- * with one line in err, `what` saying what needs it ("the policy's
- * network"). */
-int helper_find(const char *name, const char *what, char *out, size_t cap, char *err,
-		size_t errlen);
+/* The helper `name` beside heel-exec, checked (hostcheck.h) against
+ * every place a sandbox could have written: heel-exec runs it on the host
+ * as this user, now and at every later launch. 0 with its path in out, or
+ * -errno with one line in err, `what` saying what needs it ("the
+ * policy's network"). */
+int helper_find(const struct hc_places *ps, const char *name, const char *what, char *out,
+		size_t cap, char *err, size_t errlen);
 
 /* Starts exe with envp (argv is just its name), the control pair's other
  * end as HELPER_CTL_FD, in a process group of its own (away from the
@@ -48,18 +52,15 @@ int helper_send(struct helper *h, const char *name, const char *key, const char 
  * or command, which share heel-exec's end). */
 int helper_wait_ready(int ctl, const char *name, int timeout_ms, char *err, size_t errlen);
 
-/* The writable place of the policy (a grant with `w`, expanded from
- * host_env as a launch expands it) that holds path, in buf; or NULL. A
- * program a helper runs on the host must not be one the sandbox could
- * replace: that would be the sandbox running on the host. */
-const char *helper_writable_over(const struct art_view *view, char *const *host_env,
-				 const char *path, char *buf, size_t cap);
-
-/* The policy's audit sink for a helper: *key "audit-file" or
- * "audit-daily" with the expanded path in path, or *key NULL when the
- * policy has none. 0, or -errno with one line in err. */
-int helper_audit_sink(const struct art_view *view, char *const *host_env, const char **key,
-		      char *path, size_t cap, char *err, size_t errlen);
+/* The policy's audit sink, expanded as the launch expands paths (vars)
+ * and opened through hc_open_append: *kind "file" or "daily" with the
+ * descriptor in *fd (the caller sends and closes it), or *kind NULL when
+ * the policy has none. A helper is handed the sink, never its name. fd
+ * NULL: checked only, nothing opened or made (a launch's checks, and
+ * `heel-exec check`). 0, or -errno with one line in err. */
+int helper_audit_sink(const struct art_view *view, const struct hc_places *ps,
+		      const struct envb_launch *vars, const char **kind, int *fd, char *err,
+		      size_t errlen);
 
 /* Whether the helper died since it started. */
 int helper_died(const struct helper *h);

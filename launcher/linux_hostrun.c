@@ -625,7 +625,7 @@ hr_plan_build(struct hr_plan *hp, const struct art_view *view, const struct hr_l
 	memset(hp, 0, sizeof(*hp));
 	if (err && errlen)
 		err[0] = '\0';
-	if (!n)
+	if (!n && !hl->heel_state)
 		return 0;
 	if ((r = load_rules(&c, view)) < 0 || (r = collect_places(&c, &ps)) < 0)
 		goto out;
@@ -675,6 +675,21 @@ hr_plan_build(struct hr_plan *hp, const struct art_view *view, const struct hr_l
 			break;
 		}
 		r = consider(&c, path, &ro, 0);
+	}
+	/* heel's own record of what sandboxes could write: a sandbox that
+	 * could change it would hide what it left from every later run. No
+	 * protection set turns this off (only a grant of that very
+	 * directory, as for any read-only path). */
+	if (r == 0 && hl->heel_state) {
+		const struct art_readonly state = {
+			.path = hl->heel_state,
+			.because = "heel's host side trusts it to know what earlier sandboxes could "
+				   "write",
+			.platforms = ART_PLAT_BIT(ART_LINUX),
+			.set = ART_SET_NONE,
+		};
+
+		r = consider(&c, hl->heel_state, &state, 0);
 	}
 out:
 	if (r == -ENOMEM && err && errlen && !err[0])

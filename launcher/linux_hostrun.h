@@ -27,6 +27,9 @@ struct hr_launch {
 	const char *workdir; /* a kept working directory (writable, a place of
 			      * its own); NULL for a fresh one, which is a
 			      * private tmpfs gone at exit */
+	const char *heel_state; /* heel's ledger of writable places (ledger.h):
+			      * read-only wherever a writable place holds it,
+			      * whatever the policy says; NULL: none */
 };
 
 enum hr_kind {

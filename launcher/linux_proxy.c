@@ -41,25 +41,21 @@ send_setting(struct linux_proxy *p, const char *key, const char *value, char *er
 }
 
 static int
-send_decider(struct linux_proxy *p, const struct art_view *view, char *const *host_env,
+send_decider(struct linux_proxy *p, const struct art_view *view, const struct hc_places *ps,
 	     char *err, size_t errlen)
 {
 	struct art_decider d;
-	char grant[PATH_MAX];
 	const char *arg;
 	int r;
 
 	if (art_network_decider(view, ART_LINUX, &d) < 0 || !d.program)
 		return 0;
-	/* The proxy runs it on the host, outside the sandbox: a program the
-	 * sandbox could rewrite would be the sandbox running on the host. */
-	if (helper_writable_over(view, host_env, d.program, grant, sizeof(grant))) {
-		snprintf(err, errlen,
-			 "network decide \"%s\": the policy lets the sandbox write %s, so the "
-			 "sandbox could replace the program heel-proxy runs on the host",
-			 d.program, grant);
-		return -EPERM;
-	}
+	/* The proxy runs it on the host, outside the sandbox, and it judges
+	 * every destination: a program a sandbox could have rewritten (in
+	 * this run or an earlier one) would be that sandbox deciding its
+	 * own network on the host. */
+	if ((r = hc_check(ps, HC_RUN, "network decide:", d.program, err, errlen)) < 0)
+		return r;
 	if ((r = send_setting(p, "decide", d.program, err, errlen)) < 0)
 		return r;
 	for (size_t j = 0; (arg = art_decider_arg(view, &d, j)); j++)
@@ -69,13 +65,13 @@ send_decider(struct linux_proxy *p, const struct art_view *view, char *const *ho
 }
 
 static int
-send_settings(struct linux_proxy *p, const struct art_view *view, char *const *host_env,
-	      char *err, size_t errlen)
+send_settings(struct linux_proxy *p, const struct art_view *view, const struct hc_places *ps,
+	      const struct envb_launch *vars, char *err, size_t errlen)
 {
 	struct art_scalar kind, priv;
-	char buf[PROXYCTL_MSG_MAX], path[PATH_MAX];
-	const char *key;
-	int r;
+	char buf[PROXYCTL_MSG_MAX];
+	const char *sink;
+	int r, fd;
 
 	if ((r = send_setting(p, "token", p->token, err, errlen)) < 0)
 		return r;
@@ -95,11 +91,15 @@ send_settings(struct linux_proxy *p, const struct art_view *view, char *const *h
 		if ((r = send_setting(p, "allow", buf, err, errlen)) < 0)
 			return r;
 	}
-	if ((r = helper_audit_sink(view, host_env, &key, path, sizeof(path), err, errlen)) < 0)
+	if ((r = helper_audit_sink(view, ps, vars, &sink, &fd, err, errlen)) < 0)
 		return r;
-	if (key && (r = send_setting(p, key, path, err, errlen)) < 0)
-		return r;
-	if ((r = send_decider(p, view, host_env, err, errlen)) < 0)
+	if (sink) {
+		r = helper_send(&p->h, "heel-proxy", "audit", sink, fd, err, errlen);
+		close(fd);
+		if (r < 0)
+			return r;
+	}
+	if ((r = send_decider(p, view, ps, err, errlen)) < 0)
 		return r;
 	return send_setting(p, "end", NULL, err, errlen);
 }
@@ -126,9 +126,10 @@ host_listener(struct linux_proxy *p, char *err, size_t errlen)
 }
 
 int
-linux_proxy_start(struct linux_proxy *p, const struct art_view *view, char *const *host_env,
-		  bool netns, char *err, size_t errlen)
+linux_proxy_start(struct linux_proxy *p, const struct art_view *view, const struct hc_places *ps,
+		  const struct envb_launch *vars, bool netns, char *err, size_t errlen)
 {
+	char *const *host_env = vars->env;
 	char exe[PATH_MAX], home[PATH_MAX + 8] = "", lang[256] = "";
 	char *envp[4];
 	const char *v;
@@ -139,7 +140,9 @@ linux_proxy_start(struct linux_proxy *p, const struct art_view *view, char *cons
 	p->h = (struct helper){ .pidfd = -1, .ctl = -1 };
 	p->listen_fd = -1;
 	p->port = PROXYCTL_PORT;
-	if ((r = helper_find("heel-proxy", "the policy's network", exe, sizeof(exe), err, errlen)) < 0)
+	/* Everything refused before anything starts: a proxy told nothing
+	 * but hung up on would only add a line of its own. */
+	if ((r = linux_proxy_check(view, ps, vars, exe, sizeof(exe), err, errlen)) < 0)
 		return r;
 	if ((r = proxyctl_token(p->token, sizeof(p->token))) < 0) {
 		snprintf(err, errlen, "proxy credentials: getrandom: %s", strerror(-r));
@@ -161,23 +164,23 @@ linux_proxy_start(struct linux_proxy *p, const struct art_view *view, char *cons
 	envp[ne] = NULL;
 	if ((r = helper_start(&p->h, exe, envp, err, errlen)) < 0)
 		return r;
-	return send_settings(p, view, host_env, err, errlen);
+	return send_settings(p, view, ps, vars, err, errlen);
 }
 
 int
-linux_proxy_check_workdir(const struct art_view *view, const char *workdir, char *err,
-			  size_t errlen)
+linux_proxy_check(const struct art_view *view, const struct hc_places *ps,
+		  const struct envb_launch *vars, char *exe, size_t cap, char *err, size_t errlen)
 {
 	struct art_decider d;
+	const char *sink;
+	int r;
 
-	if (art_network_decider(view, ART_LINUX, &d) < 0 || !d.program ||
-	    !(px_beneath(d.program, workdir) || !strcmp(d.program, workdir)))
-		return 0;
-	snprintf(err, errlen,
-		 "network decide \"%s\": it is in the working directory %s, which the sandbox "
-		 "writes, so the sandbox could replace the program heel-proxy runs on the host",
-		 d.program, workdir);
-	return -EPERM;
+	if ((r = helper_find(ps, "heel-proxy", "the policy's network", exe, cap, err, errlen)) < 0)
+		return r;
+	if (art_network_decider(view, ART_LINUX, &d) == 0 && d.program &&
+	    (r = hc_check(ps, HC_RUN, "network decide:", d.program, err, errlen)) < 0)
+		return r;
+	return helper_audit_sink(view, ps, vars, &sink, NULL, err, errlen);
 }
 
 int

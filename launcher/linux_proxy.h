@@ -33,18 +33,22 @@ struct linux_proxy {
 bool linux_proxy_wanted(const struct art_view *view);
 
 /* Starts heel-proxy (found beside heel-exec) and sends it the policy's
- * network settings, ${NAME}s in paths expanded from host_env. netns:
- * the sandbox gets a network namespace (port PROXYCTL_PORT there); else
- * the listening socket is made now on the host's loopback, on a port the
- * kernel picks. 0, or -errno with one line in err. */
-int linux_proxy_start(struct linux_proxy *p, const struct art_view *view, char *const *host_env,
-		      bool netns, char *err, size_t errlen);
+ * network settings: paths expanded as the launch expands them (vars),
+ * heel-proxy itself, the decider and the audit sink checked against
+ * every place a sandbox could have written (ps), the sink handed over
+ * open. netns: the sandbox gets a network namespace (port PROXYCTL_PORT
+ * there); else the listening socket is made now on the host's loopback,
+ * on a port the kernel picks. 0, or -errno with one line in err. */
+int linux_proxy_start(struct linux_proxy *p, const struct art_view *view,
+		      const struct hc_places *ps, const struct envb_launch *vars, bool netns,
+		      char *err, size_t errlen);
 
-/* Refuses a `network decide` program beneath the working directory
- * (known after linux_proxy_start, kept or given with --workdir: the
- * sandbox writes there). 0, or -EPERM with one line in err. */
-int linux_proxy_check_workdir(const struct art_view *view, const char *workdir, char *err,
-			      size_t errlen);
+/* What linux_proxy_start would refuse, made and started nothing:
+ * heel-proxy (its path into exe), the decider, the audit sink. 0, or
+ * -errno with one line in err. */
+int linux_proxy_check(const struct art_view *view, const struct hc_places *ps,
+		      const struct envb_launch *vars, char *exe, size_t cap, char *err,
+		      size_t errlen);
 
 /* The sandbox's proxy variables (HTTP_PROXY and the rest). 0 or -errno. */
 int linux_proxy_env(const struct linux_proxy *p, struct envb *env);

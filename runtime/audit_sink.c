@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "errmsg.h"
+#include "hostcheck.h"
 
 #define SECONDS_PER_DAY 86400
 
@@ -48,10 +49,16 @@ open_day(struct audit_sink *s, time_t sec)
 	/* O_NOFOLLOW: whoever else may write to a shared audit directory
 	 * must not redirect our lines with a link planted under
 	 * tomorrow's name. */
-	fd = openat(s->dirfd, name, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW,
-		    0600);
+	fd = openat(s->dirfd, name,
+		    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK, 0600);
 	if (fd < 0)
 		return -errno;
+	/* Nor a second name for another file (a hard link to ~/.bashrc), a
+	 * FIFO, or a file of another user's. */
+	if (hc_sink_fd_problem(fd)) {
+		close(fd);
+		return -EPERM;
+	}
 	if (s->fd >= 0)
 		close(s->fd);
 	s->fd = fd;
@@ -60,100 +67,47 @@ open_day(struct audit_sink *s, time_t sec)
 	return 0;
 }
 
-/* Why dir cannot hold the sink's files, or NULL when it is a directory. */
-static const char *
-not_a_dir(const char *dir)
-{
-	struct stat st;
-
-	if (stat(dir, &st) < 0)
-		return "does not exist";
-	return S_ISDIR(st.st_mode) ? NULL : "is not a directory";
-}
-
-static int
-missing_dir(char *err, size_t errlen, int rc, const char *what, const char *dir,
-	    const char *program)
-{
-	const char *why = not_a_dir(dir);
-
-	if (!why)
-		return rt_error(err, errlen, rc, "cannot open in %s %s: %s", what, dir, strerror(-rc));
-	if (strcmp(why, "does not exist") != 0)
-		return rt_error(err, errlen, rc, "%s %s %s", what, dir, why);
-	return rt_error(err, errlen, rc, "%s %s does not exist (%s creates no directories)", what,
-			dir, program);
-}
-
-static int
-open_file(struct audit_sink *s, const char *path, const char *program, char *err, size_t errlen)
-{
-	char dir[4096];
-	const char *slash;
-	int rc;
-
-	s->fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
-	if (s->fd >= 0)
-		return 0;
-	rc = -errno;
-	slash = strrchr(path, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	if ((rc == -ENOENT || rc == -ENOTDIR) && not_a_dir(dir))
-		return missing_dir(err, errlen, rc, "the audit file's directory", dir, program);
-	return rt_error(err, errlen, rc, "cannot open the audit file %s: %s", path, strerror(-rc));
-}
-
-static int
-open_daily(struct audit_sink *s, const char *path, const char *program, char *err, size_t errlen)
-{
-	struct timespec now;
-	int rc;
-
-	/* O_PATH: the sink only ever opens files beneath the directory,
-	 * and this descriptor is what a Landlock rule may name. */
-	s->dirfd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (s->dirfd < 0) {
-		rc = -errno;
-		if ((rc == -ENOENT || rc == -ENOTDIR) && not_a_dir(path))
-			return missing_dir(err, errlen, rc, "the audit directory", path, program);
-		return rt_error(err, errlen, rc, "cannot open the audit directory %s: %s", path,
-				strerror(-rc));
-	}
-	/* Today's file now, while the program may still open anything: a
-	 * directory it cannot write to is an error at start, not a
-	 * refusal of the first line. */
-	clock_gettime(CLOCK_REALTIME, &now);
-	rc = open_day(s, now.tv_sec);
-	if (rc < 0)
-		return rt_error(err, errlen, rc, "cannot open today's audit file in %s: %s", path,
-				strerror(-rc));
-	return 0;
-}
-
 int
-audit_sink_open(struct audit_sink **out, enum audit_sink_kind kind, const char *path,
-		const char *program, char *err, size_t errlen)
+audit_sink_adopt(struct audit_sink **out, enum audit_sink_kind kind, int fd, char *err,
+		 size_t errlen)
 {
 	struct audit_sink *s = malloc(sizeof(*s));
-	int rc;
+	struct timespec now;
+	const char *problem;
+	int rc = 0;
 
 	*out = NULL;
-	if (!s)
+	if (!s) {
+		close(fd);
 		return rt_error(err, errlen, -ENOMEM, "out of memory for the audit sink");
+	}
 	s->kind = kind;
 	s->fd = -1;
 	s->dirfd = -1;
 	s->day = 0;
 	s->torn = false;
-	if (kind == AUDIT_SINK_FILE)
-		rc = open_file(s, path, program, err, errlen);
-	else if (kind == AUDIT_SINK_DAILY)
-		rc = open_daily(s, path, program, err, errlen);
-	else
+	if (kind == AUDIT_SINK_FILE) {
+		s->fd = fd;
+		if ((problem = hc_sink_fd_problem(fd)))
+			rc = rt_error(err, errlen, -EPERM, "the audit file %s", problem);
+	} else if (kind == AUDIT_SINK_DAILY) {
+		/* O_PATH: the sink only ever opens files beneath the
+		 * directory, and this descriptor is what a Landlock rule may
+		 * name. Today's file now, while the program may still open
+		 * anything: a directory it cannot write to is an error at
+		 * start, not a refusal of the first line. */
+		s->dirfd = fd;
+		clock_gettime(CLOCK_REALTIME, &now);
+		rc = open_day(s, now.tv_sec);
+		if (rc < 0)
+			rc = rt_error(err, errlen, rc, "cannot open today's audit file: %s",
+				      rc == -EPERM ? "it is not a file of this user's with one name"
+				      : rc == -ELOOP ? "a symbolic link is there"
+						     : strerror(-rc));
+	} else {
+		close(fd);
 		rc = rt_error(err, errlen, -EINVAL, "unknown audit sink kind %d", (int)kind);
+	}
 	if (rc < 0) {
 		audit_sink_close(s);
 		return rc;

@@ -22,13 +22,15 @@ enum audit_sink_kind {
 
 struct audit_sink;
 
-/* Opens the sink: the file (O_APPEND, created 0600) or the directory and
- * today's file in it. The directory (FILE's or DIR) must exist: no
- * directory is ever created, and the error names the one missing and
- * `program` (which creates none). 0 with *out (caller closes), or -errno
- * with a message in err. */
-int audit_sink_open(struct audit_sink **out, enum audit_sink_kind kind, const char *path,
-		    const char *program, char *err, size_t errlen);
+/* Takes the sink heel-exec opened and checked (hostcheck.h,
+ * hc_open_append): for AUDIT_SINK_FILE, fd is the file, open for
+ * appending; for AUDIT_SINK_DAILY, the directory (O_PATH), in which
+ * today's file is opened now. A helper never opens a sink by name: a
+ * name is what a sandbox could have redirected. Takes fd (closed on
+ * failure too). 0 with *out (caller closes), or -errno with a message in
+ * err. */
+int audit_sink_adopt(struct audit_sink **out, enum audit_sink_kind kind, int fd, char *err,
+		     size_t errlen);
 
 /* The daily sink's directory (O_PATH, kept open: after Landlock the only
  * open the sink makes is the next day's file, with openat() on it), or

@@ -109,6 +109,18 @@ envb_lookup(char *const *env, const char *name)
 	return NULL;
 }
 
+const char *
+envb_launch_lookup(const char *name, void *ctx)
+{
+	const struct envb_launch *l = ctx;
+
+	if (strcmp(name, "CWD") == 0)
+		return l->cwd && l->cwd[0] == '/' ? l->cwd : NULL;
+	if (strcmp(name, "WORKDIR") == 0)
+		return l->workdir;
+	return envb_lookup(l->env, name);
+}
+
 /* Copies NAME from host when host has it. */
 static int
 pass(struct envb *b, char *const *host, const char *name)

@@ -35,6 +35,19 @@ const char *envb_get(const struct envb *b, const char *name);
  * getenv), or NULL. */
 const char *envb_lookup(char *const *env, const char *name);
 
+/* The variables of a launch, for px_expand (pathexpand.h): ${CWD} is
+ * the launch directory, ${WORKDIR} the sandbox's working directory (NULL
+ * where it has none yet: heelc refuses it in most paths), and every other
+ * name comes from the launcher's environment. The one lookup every path
+ * of a launch is expanded with, so that a check and the launch it guards
+ * agree on what a grant names. */
+struct envb_launch {
+	char *const *env;
+	const char *cwd;
+	const char *workdir;
+};
+const char *envb_launch_lookup(const char *name, void *ctx);
+
 /* Builds the sandbox environment for `platform` (enum art_platform) from
  * the launcher's environment `host` and the policy: PATH, HOME, USER,
  * TERM, TZ, SHELL and the locale (LANG, LANGUAGE, LC_ALL and the twelve

@@ -13,8 +13,10 @@
  *   proxy -> init:         "ready", or "error=ONE LINE" (then it exits).
  * Settings: token=HEX (the password of user "heel"), mode=allow-all |
  * allow-list, allow-private=0|1, allow=PORT HOST (0: any port; HOST as
- * heelc normalised it, `*.` for subdomains), audit-file=PATH,
- * audit-daily=DIR, decide=PROGRAM then decide-arg=ARG each. */
+ * heelc normalised it, `*.` for subdomains), audit=file | daily carrying
+ * the sink heel-exec opened and checked (the file, or the directory as
+ * O_PATH; a helper never opens a sink by name), decide=PROGRAM (an
+ * absolute path heel-exec checked) then decide-arg=ARG each. */
 #ifndef HEEL_RUNTIME_PROXYCTL_H
 #define HEEL_RUNTIME_PROXYCTL_H
 

@@ -367,7 +367,10 @@ run(char *const argv[], char *const envp[], char *err, size_t errlen)
 				signal(s, SIG_DFL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (fd < 0 || dup2(fd, 0) < 0 || dup2(2, 1) < 0)
+		/* A neutral directory: `python -m` puts the current one first
+		 * on sys.path unless -I, and what runs here must not find a
+		 * pip.py or venv.py a sandbox left in the launch directory. */
+		if (fd < 0 || dup2(fd, 0) < 0 || dup2(2, 1) < 0 || chdir("/") < 0)
 			_exit(126);
 		syscall(SYS_close_range, 3u, ~0u, 0u);
 		execve(argv[0], argv, envp);
@@ -430,11 +433,10 @@ write_record(const struct venv_plan *vp, char *err, size_t errlen)
 }
 
 int
-venv_prepare(struct venv_plan *vp, char *const *env, char *err, size_t errlen)
+venv_check_host(const struct venv_plan *vp, const struct hc_places *ps, char *err, size_t errlen)
 {
-	char pybin[PATH_MAX + 16], **envp, **argv;
-	size_t n = 0, k = 0;
-	int r = 0;
+	char what[PATH_MAX + 64];
+	int r;
 
 	if (vp->state == VENV_NONE || vp->state == VENV_READY)
 		return 0;
@@ -450,6 +452,33 @@ venv_prepare(struct venv_plan *vp, char *const *env, char *err, size_t errlen)
 	if (vp->state == VENV_MISSING && !vp->python[0])
 		return rt_error(err, errlen, -ENOENT,
 				"venv %s: no python3 on PATH to make it with", vp->path);
+	if (vp->state == VENV_MISSING) {
+		snprintf(what, sizeof(what), "venv %s: python3, which would make it,", vp->path);
+		return hc_check(ps, HC_RUN, what, vp->python, err, errlen);
+	}
+	r = hc_check(ps, HC_RUN_TREE, "venv", vp->path, err, errlen);
+	if (r == -EPERM) {
+		size_t n = strlen(err);
+
+		snprintf(err + n, errlen > n ? errlen - n : 0,
+			 " (its pip would run to install what it lacks; remove the venv to have "
+			 "it made afresh)");
+	}
+	return r;
+}
+
+int
+venv_prepare(struct venv_plan *vp, char *const *env, const struct hc_places *ps, char *err,
+	     size_t errlen)
+{
+	char pybin[PATH_MAX + 16], **envp, **argv;
+	size_t n = 0, k = 0;
+	int r;
+
+	if (vp->state == VENV_NONE || vp->state == VENV_READY)
+		return 0;
+	if ((r = venv_check_host(vp, ps, err, errlen)) < 0)
+		return r;
 	for (char *const *e = env; e && *e; e++)
 		n++;
 	envp = calloc(n + 1, sizeof(*envp));
@@ -463,7 +492,7 @@ venv_prepare(struct venv_plan *vp, char *const *env, char *err, size_t errlen)
 		if (passed(*e))
 			envp[k++] = *e;
 	if (vp->state == VENV_MISSING) {
-		char *mk[] = { vp->python, "-m", "venv", "--", vp->path, NULL };
+		char *mk[] = { vp->python, "-I", "-m", "venv", "--", vp->path, NULL };
 
 		r = run(mk, envp, err, errlen);
 	}
@@ -472,6 +501,7 @@ venv_prepare(struct venv_plan *vp, char *const *env, char *err, size_t errlen)
 
 		snprintf(pybin, sizeof(pybin), "%s/bin/python", vp->path);
 		argv[a++] = pybin;
+		argv[a++] = "-I";
 		argv[a++] = "-m";
 		argv[a++] = "pip";
 		argv[a++] = "install";

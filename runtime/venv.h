@@ -20,6 +20,7 @@
 
 #include "artifact_read.h"
 #include "env.h"
+#include "hostcheck.h"
 
 /* The record of what heel installed, one requirement a line. */
 #define VENV_RECORD ".heel-packages"
@@ -60,18 +61,33 @@ void venv_plan_free(struct venv_plan *vp);
 int venv_check_places(const struct venv_plan *vp, const struct art_view *view, char *const *env,
 		      const char *cwd, const char *workdir, char *err, size_t errlen);
 
+/* What venv_prepare() checks before it runs anything on the host, for a
+ * venv to make or complete (nothing for one that is ready): python3,
+ * which makes it, is nothing a sandbox could have written; a venv that
+ * is there, whose python and pip would run, holds nothing a sandbox
+ * could have written (hostcheck.h: this launch's places and every
+ * earlier run's) and is not one the policy lets the sandbox write. 0, or
+ * -errno with one line in err. */
+int venv_check_host(const struct venv_plan *vp, const struct hc_places *ps, char *err,
+		    size_t errlen);
+
 /* One line: what venv_prepare() would do, or that it would do nothing. */
 void venv_describe(const struct venv_plan *vp, char *buf, size_t len);
 
-/* Makes the venv when it is missing (python3 -m venv, then its pip
- * installs the packages) and installs what the record lacks, then writes
- * the record. A venv the sandbox may write (allow-pip-install yes) is
- * never run on the host once made: one that lacks packages is refused
- * (-EPERM) rather than handed to its own pip. The children get only the
- * caller's PATH, HOME, user, locale, TMPDIR, proxy, certificate and
- * PIP_* variables from env; their stdout goes to stderr. 0 (state
- * VENV_READY), or -errno with one line in err. */
-int venv_prepare(struct venv_plan *vp, char *const *env, char *err, size_t errlen);
+/* After venv_check_host: makes the venv when it is missing (python3 -m
+ * venv, then its pip installs the packages) and installs what the record
+ * lacks, then writes the record. A venv the sandbox may write
+ * (allow-pip-install yes) is never run on the host once made: one that
+ * lacks packages is refused (-EPERM) rather than handed to its own pip.
+ * Python runs isolated (-I: no PYTHON* variable, no user site directory,
+ * no script or current directory on sys.path) in "/", so nothing a
+ * sandbox left beside the venv or in the launch directory (a pip.py, a
+ * .pth) is imported; the children get only the caller's PATH, HOME,
+ * user, locale, TMPDIR, proxy, certificate and PIP_* variables from env;
+ * their stdout goes to stderr. 0 (state VENV_READY), or -errno with one
+ * line in err. */
+int venv_prepare(struct venv_plan *vp, char *const *env, const struct hc_places *ps, char *err,
+		 size_t errlen);
 
 /* The sandbox's environment for the venv: VIRTUAL_ENV, and its bin/
  * first on PATH. 0 or -ENOMEM. */

@@ -6,11 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "artifact_read.h"
 #include "artifact_write.h"
 #include "ast.h"
 #include "build.h"
 #include "config_toml.h"
 #include "fmt.h"
+#include "grow.h"
+#include "hostcheck.h"
 #include "ir.h"
 #include "parse.h"
 #include "pathexpand.h"
@@ -34,17 +37,62 @@ ends_with(const char *s, const char *suffix)
 	return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
-/* Replaces *spelled with its resolved form and checks the links it
- * crossed against the writable places (see pathres.h). */
+void
+build_named_free(struct build_named_list *l)
+{
+	for (size_t i = 0; l && i < l->n; i++) {
+		free(l->v[i].path);
+		free(l->v[i].origin);
+	}
+	if (l) {
+		free(l->v);
+		*l = (struct build_named_list){ 0 };
+	}
+}
+
+static int
+add_named(struct build_named_list *l, const char *cwd, const char *spelled, const char *origin,
+	  bool sink)
+{
+	struct build_named *v;
+
+	if (!l)
+		return 0;
+	if (!(v = grow_array(l->v, &l->cap, l->n + 1, sizeof(*v), 16)))
+		return -ENOMEM;
+	l->v = v;
+	v = &l->v[l->n];
+	*v = (struct build_named){ .sink = sink };
+	while (spelled[0] == '.' && spelled[1] == '/')
+		spelled += 2 + strspn(spelled + 2, "/");
+	if (spelled[0] == '/')
+		v->path = strdup(spelled);
+	else if (asprintf(&v->path, "%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "",
+			  spelled[0] ? spelled : ".") < 0)
+		v->path = NULL;
+	if (asprintf(&v->origin, "%s:", origin ? origin : "a path") < 0)
+		v->origin = NULL;
+	if (!v->path || !v->origin) {
+		free(v->path);
+		free(v->origin);
+		return -ENOMEM;
+	}
+	l->n++;
+	return 0;
+}
+
+/* Replaces *spelled with its resolved form, keeping the spelling in
+ * `named` for build_check_named (the links it crosses are judged once
+ * the policy says where its sandbox may write). */
 struct resolved {
 	char **slot;	/* where the path lives in the settings */
 	const char *origin;
-	struct pathres r;
-	bool writable;
+	bool sink;
 };
 
 static int
-resolve_all(struct settings *s, const char *cwd, char *err, size_t errlen)
+resolve_all(struct settings *s, const char *cwd, struct build_named_list *named, char *err,
+	    size_t errlen)
 {
 	size_t n = s->ngrants + 2, k = 0;
 	struct resolved *rs = calloc(n, sizeof(*rs));
@@ -54,45 +102,55 @@ resolve_all(struct settings *s, const char *cwd, char *err, size_t errlen)
 	if (!rs)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->ngrants; i++)
-		rs[k++] = (struct resolved){ &s->grants[i].path, s->grants[i].origin,
-					     { 0 }, strchr(s->grants[i].mode, 'w') != NULL };
+		rs[k++] = (struct resolved){ &s->grants[i].path, s->grants[i].origin, false };
 	if (s->audit_log.value)
-		rs[k++] = (struct resolved){ &s->audit_log.value, s->audit_log.origin, { 0 }, false };
+		rs[k++] = (struct resolved){ &s->audit_log.value, s->audit_log.origin, true };
 	if (s->working_dir.value)
-		rs[k++] = (struct resolved){ &s->working_dir.value, s->working_dir.origin, { 0 }, true };
+		rs[k++] = (struct resolved){ &s->working_dir.value, s->working_dir.origin, false };
 	for (size_t i = 0; i < k && !rc; i++) {
+		struct pathres r;
 		char why[600];
 
-		rc = pathres_resolve_memo(cwd, *rs[i].slot, &memo, &rs[i].r, why, sizeof(why));
-		if (rc)
-			snprintf(err, errlen, "%s: %s", rs[i].origin, why);
-	}
-	/* A link inside a place the sandbox can write may be its own work
-	 * from an earlier run: following it would grant what it points to. */
-	for (size_t i = 0; i < k && !rc; i++) {
-		for (size_t l = 0; l < rs[i].r.nlinks && !rc; l++) {
-			for (size_t w = 0; w < k; w++) {
-				if (!rs[w].writable || !pathres_beneath(rs[i].r.links[l], rs[w].r.path))
-					continue;
-				snprintf(err, errlen, "%s: the path crosses the symbolic link %s, which lies "
-					 "inside the writable place %s (%s): a sandbox could have made it; "
-					 "name the place it points to instead", rs[i].origin,
-					 rs[i].r.links[l], rs[w].r.path, rs[w].origin);
-				rc = -EINVAL;
-				break;
-			}
+		rc = add_named(named, cwd, *rs[i].slot, rs[i].origin, rs[i].sink);
+		if (!rc)
+			rc = pathres_resolve_memo(cwd, *rs[i].slot, &memo, &r, why, sizeof(why));
+		if (rc) {
+			if (rc != -ENOMEM)
+				snprintf(err, errlen, "%s: %s", rs[i].origin, why);
+			break;
 		}
-	}
-	for (size_t i = 0; i < k; i++) {
-		if (!rc) {
-			free(*rs[i].slot);
-			*rs[i].slot = rs[i].r.path;
-			rs[i].r.path = NULL;
-		}
-		pathres_free(&rs[i].r);
+		free(*rs[i].slot);
+		*rs[i].slot = r.path;
+		r.path = NULL;
+		pathres_free(&r);
 	}
 	free(rs);
 	pathres_memo_free(&memo);
+	return rc;
+}
+
+int
+build_check_named(const struct build_named_list *l, const uint8_t *bytes, size_t len,
+		  const char *cwd, char *const *env, const char *exe, char *err, size_t errlen)
+{
+	struct envb_launch vars = { .env = env, .cwd = cwd };
+	struct hc_places places;
+	struct art_view view;
+	int rc;
+
+	if ((rc = art_validate(bytes, len, &view, err, errlen)) < 0)
+		return rc;
+	rc = hc_places_init(&places, env);
+	if (!rc)
+		rc = hc_places_add_policy(&places, &view, &vars, err, errlen);
+	for (size_t i = 0; !rc && l && i < l->n; i++)
+		rc = hc_check(&places, l->v[i].sink ? HC_APPEND : HC_GRANT, l->v[i].origin,
+			      l->v[i].path, err, errlen);
+	if (!rc && exe)
+		rc = hc_check(&places, HC_RUN, "heel-exec:", exe, err, errlen);
+	if (rc == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	hc_places_free(&places);
 	return rc;
 }
 
@@ -169,7 +227,7 @@ build_text(struct diag_ctx *ctx, const struct build_in *in, char **text, char *e
 	if (!rc)
 		rc = settle_network(&merged, err, errlen);
 	if (!rc)
-		rc = resolve_all(&merged, in->cwd, err, errlen);
+		rc = resolve_all(&merged, in->cwd, in->named, err, errlen);
 	if (!rc) {
 		/* Started in `/` or a system directory, the base already says
 		 * what may be read there: granting the whole of it would read

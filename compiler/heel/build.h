@@ -13,6 +13,24 @@
 #include "diag.h"
 #include "settings.h"
 
+/* A path a user named (an option, a TOML key, a builder call), kept as
+ * spelled so that, once the policy and so every place a sandbox may
+ * write are known, the links it crosses are checked (hostcheck.h):
+ * build_text resolves them to the real place for the policy text. */
+struct build_named {
+	char *path;   /* absolute (the caller's directory in front), links
+		       * not followed */
+	char *origin; /* "--writable", "heel.toml:4" */
+	bool sink;    /* the audit log (appended to), else a grant */
+};
+
+struct build_named_list {
+	struct build_named *v;
+	size_t n, cap;
+};
+
+void build_named_free(struct build_named_list *l);
+
 struct build_in {
 	const struct settings *options; /* the command line; paths as spelled */
 	const char *config;		/* --config FILE.heel|FILE.toml, or NULL */
@@ -20,6 +38,8 @@ struct build_in {
 	const char *cwd;		/* the caller's directory, absolute */
 	bool read_start_dir;		/* the command starts in cwd: grant it r */
 	const char *script;		/* heel python SCRIPT: readable too, or NULL */
+	struct build_named_list *named;	/* out: the paths named, for
+					 * build_check_named; NULL: not kept */
 };
 
 /* Writes the policy text into *text (malloc'ed). Problems in files go to
@@ -27,6 +47,17 @@ struct build_in {
  * Returns 0, -EINVAL, -EIO (a file cannot be read), -ENOMEM. */
 int build_text(struct diag_ctx *ctx, const struct build_in *in, char **text, char *err,
 	       size_t errlen);
+
+/* The host side's check of what build_text resolved, once the artifact
+ * is compiled: every place its sandbox may write and every place an
+ * earlier run recorded (hostcheck.h), against each path named: no link
+ * crossed that a sandbox could have planted (a grant through it would
+ * grant what it points to), no audit log where the sandbox writes.
+ * Also `exe`, when not NULL: the heel-exec about to be run. 0, or -errno
+ * with one line in err. */
+int build_check_named(const struct build_named_list *l, const uint8_t *bytes, size_t len,
+		      const char *cwd, char *const *env, const char *exe, char *err,
+		      size_t errlen);
 
 /* Compiles policy text (named `name` in diagnostics, relative includes
  * taken from the current directory) into an artifact, or only checks it

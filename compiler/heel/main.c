@@ -22,6 +22,7 @@
 #include "diag.h"
 #include "pty.h"
 #include "readfile.h"
+#include "hostcheck.h"
 #include "venv.h"
 #include "version.h"
 
@@ -244,14 +245,24 @@ compile_cached(struct diag_ctx *ctx, const char *text, uint8_t **bytes, size_t *
 static int
 prepare_venv(const uint8_t *bytes, size_t len, const char *cwd, const char *name)
 {
-	char err[PATH_MAX + 1024], line[PATH_MAX + 1024];
+	char err[PATH_MAX + 4096], line[PATH_MAX + 1024];
 	extern char **environ;
+	struct envb_launch vars = { .env = environ, .cwd = cwd };
+	struct hc_places places;
 	struct art_view view;
 	struct venv_plan vp;
 	int rc;
 
 	if (art_validate(bytes, len, &view, err, sizeof(err)) < 0)
 		return failure("%s: %s", name, err);
+	/* What python and pip may be: nothing a sandbox of this policy or
+	 * an earlier run could have written (hostcheck.h). */
+	if ((rc = hc_places_init(&places, environ)) == 0)
+		rc = hc_places_add_policy(&places, &view, &vars, err, sizeof(err));
+	if (rc < 0) {
+		hc_places_free(&places);
+		return failure("%s: %s", name, rc == -ENOMEM ? "out of memory" : err);
+	}
 	rc = venv_plan(&vp, &view, ART_LINUX, environ, cwd, err, sizeof(err));
 	if (rc == 0 && vp.state == VENV_NONE) {
 		venv_plan_free(&vp);
@@ -262,9 +273,10 @@ prepare_venv(const uint8_t *bytes, size_t len, const char *cwd, const char *name
 	if (rc == 0) {
 		venv_describe(&vp, line, sizeof(line));
 		fprintf(stderr, "heel: %s\n", line);
-		rc = venv_prepare(&vp, environ, err, sizeof(err));
+		rc = venv_prepare(&vp, environ, &places, err, sizeof(err));
 	}
 	venv_plan_free(&vp);
+	hc_places_free(&places);
 	return rc < 0 ? failure("%s: %s", name, err) : 0;
 }
 
@@ -361,9 +373,25 @@ main(int argc, char **argv)
 			cli_free(&c);
 			return rc;
 		}
+		/* heel-exec is what runs next, on the host: nothing a sandbox
+		 * of this policy or an earlier run could have written. */
+		{
+			char *text = NULL;
+			size_t len = 0;
+
+			rc = rf_read_regular(c.policy, &text, &len, NULL);
+			if (rc)
+				return failure("%s: %s", c.policy, strerror(rc < 0 ? -rc : rc));
+			rc = build_check_named(NULL, (const uint8_t *)text, len, cwd, environ,
+					       launcher, err, sizeof(err));
+			free(text);
+			if (rc)
+				return failure("%s%s", err, "");
+		}
 		push(&l, c.policy);
 	} else {
 		struct diag_ctx *ctx = diag_new();
+		struct build_named_list named = { 0 };
 		struct build_in in = {
 			.options = &c.opts,
 			.config = c.config,
@@ -371,6 +399,7 @@ main(int argc, char **argv)
 			.cwd = cwd,
 			.read_start_dir = true,
 			.script = c.command == CLI_PYTHON && !c.python_code && c.nargs ? c.args[0] : NULL,
+			.named = &named,
 		};
 		char *text = NULL;
 		uint8_t *bytes = NULL;
@@ -380,6 +409,16 @@ main(int argc, char **argv)
 		if (!ctx)
 			return failure("out of memory%s%s", "", "");
 		rc = build_text(ctx, &in, &text, err, sizeof(err));
+		/* The paths named, once the policy says where its sandbox may
+		 * write: a link crossed that a sandbox could have planted is
+		 * refused (--print-policy too: the text would name its target). */
+		if (!rc)
+			rc = compile_cached(ctx, text, &bytes, &len);
+		if (!rc)
+			rc = build_check_named(&named, bytes, len, cwd, environ,
+					       c.print_policy || c.prepare ? NULL : launcher, err,
+					       sizeof(err));
+		build_named_free(&named);
 		if (!rc && c.print_policy) {
 			char *formatted = NULL;
 
@@ -387,8 +426,6 @@ main(int argc, char **argv)
 			if (!rc)
 				fputs(formatted, stdout);
 			free(formatted);
-		} else if (!rc) {
-			rc = compile_cached(ctx, text, &bytes, &len);
 		}
 		diag_render(ctx, stderr);
 		diag_free(ctx);

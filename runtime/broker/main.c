@@ -78,7 +78,7 @@ finish_command(struct broker *b)
 }
 
 static void
-setting(struct broker *b, const char *msg, const char **audit_file, const char **audit_daily)
+setting(struct broker *b, const char *msg, int fd, int *audit_fd, int *audit_kind)
 {
 	char err[256];
 	const char *v;
@@ -88,10 +88,13 @@ setting(struct broker *b, const char *msg, const char **audit_file, const char *
 	if ((v = proxyctl_value(msg, "workdir"))) {
 		if (v[0] != '/' || !(b->workdir = strdup(v)))
 			die("workdir `%.200s`: not an absolute path", v);
-	} else if ((v = proxyctl_value(msg, "audit-file"))) {
-		*audit_file = strdup(v);
-	} else if ((v = proxyctl_value(msg, "audit-daily"))) {
-		*audit_daily = strdup(v);
+	} else if ((v = proxyctl_value(msg, "audit"))) {
+		/* The sink heel-exec opened and checked: never a name. */
+		if ((strcmp(v, "file") != 0 && strcmp(v, "daily") != 0) || fd < 0 || *audit_fd >= 0)
+			die("audit `%.20s`: not one sink, file or daily, with its descriptor", v);
+		*audit_fd = fd;
+		*audit_kind = strcmp(v, "file") == 0 ? AUDIT_SINK_FILE : AUDIT_SINK_DAILY;
+		return;
 	} else if ((v = proxyctl_value(msg, "env"))) {
 		if (!env_allowed(v))
 			die("env `%.40s`: not one the host command may take", v);
@@ -130,15 +133,16 @@ setting(struct broker *b, const char *msg, const char **audit_file, const char *
 	} else {
 		die("unknown setting `%.40s`", msg);
 	}
+	if (fd >= 0)
+		close(fd);
 }
 
 static void
 read_settings(struct broker *b)
 {
-	const char *audit_file = NULL, *audit_daily = NULL;
 	char msg[PROXYCTL_MSG_MAX], err[512];
+	int fd, rc, audit_fd = -1, audit_kind = AUDIT_SINK_FILE;
 	long n;
-	int fd, rc;
 
 	b->env[b->nenv++] = strdup(HOST_PATH);
 	for (;;) {
@@ -146,19 +150,19 @@ read_settings(struct broker *b)
 		if (n <= 0)
 			die("the control socket ended before the settings did (%s)",
 			    n < 0 ? strerror((int)-n) : "end of stream");
-		if (fd >= 0)
-			close(fd);
-		if (!strcmp(msg, "end"))
+		if (!strcmp(msg, "end")) {
+			if (fd >= 0)
+				close(fd);
 			break;
-		setting(b, msg, &audit_file, &audit_daily);
+		}
+		setting(b, msg, fd, &audit_fd, &audit_kind);
 	}
 	finish_command(b);
 	if (!b->workdir)
 		die("the settings lack the workdir");
-	if (audit_file || audit_daily) {
-		rc = audit_sink_open(&b->audit, audit_file ? AUDIT_SINK_FILE : AUDIT_SINK_DAILY,
-				     audit_file ? audit_file : audit_daily, "heel-broker", err,
-				     sizeof(err));
+	if (audit_fd >= 0) {
+		rc = audit_sink_adopt(&b->audit, (enum audit_sink_kind)audit_kind, audit_fd, err,
+				      sizeof(err));
 		if (rc < 0)
 			die("network audit: %s", err);
 	}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "audit_sink.h"
 #include "errmsg.h"
@@ -119,21 +120,25 @@ proxy_audit_format(const struct proxy_decision *d, char *out, size_t cap)
 }
 
 int
-proxy_audit_open(struct proxy_audit **out, enum proxy_audit_kind kind, const char *path,
-		 char *err, size_t errlen)
+proxy_audit_open(struct proxy_audit **out, enum proxy_audit_kind kind, int fd, char *err,
+		 size_t errlen)
 {
 	struct proxy_audit *a = malloc(sizeof(*a));
 	int rc;
 
 	*out = NULL;
-	if (!a)
+	if (!a) {
+		close(fd);
 		return rt_error(err, errlen, -ENOMEM, "out of memory for the audit sink");
-	if (kind != PROXY_AUDIT_FILE && kind != PROXY_AUDIT_DAILY)
+	}
+	if (kind != PROXY_AUDIT_FILE && kind != PROXY_AUDIT_DAILY) {
+		close(fd);
 		rc = rt_error(err, errlen, -EINVAL, "unknown audit sink kind %d", (int)kind);
-	else
-		rc = audit_sink_open(&a->sink,
-				     kind == PROXY_AUDIT_FILE ? AUDIT_SINK_FILE : AUDIT_SINK_DAILY,
-				     path, "heel-proxy", err, errlen);
+	} else {
+		rc = audit_sink_adopt(&a->sink,
+				      kind == PROXY_AUDIT_FILE ? AUDIT_SINK_FILE : AUDIT_SINK_DAILY,
+				      fd, err, errlen);
+	}
 	if (rc < 0) {
 		free(a);
 		return rc;

@@ -56,13 +56,12 @@ enum proxy_audit_kind {
 
 struct proxy_audit;
 
-/* Opens the sink before the proxy confines itself: the file (O_APPEND,
- * created 0600) or the directory and today's file in it. The directory
- * (FILE's or DIR) must exist: heel-proxy never creates directories, and
- * the error names the one missing. 0 with *out (caller closes), or
- * -errno with a message in err. */
-int proxy_audit_open(struct proxy_audit **out, enum proxy_audit_kind kind, const char *path,
-		     char *err, size_t errlen);
+/* Takes the sink heel-exec opened and checked (audit_sink_adopt), before
+ * the proxy confines itself: the file, or the directory of a daily sink
+ * (whose today's file is opened now). Takes fd. 0 with *out (caller
+ * closes), or -errno with a message in err. */
+int proxy_audit_open(struct proxy_audit **out, enum proxy_audit_kind kind, int fd, char *err,
+		     size_t errlen);
 
 /* The directory the daily sink opens its files in (an O_PATH descriptor
  * the sink keeps open), or -1 for a file sink. After Landlock, the only

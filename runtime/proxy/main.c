@@ -32,7 +32,7 @@ struct settings {
 	struct proxy_policy policy;
 	bool have_mode;
 	int audit_kind; /* -1 none, else enum proxy_audit_kind */
-	char *audit_path;
+	int audit_fd;   /* the sink heel-exec opened and checked */
 	char *decide[MAX_DECIDE_ARGS + 2]; /* program, args, NULL */
 	size_t ndecide;
 };
@@ -60,11 +60,23 @@ read_settings(struct settings *st)
 	int fd;
 
 	st->audit_kind = -1;
+	st->audit_fd = -1;
 	for (;;) {
 		n = proxyctl_recv(PROXYCTL_FD, msg, sizeof(msg), &fd);
 		if (n <= 0)
 			die("the control socket ended before the settings did (%s)",
 			    n < 0 ? strerror((int)-n) : "end of stream");
+		if ((v = proxyctl_value(msg, "audit"))) {
+			/* The sink heel-exec opened and checked: never a name,
+			 * which a sandbox could have redirected. */
+			if ((strcmp(v, "file") != 0 && strcmp(v, "daily") != 0) || fd < 0 ||
+			    st->audit_fd >= 0)
+				die("audit `%.20s`: not one sink, file or daily, with its descriptor",
+				    v);
+			st->audit_kind = strcmp(v, "file") == 0 ? PROXY_AUDIT_FILE : PROXY_AUDIT_DAILY;
+			st->audit_fd = fd;
+			continue;
+		}
 		if (fd >= 0)
 			close(fd);
 		if (!strcmp(msg, "end"))
@@ -84,12 +96,6 @@ read_settings(struct settings *st)
 		} else if ((v = proxyctl_value(msg, "allow"))) {
 			if (proxy_policy_add(&st->policy, v, err, sizeof(err)) < 0)
 				die("%s", err);
-		} else if ((v = proxyctl_value(msg, "audit-file")) ||
-			   (v = proxyctl_value(msg, "audit-daily"))) {
-			st->audit_kind = msg[6] == 'f' ? PROXY_AUDIT_FILE : PROXY_AUDIT_DAILY;
-			free(st->audit_path);
-			if (!(st->audit_path = strdup(v)))
-				die("out of memory");
 		} else if ((v = proxyctl_value(msg, "decide")) ||
 			   (v = proxyctl_value(msg, "decide-arg"))) {
 			if (st->ndecide >= MAX_DECIDE_ARGS + 1)
@@ -138,7 +144,7 @@ main(int argc, char **argv)
 	proxy_policy_init(&st.policy);
 	read_settings(&st);
 	if (st.audit_kind >= 0 &&
-	    proxy_audit_open(&audit, (enum proxy_audit_kind)st.audit_kind, st.audit_path, err,
+	    proxy_audit_open(&audit, (enum proxy_audit_kind)st.audit_kind, st.audit_fd, err,
 			     sizeof(err)) < 0)
 		die("network audit: %s", err);
 	if (st.ndecide &&

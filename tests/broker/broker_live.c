@@ -159,8 +159,15 @@ start_broker(void)
 	close(sv[1]);
 	ctl = sv[0];
 	send_setting("workdir", work);
+	/* The sink as heel-exec hands it over: open, never a name. */
 	snprintf(path, sizeof(path), "%s/audit.jsonl", outdir);
-	send_setting("audit-file", path);
+	{
+		int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+		if (fd < 0 || proxyctl_send(ctl, "audit", "file", fd) < 0)
+			exit(2);
+		close(fd);
+	}
 	send_setting("env", "LANG=C.UTF-8");
 	command("echo", "echo.sh", NULL);
 	send_setting("positional", "query");

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "hostcheck.h"
 
 static char root[64];
 
@@ -38,6 +39,27 @@ remove_root(void)
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	cr_assert_eq(system(cmd), 0);
+}
+
+/* The sink as heel-exec hands it over: opened and checked by the host
+ * side's one primitive (hostcheck.h), with no writable place of a
+ * launch (and no ledger: the test's HOME does not exist), then adopted. */
+static int
+sink_open(struct proxy_audit **a, enum proxy_audit_kind kind, const char *path, char *err,
+	  size_t errlen)
+{
+	char *env[] = { "HOME=/nonexistent-heel-test", NULL };
+	struct hc_places ps;
+	int fd, rc;
+
+	*a = NULL;
+	if ((rc = hc_places_init(&ps, env)) < 0)
+		return rc;
+	rc = hc_open_append(&ps, "the audit sink", path, kind == PROXY_AUDIT_DAILY, &fd, err, errlen);
+	hc_places_free(&ps);
+	if (rc < 0)
+		return rc;
+	return proxy_audit_open(a, kind, fd, err, errlen);
 }
 
 /* A moment in UTC. */
@@ -265,7 +287,7 @@ Test(proxy_audit, file_appends_mode_0600, .init = make_root, .fini = remove_root
 
 	snprintf(path, sizeof(path), "%s/audit.jsonl", root);
 	for (int round = 0; round < 2; round++) {
-		cr_assert_eq(proxy_audit_open(&a, PROXY_AUDIT_FILE, path, err, sizeof(err)), 0, "%s",
+		cr_assert_eq(sink_open(&a, PROXY_AUDIT_FILE, path, err, sizeof(err)), 0, "%s",
 			     err);
 		cr_assert_eq(proxy_audit_dir_fd(a), -1);
 		cr_assert_eq(proxy_audit_record(a, &d), 0);
@@ -298,7 +320,7 @@ Test(proxy_audit, two_writers_never_interleave, .init = make_root, .fini = remov
 			struct proxy_audit *a;
 
 			d.reason = reason[w];
-			if (proxy_audit_open(&a, PROXY_AUDIT_FILE, path, err, sizeof(err)) < 0)
+			if (sink_open(&a, PROXY_AUDIT_FILE, path, err, sizeof(err)) < 0)
 				_exit(2);
 			for (int i = 0; i < LINES; i++)
 				if (proxy_audit_record(a, &d) < 0)
@@ -353,7 +375,7 @@ Test(proxy_audit, daily_file_by_utc_date, .init = make_root, .fini = remove_root
 
 	setenv("TZ", "<-10>10", 1); /* local midnight is elsewhere */
 	tzset();
-	cr_assert_eq(proxy_audit_open(&a, PROXY_AUDIT_DAILY, root, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(sink_open(&a, PROXY_AUDIT_DAILY, root, err, sizeof(err)), 0, "%s", err);
 	cr_assert_geq(proxy_audit_dir_fd(a), 0);
 	/* Today's file is opened at once, before the proxy confines itself. */
 	clock_gettime(CLOCK_REALTIME, &now);
@@ -388,7 +410,7 @@ Test(proxy_audit, daily_opens_through_the_kept_directory, .init = make_root, .fi
 	snprintf(dir, sizeof(dir), "%s/net", root);
 	snprintf(moved, sizeof(moved), "%s/moved", root);
 	cr_assert_eq(mkdir(dir, 0700), 0);
-	cr_assert_eq(proxy_audit_open(&a, PROXY_AUDIT_DAILY, dir, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(sink_open(&a, PROXY_AUDIT_DAILY, dir, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(rename(dir, moved), 0);
 	cr_assert_eq(proxy_audit_record(a, &d), 0);
 	proxy_audit_close(a);
@@ -406,7 +428,7 @@ Test(proxy_audit, daily_refuses_a_planted_link, .init = make_root, .fini = remov
 	char path[PATH_MAX], target[PATH_MAX], err[256];
 	struct proxy_audit *a;
 
-	cr_assert_eq(proxy_audit_open(&a, PROXY_AUDIT_DAILY, root, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(sink_open(&a, PROXY_AUDIT_DAILY, root, err, sizeof(err)), 0, "%s", err);
 	snprintf(target, sizeof(target), "%s/elsewhere", root);
 	cr_assert_eq(symlink(target, daily_path(path, sizeof(path), "2030-06-15")), 0);
 	cr_assert_eq(proxy_audit_record(a, &d), -ELOOP);
@@ -423,13 +445,12 @@ Test(proxy_audit, missing_directory_is_named, .init = make_root, .fini = remove_
 
 	snprintf(dir, sizeof(dir), "%s/no/such", root);
 	snprintf(path, sizeof(path), "%s/audit.jsonl", dir);
-	cr_assert_eq(proxy_audit_open(&a, PROXY_AUDIT_FILE, path, err, sizeof(err)), -ENOENT);
+	cr_assert_eq(sink_open(&a, PROXY_AUDIT_FILE, path, err, sizeof(err)), -ENOENT);
 	cr_assert_null(a);
 	cr_assert_not_null(strstr(err, dir), "%s", err);
 	cr_assert_not_null(strstr(err, "does not exist"), "%s", err);
-	cr_assert_null(strstr(err, "audit.jsonl"), "%s", err);
 
-	cr_assert_eq(proxy_audit_open(&a, PROXY_AUDIT_DAILY, dir, err, sizeof(err)), -ENOENT);
+	cr_assert_eq(sink_open(&a, PROXY_AUDIT_DAILY, dir, err, sizeof(err)), -ENOENT);
 	cr_assert_not_null(strstr(err, dir), "%s", err);
 	cr_assert_not_null(strstr(err, "does not exist"), "%s", err);
 	snprintf(dir, sizeof(dir), "%s/no", root);
@@ -439,10 +460,10 @@ Test(proxy_audit, missing_directory_is_named, .init = make_root, .fini = remove_
 	snprintf(dir, sizeof(dir), "%s/file", root);
 	cr_assert_eq(close(open(dir, O_CREAT | O_WRONLY, 0600)), 0);
 	snprintf(path, sizeof(path), "%s/audit.jsonl", dir);
-	cr_assert_eq(proxy_audit_open(&a, PROXY_AUDIT_FILE, path, err, sizeof(err)), -ENOTDIR);
+	cr_assert_eq(sink_open(&a, PROXY_AUDIT_FILE, path, err, sizeof(err)), -ENOTDIR);
 	cr_assert_not_null(strstr(err, dir), "%s", err);
 	cr_assert_not_null(strstr(err, "is not a directory"), "%s", err);
-	cr_assert_eq(proxy_audit_open(&a, PROXY_AUDIT_DAILY, dir, err, sizeof(err)), -ENOTDIR);
+	cr_assert_eq(sink_open(&a, PROXY_AUDIT_DAILY, dir, err, sizeof(err)), -ENOTDIR);
 	cr_assert_not_null(strstr(err, "is not a directory"), "%s", err);
 }
 
@@ -452,23 +473,65 @@ Test(proxy_audit, a_directory_is_no_audit_file, .init = make_root, .fini = remov
 	char err[512];
 	struct proxy_audit *a;
 
-	cr_assert_eq(proxy_audit_open(&a, PROXY_AUDIT_FILE, root, err, sizeof(err)), -EISDIR);
+	cr_assert_eq(sink_open(&a, PROXY_AUDIT_FILE, root, err, sizeof(err)), -EISDIR);
 	cr_assert_not_null(strstr(err, root), "%s", err);
 }
 
 /* A decision that cannot be recorded is a refusal: the write's error
- * reaches the caller. */
-Test(proxy_audit, write_failure_is_an_error)
+ * reaches the caller (here the file size limit, EFBIG). */
+Test(proxy_audit, write_failure_is_an_error, .init = make_root, .fini = remove_root)
 {
-	struct proxy_decision d = decision(at(2026, 12, 1, 0, 0, 0, 0), "example.org");
-	struct proxy_audit *a;
-	char err[256];
+	char path[PATH_MAX];
+	int status;
+	pid_t pid;
 
-	cr_assert_eq(proxy_audit_open(&a, PROXY_AUDIT_FILE, "/dev/full", err, sizeof(err)), 0, "%s",
-		     err);
-	cr_assert_eq(proxy_audit_record(a, &d), -ENOSPC);
-	cr_assert_eq(proxy_audit_record(a, &d), -ENOSPC);
+	snprintf(path, sizeof(path), "%s/full.jsonl", root);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct proxy_decision d = decision(at(2026, 12, 1, 0, 0, 0, 0), "example.org");
+		struct rlimit rl = { 0, 0 };
+		struct proxy_audit *a;
+		char err[512];
+		int rc[2];
+
+		signal(SIGXFSZ, SIG_IGN);
+		if (sink_open(&a, PROXY_AUDIT_FILE, path, err, sizeof(err)) < 0 ||
+		    setrlimit(RLIMIT_FSIZE, &rl) < 0)
+			_exit(2);
+		rc[0] = proxy_audit_record(a, &d);
+		rc[1] = proxy_audit_record(a, &d);
+		proxy_audit_close(a);
+		_exit(rc[0] == -EFBIG && rc[1] == -EFBIG ? 0 : 1);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %#x", status);
+}
+
+/* A hard link planted under the file's name (a second name for
+ * ~/.bashrc) and a link under a coming day's name are never written. */
+Test(proxy_audit, second_names_refused, .init = make_root, .fini = remove_root)
+{
+	char path[PATH_MAX], target[PATH_MAX], err[1024];
+	struct proxy_audit *a;
+
+	snprintf(target, sizeof(target), "%s/bashrc", root);
+	cr_assert_eq(close(open(target, O_CREAT | O_WRONLY, 0600)), 0);
+	snprintf(path, sizeof(path), "%s/audit.jsonl", root);
+	cr_assert_eq(link(target, path), 0);
+	cr_assert_eq(sink_open(&a, PROXY_AUDIT_FILE, path, err, sizeof(err)), -EPERM);
+	cr_assert_not_null(strstr(err, "more than one name"), "%s", err);
+	cr_assert_eq(sink_open(&a, PROXY_AUDIT_DAILY, root, err, sizeof(err)), 0, "%s", err);
+	{
+		struct proxy_decision d = decision(at(2031, 1, 2, 12, 0, 0, 0), "example.org");
+		char day[PATH_MAX];
+
+		snprintf(day, sizeof(day), "%s/network-audit.2031-01-02.jsonl", root);
+		cr_assert_eq(link(target, day), 0);
+		cr_assert_eq(proxy_audit_record(a, &d), -EPERM);
+	}
 	proxy_audit_close(a);
+	cr_assert_eq(strlen(slurp(target)), 0);
 }
 
 /* A short write (the file size limit reached mid-line) is an error, and
@@ -491,7 +554,7 @@ Test(proxy_audit, short_write_is_an_error_and_sticks, .init = make_root, .fini =
 		int rc[3];
 
 		signal(SIGXFSZ, SIG_IGN);
-		if (proxy_audit_open(&a, PROXY_AUDIT_FILE, path, err, sizeof(err)) < 0 ||
+		if (sink_open(&a, PROXY_AUDIT_FILE, path, err, sizeof(err)) < 0 ||
 		    setrlimit(RLIMIT_FSIZE, &rl) < 0)
 			_exit(2);
 		rc[0] = proxy_audit_record(a, &d); /* fits */
