@@ -553,6 +553,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-broker
 	@$(MAKE) --no-print-directory check-ipc
 	@$(MAKE) --no-print-directory check-python
+	@$(MAKE) --no-print-directory check-hostside
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz-smoke
 	@# Debian 12's own kernel (6.1, Landlock ABI 2) in QEMU: the suites
@@ -636,6 +637,16 @@ $(TBIN)/broker_live: tests/broker/broker_live.c $(LIB)/libheelrt.a | $(TBIN)
 .PHONY: check-ipc
 check-ipc: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-broker $(BIN)/heel-ipc $(BIN)/heel-proxy
 	@bash tests/ipc/run.sh $(B)
+
+# The host side's escape suite (tests/hostside): nothing a sandbox can
+# write steers the host across runs (a rewritten host command or decider,
+# a planted link, a pip.py), as root and as uid 65534; and the table of
+# every place the host side runs, opens or makes a name, checked against
+# the code (callers.py), so a new helper cannot skip the one check.
+.PHONY: check-hostside
+check-hostside: all
+	@python3 tests/hostside/callers.py
+	@bash tests/hostside/run.sh $(B)
 
 # A policy's Python venv end to end (tests/python): made on the host by
 # heel-exec and heel python --prepare from a package index the test

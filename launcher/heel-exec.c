@@ -30,6 +30,7 @@
 #include "linux_cgroup.h"
 #include "linux_broker.h"
 #include "linux_proxy.h"
+#include "pathexpand.h"
 #include "rlimits.h"
 #include "venv.h"
 #include "workdir.h"
@@ -373,6 +374,10 @@ precheck(const struct linux_launch *l, const struct art_view *view, const struct
 {
 	struct linux_launch q = *l;
 	struct linux_broker b = { .h = { .pidfd = -1, .ctl = -1 } };
+	/* The port a launch gives the Landlock rule: the proxy itself is
+	 * only looked for here. */
+	struct linux_proxy proxy = { .on = true, .port = PROXYCTL_PORT, .h = { .pidfd = -1, .ctl = -1 },
+				     .listen_fd = -1 };
 	struct linux_cgroup cg;
 	char dir[PATH_MAX];
 	int r = 0;
@@ -380,8 +385,10 @@ precheck(const struct linux_launch *l, const struct art_view *view, const struct
 	q.note = silent;
 	q.verbose = false;
 	q.landlock_state = NULL;
-	if (linux_proxy_wanted(view))
+	if (linux_proxy_wanted(view)) {
 		r = linux_proxy_check(view, ps, vars, dir, sizeof(dir), err, errlen);
+		q.proxy = &proxy;
+	}
 	if (r == 0 && linux_broker_wanted(view)) {
 		r = linux_broker_check(&b, view, ps, err, errlen);
 		free(b.names);
@@ -398,6 +405,30 @@ precheck(const struct linux_launch *l, const struct art_view *view, const struct
 	else if (r == 0)
 		linux_cgroup_remove(&q, &cg);
 	return r;
+}
+
+/* Root whose sandbox may write the system itself (isolation permissive,
+ * a grant of /usr): what it leaves there runs on the host whatever heel
+ * does, and every later check as root refuses it. Said once, never only
+ * under -v. */
+static void
+warn_system_writable(const struct hc_places *ps)
+{
+	if (geteuid() != 0)
+		return;
+	for (size_t i = 0; i < ps->n; i++) {
+		const char *p = ps->v[i].path;
+
+		if (ps->v[i].earlier || !ps->v[i].exists || !px_is_system(p))
+			continue;
+		note("warning: as root, this sandbox may change %s%s: what it leaves there runs on "
+		     "the host later, whatever heel does, and until you remove %s from %s, heel "
+		     "will refuse to run anything there that root can change, its own helpers "
+		     "included (heel(5), WHAT PERSISTS BETWEEN RUNS)",
+		     p, strcmp(p, "/") ? "" : " (the whole system)", p,
+		     ps->lg.file[0] ? ps->lg.file : "the record of writable places");
+		return;
+	}
 }
 
 /* The policy's venv, looked at and checked; nothing is made. A venv the
@@ -938,7 +969,7 @@ main(int argc, char *argv[])
 	struct linux_launch l = { .namespaces = true, .note = note };
 	struct cli c = { 0 };
 	const char *policy, *workdir_arg;
-	char cwd[PATH_MAX], path[PATH_MAX], file[PATH_MAX], err[4096], msg[4096];
+	char cwd[PATH_MAX], path[PATH_MAX], file[PATH_MAX], wdpath[PATH_MAX], err[4096], msg[4096];
 	struct linux_cgroup cgroup = { 0 };
 	struct linux_probe probe;
 	struct art_view view;
@@ -1064,6 +1095,11 @@ main(int argc, char *argv[])
 		if (path[0])
 			workdir_arg = path;
 	}
+	/* wd_use follows the links the name crosses: one a sandbox could
+	 * have planted would hand it another directory (~/.ssh) to write. */
+	if (workdir_arg && (r = hc_check(&places, HC_GRANT, "the working directory",
+					 kept_workdir(&view, workdir_arg, cwd, wdpath), err, sizeof(err))) < 0)
+		fail("%s", err);
 	r = workdir_arg ? wd_use(&wd, workdir_arg, err, sizeof(err))
 			: wd_create(&wd, environ, err, sizeof(err));
 	if (r < 0)
@@ -1134,6 +1170,7 @@ main(int argc, char *argv[])
 		     msg);
 		msg[0] = '\0';
 	}
+	warn_system_writable(&places);
 
 	/* 3.-5. Fork, set up, exec, wait, kill what is left. */
 	launch_mark("environment built");

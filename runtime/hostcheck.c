@@ -225,6 +225,7 @@ use_fix(enum hc_use use)
 {
 	switch (use) {
 	case HC_RUN:
+	case HC_START:
 	case HC_RUN_TREE:
 		return "heel runs nothing on the host that a sandbox could have changed";
 	case HC_APPEND:
@@ -288,6 +289,8 @@ counting_place(const struct walk *w, const struct level *l, bool link)
 	case HC_RUN:
 	case HC_RUN_TREE:
 		return l->now >= 0 ? l->now : l->before;
+	case HC_START:
+		return l->before;
 	case HC_APPEND:
 		/* A plain directory an earlier sandbox made changes nothing of
 		 * what the host writes; a link it planted would. */
@@ -403,7 +406,7 @@ walk(struct walk *w)
 		if (fd < 0 && errno == ENOENT) {
 			w->missing = true;
 			if ((r = add_component(w, comp)) == 0 &&
-			    (w->use == HC_RUN || w->use == HC_RUN_TREE ||
+			    (w->use == HC_RUN || w->use == HC_START || w->use == HC_RUN_TREE ||
 			     (w->use == HC_APPEND && !last)))
 				r = rt_error(w->err, w->errlen, -ENOENT, "%s %s: %s does not exist",
 					     w->what, w->path, w->done);
@@ -524,6 +527,7 @@ judge_end(struct walk *w)
 
 	switch (w->use) {
 	case HC_RUN:
+	case HC_START:
 		if (!S_ISREG(l->st.st_mode))
 			return rt_error(w->err, w->errlen, -EACCES,
 					"%s %s: %s is not a regular file", w->what, w->path,
@@ -582,18 +586,74 @@ run_walk(struct walk *w)
 	return r;
 }
 
+/* The interpreter a script names on its `#!` line (execve(2),
+ * "Interpreter scripts"), into out; false when the file open on fd (an
+ * O_PATH descriptor) is no such script, cannot be read, or names one that
+ * is not an absolute path (the kernel would look a relative one up from
+ * wherever its caller stands: such a script is not checked further). */
+static bool
+interpreter_of(int fd, char *out, size_t len)
+{
+	char proc[40], head[256];
+	ssize_t n;
+	size_t i = 2, s;
+	int rd;
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	rd = open(proc, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (rd < 0)
+		return false;
+	n = read(rd, head, sizeof(head) - 1);
+	close(rd);
+	if (n < 3 || head[0] != '#' || head[1] != '!')
+		return false;
+	head[n] = '\0';
+	while (head[i] == ' ' || head[i] == '\t')
+		i++;
+	s = i;
+	while (head[i] && !strchr(" \t\r\n", head[i]))
+		i++;
+	if (head[s] != '/' || i - s >= len)
+		return false;
+	memcpy(out, head + s, i - s);
+	out[i - s] = '\0';
+	return true;
+}
+
+/* How many `#!` interpreters in a row are followed (Linux follows four,
+ * BINPRM_MAX_RECURSION). */
+#define HC_MAX_INTERPRETERS 4
+
+static int
+check_depth(const struct hc_places *ps, enum hc_use use, const char *what, const char *path,
+	    int depth, char *err, size_t errlen)
+{
+	struct walk w = {
+	    .ps = ps, .use = use, .what = what, .path = path, .err = err, .errlen = errlen};
+	char interp[PATH_MAX], *iwhat = NULL;
+	bool script = false;
+	int r = run_walk(&w);
+
+	/* A script runs its interpreter: that too is what the host runs. */
+	if (r == 0 && (use == HC_RUN || use == HC_START) && depth < HC_MAX_INTERPRETERS)
+		script = interpreter_of(w.lv[w.top].fd, interp, sizeof(interp));
+	if (w.lv)
+		close_levels(&w);
+	free(w.lv);
+	if (!script)
+		return r;
+	if (asprintf(&iwhat, "%s %s names on its #! line the interpreter", what, path) < 0)
+		return rt_error(err, errlen, -ENOMEM, "out of memory");
+	r = check_depth(ps, use, iwhat, interp, depth + 1, err, errlen);
+	free(iwhat);
+	return r;
+}
+
 int
 hc_check(const struct hc_places *ps, enum hc_use use, const char *what, const char *path, char *err,
 	 size_t errlen)
 {
-	struct walk w = {
-	    .ps = ps, .use = use, .what = what, .path = path, .err = err, .errlen = errlen};
-	int r = run_walk(&w);
-
-	if (w.lv)
-		close_levels(&w);
-	free(w.lv);
-	return r;
+	return check_depth(ps, use, what, path, 0, err, errlen);
 }
 
 const char *

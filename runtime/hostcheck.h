@@ -34,8 +34,15 @@
 #include "ledger.h"
 
 enum hc_use {
-	HC_RUN,	     /* a program the host runs: it, and every directory and
-		      * link its path passes through */
+	HC_RUN,      /* a program the host runs while or after this launch's
+		      * sandbox runs: it, its #! interpreter, and every
+		      * directory and link their paths pass through */
+	HC_START,    /* the same for a program started before this launch's
+		      * sandbox, and not again in this launch (heel-exec when
+		      * heel starts it, python3 making a venv): only what
+		      * earlier runs could write counts, since this launch's
+		      * sandbox has not run yet (the next launch finds its
+		      * places in the ledger) */
 	HC_RUN_TREE, /* a directory the host runs code from (a venv): as
 		      * HC_RUN, and no writable place lies beneath it */
 	HC_APPEND,   /* a file the host appends to, or a directory it makes
@@ -91,7 +98,7 @@ int hc_check(const struct hc_places *ps, enum hc_use use, const char *what, cons
 
 /* Checks `path` as HC_APPEND and opens it: a file (dir false) for
  * appending, created 0600 when missing, never through a link, refused
- * unless hc_sink_fd_ok; or a directory (dir true) as O_PATH, for a
+ * unless hc_sink_fd_problem finds none; or a directory (dir true) as O_PATH, for a
  * daily sink to open its files in. *fd, or -errno with one line in err. */
 int hc_open_append(const struct hc_places *ps, const char *what, const char *path, bool dir,
 		   int *fd, char *err, size_t errlen);

@@ -454,7 +454,7 @@ venv_check_host(const struct venv_plan *vp, const struct hc_places *ps, char *er
 				"venv %s: no python3 on PATH to make it with", vp->path);
 	if (vp->state == VENV_MISSING) {
 		snprintf(what, sizeof(what), "venv %s: python3, which would make it,", vp->path);
-		return hc_check(ps, HC_RUN, what, vp->python, err, errlen);
+		return hc_check(ps, HC_START, what, vp->python, err, errlen);
 	}
 	r = hc_check(ps, HC_RUN_TREE, "venv", vp->path, err, errlen);
 	if (r == -EPERM) {

@@ -147,7 +147,7 @@ build_check_named(const struct build_named_list *l, const uint8_t *bytes, size_t
 		rc = hc_check(&places, l->v[i].sink ? HC_APPEND : HC_GRANT, l->v[i].origin,
 			      l->v[i].path, err, errlen);
 	if (!rc && exe)
-		rc = hc_check(&places, HC_RUN, "heel-exec:", exe, err, errlen);
+		rc = hc_check(&places, HC_START, "heel-exec:", exe, err, errlen);
 	if (rc == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
 	hc_places_free(&places);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "build.h"
 #include "heel.h"
 #include "settings.h"
 
@@ -34,6 +35,8 @@ struct lh_spawn_view {
 	const char *cwd;	/* absolute: the start directory, or the current one */
 	bool start_dir;		/* the command starts in cwd: grant it r */
 	const char *const *env; /* NAME=VALUE additions, or NULL */
+	struct build_named_list *named; /* out: the paths the policy's builder
+				 * calls named, for build_check_named; NULL */
 };
 
 /* The spawn options with defaults for what `o` (which may be NULL or

@@ -492,7 +492,7 @@ lh_policy_source(const heel_policy *p, const struct lh_spawn_view *v, char **tex
 {
 	struct settings s;
 	struct diag_ctx *ctx;
-	struct build_in in = {.cwd = v->cwd, .read_start_dir = v->start_dir};
+	struct build_in in = {.cwd = v->cwd, .read_start_dir = v->start_dir, .named = v->named};
 	char why[1200], *opts = NULL;
 	int rc;
 

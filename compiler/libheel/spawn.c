@@ -248,6 +248,7 @@ heel_spawn(const heel_policy *p, const char *const *argv, const struct heel_spaw
 {
 	struct heel_spawn_opts opts;
 	struct lh_spawn_view v;
+	struct build_named_list named = {0};
 	struct launch l = {0};
 	char cwd[PATH_MAX];
 	uint8_t *bytes = NULL;
@@ -271,10 +272,27 @@ heel_spawn(const heel_policy *p, const char *const *argv, const struct heel_spaw
 	    check_fd(opts.stderr_fd, "stderr", err))
 		return NULL;
 	rc = lh_spawn_view(&opts, cwd, sizeof(cwd), &v, err);
+	v.named = &named;
 	if (!rc)
 		rc = lh_policy_artifact(p, &v, &bytes, &len, NULL, err);
-	if (rc)
+	/* What the host side is about to run and grant: heel-exec, and the
+	 * paths the policy names, nothing a sandbox could have written or
+	 * planted (hostcheck.h), with the ledger of the environment
+	 * heel-exec gets. */
+	if (!rc) {
+		char why[4096];
+		char *const *env = (char *const *)(opts.launcher_env ? opts.launcher_env
+								     : (const char *const *)environ);
+
+		rc = build_check_named(&named, bytes, len, v.cwd, env, l.path, why, sizeof(why));
+		if (rc)
+			lh_fail(err, rc, "%s", why);
+	}
+	build_named_free(&named);
+	if (rc) {
+		free(bytes);
 		return NULL;
+	}
 	memfd = artifact_memfd(bytes, len, err);
 	free(bytes);
 	if (memfd < 0)

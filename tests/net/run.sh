@@ -762,11 +762,15 @@ case_decide() {
 
 case_decider_writable() { # A decider in a place the sandbox may write: refused before anything runs.
 	begin decider-writable || return
+	printf '#!/bin/sh\n' >"$T/u-$U/home/decider.py"
+	chmod 755 "$T/u-$U/home/decider.py"
+	[ "$U" = root ] || chown "$U" "$T/u-$U/home/decider.py"
 	sbx_start decide-writable "M=$MK"'
 		net_curl w1 "http://allowed.test/hello?$M-w1"'
 	sbx_wait
 	[ "$RC" = 125 ] || prob "heel-exec exit $RC, not 125"
-	grep -q "could replace the program heel-proxy runs" "$W.err" || prob "no reason given: $(head -c 200 "$W.err")"
+	grep -q "network decide: .* which this launch's sandbox may write .*heel runs nothing on the host that a sandbox could have changed" "$W.err" ||
+		prob "no reason given: $(head -c 300 "$W.err")"
 	not_arrived host "$MK"
 	finish
 }

@@ -111,6 +111,24 @@ Test(hostcheck, program_in_a_place_refused_outside_allowed)
 	hc_places_free(&ps);
 }
 
+/* Started before this launch's sandbox (heel-exec, python3 making a
+ * venv): only what an earlier run could write counts. */
+Test(hostcheck, start_counts_only_earlier_runs)
+{
+	struct hc_places ps;
+
+	mkdirs("proj");
+	file("proj/tool", 0755);
+	places(&ps);
+	cr_assert_eq(hc_places_add(&ps, at("proj"), "grant", false), 0);
+	cr_assert_eq(hc_check(&ps, HC_START, "x", at("proj/tool"), err, sizeof(err)), 0, "%s",
+		     err);
+	cr_assert_eq(hc_places_add(&ps, at("proj"), "recorded", true), 0);
+	cr_assert_eq(hc_check(&ps, HC_START, "x", at("proj/tool"), err, sizeof(err)), -EPERM);
+	cr_assert(strstr(err, "earlier run"), "%s", err);
+	hc_places_free(&ps);
+}
+
 /* The same place spelled through a link, and a program reached through
  * a link into it (npm link, pip install -e): one identity. */
 Test(hostcheck, spellings_and_links_are_one_place)
@@ -158,6 +176,34 @@ Test(hostcheck, grant_through_planted_link)
 		     "%s", err);
 	cr_assert_eq(hc_check(&ps, HC_GRANT, "--writable", at("userlink/x"), err, sizeof(err)), 0,
 		     "%s", err);
+	hc_places_free(&ps);
+}
+
+/* A script's #! interpreter runs too: one in a place is refused. */
+Test(hostcheck, script_interpreter_in_a_place_refused)
+{
+	struct hc_places ps;
+	char line[PATH_MAX + 16];
+	int fd;
+
+	mkdirs("proj");
+	mkdirs("bin");
+	file("proj/python", 0755);
+	snprintf(line, sizeof(line), "#!%s -u\necho\n", at("proj/python"));
+	fd = open(at("bin/tool"), O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, line, strlen(line)), (ssize_t)strlen(line));
+	close(fd);
+	places(&ps);
+	cr_assert_eq(hc_places_add(&ps, at("proj"), "grant \"proj\" rw", false), 0);
+	cr_assert_eq(hc_check(&ps, HC_RUN, "ipc \"t\": the host program", at("bin/tool"), err,
+			      sizeof(err)),
+		     -EPERM);
+	cr_assert(strstr(err, "names on its #! line the interpreter"), "%s", err);
+	hc_places_free(&ps);
+	/* Control: a script whose interpreter lies elsewhere runs. */
+	places(&ps);
+	cr_assert_eq(hc_check(&ps, HC_RUN, "x", at("bin/tool"), err, sizeof(err)), 0, "%s", err);
 	hc_places_free(&ps);
 }
 
