@@ -170,8 +170,8 @@ ipc_request_free(struct ipc_request *q)
 
 int
 ipc_call_args_parse(struct ipc_call_args *a, const char *json, size_t len,
-		    const struct ipc_command *cmds, size_t ncmds, const char *workdir,
-		    char *err, size_t errlen)
+		    const struct ipc_command *cmds, size_t ncmds, const char *workdir, char *err,
+		    size_t errlen)
 {
 	int rc;
 

@@ -50,7 +50,7 @@ struct ipc_call_args {
 	struct ipc_request q;
 	const struct ipc_command *cmd; /* NULL: no command of the name asked */
 	struct ipc_parsed p;	       /* parsed once cmd is found */
-	int code; /* on failure, the HEEL_IPC_CODE_* to answer with */
+	int code;		       /* on failure, the HEEL_IPC_CODE_* to answer with */
 };
 
 /* 0: a call to run (or p.help), or -EINVAL / -ENOMEM with a->code

@@ -47,8 +47,7 @@ run_request(const char *json, size_t len)
 	size_t given = 0, n = 0;
 
 	memset(&a, 0xa5, sizeof(a));
-	if (ipc_call_args_parse(&a, json, len, &cmd, 1, "/w", err, sizeof(err)) == 0 &&
-	    !a.p.help) {
+	if (ipc_call_args_parse(&a, json, len, &cmd, 1, "/w", err, sizeof(err)) == 0 && !a.p.help) {
 		argv = ipcargs_argv(a.cmd, &a.p);
 		if (!argv || strcmp(argv[0], "/bin/true") != 0)
 			abort();
