@@ -495,14 +495,15 @@ check-macos: $(TBIN)/bin/sbpl-check $(BIN)/heelc
 # libFuzzer targets: clang only. `make check` runs each briefly; `make fuzz` long.
 # The smoke runs each target from its seeds (tests/fuzz/seeds/NAME/, in a
 # fresh corpus) with every fixed seed of FUZZ_SMOKE_SEEDS, so that each
-# run replays the same exploration, and then with a random seed, printed
-# (FUZZ_RANDOM_SEED=N replays it), for ground no run has covered yet;
-# about 8 s a target in all, as before (libFuzzer stops a second after
-# -max_total_time). 3074799327 is the seed that met
-# the broker's stale free of issue 20, which the random smoke of the day
-# had missed. A crash's input goes to build/fuzz/crashes/NAME-crash-SHA1
-# (`make fuzz` puts its own there too): add it, with the fix, as a file
-# under tests/fuzz/seeds/NAME/, so that every later run starts from it.
+# run replays the same exploration (as far as the time lets it go), and
+# then with a random seed, printed (FUZZ_RANDOM_SEED=N replays it), for
+# ground no run has covered yet; about 8 s a target in all, as before
+# (libFuzzer stops a second after -max_total_time). 3074799327 is the
+# seed that met fuzz_ipc_request's stale free (issue 20), which the
+# random smoke of the day had missed. A crash's input goes to
+# build/fuzz/crashes/NAME-crash-SHA1 (`make fuzz` puts its own there
+# too): add it, with the fix, as a file under tests/fuzz/seeds/NAME/, so
+# that every later run starts from it.
 comma := ,
 FUZZ := $(B)/fuzz
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
