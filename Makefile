@@ -493,13 +493,26 @@ check-macos: $(TBIN)/bin/sbpl-check $(BIN)/heelc
 	@SMOKE_DRY_RUN=1 SBPL_CHECK=$(TBIN)/bin/sbpl-check HEELC=$(BIN)/heelc bash tests/macos/smoke.sh
 
 # libFuzzer targets: clang only. `make check` runs each briefly; `make fuzz` long.
+# The smoke runs each target from its seeds (tests/fuzz/seeds/NAME/, in a
+# fresh corpus) with every fixed seed of FUZZ_SMOKE_SEEDS, so that each
+# run replays the same exploration (as far as the time lets it go), and
+# then with a random seed, printed (FUZZ_RANDOM_SEED=N replays it), for
+# ground no run has covered yet; about 8 s a target in all, as before
+# (libFuzzer stops a second after -max_total_time). 3074799327 is the
+# seed that met fuzz_ipc_request's stale free (issue 20), which the
+# random smoke of the day had missed. A crash's input goes to
+# build/fuzz/crashes/NAME-crash-SHA1 (`make fuzz` puts its own there
+# too): add it, with the fix, as a file under tests/fuzz/seeds/NAME/, so
+# that every later run starts from it.
 comma := ,
 FUZZ := $(B)/fuzz
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ)/%)
 FUZZ_FLAGS := $(CSTD) -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-Icompiler -Iruntime -Iruntime/proxy -Iruntime/broker -Icompiler/heel -I$(GEN)
-FUZZ_SMOKE_SECONDS ?= 7
+FUZZ_SMOKE_SEEDS ?= 1 3074799327
+FUZZ_SMOKE_FIXED_SECONDS ?= 1
+FUZZ_SMOKE_RANDOM_SECONDS ?= 3
 FUZZ_LONG_SECONDS ?= 600
 
 # The sources are instrumented once into one archive (fuzzer-no-link), not
@@ -517,21 +530,33 @@ $(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ)/libheel-fuzz.a
 	$(call quiet,CCLD,$<)$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(FUZZ)/libheel-fuzz.a $(LIBS_HEELC) $(LIBS_PROXY)
 
 check-fuzz-smoke: $(FUZZ_BIN)
-	@set -e; for f in $(FUZZ_BIN); do \
-		n=$$(basename $$f); mkdir -p $(FUZZ)/corpus-$$n; \
-		echo "== $$f ($(FUZZ_SMOKE_SECONDS) s)"; \
-		if ! $$f -max_total_time=$(FUZZ_SMOKE_SECONDS) -print_final_stats=1 $(FUZZ)/corpus-$$n \
-			tests/fuzz/seeds/$$n >$(FUZZ)/$$n.log 2>&1; then \
-			tail -60 $(FUZZ)/$$n.log; echo "$$n: the fuzzer found a crash"; exit 1; \
-		fi; \
-		grep -E 'stat::number_of_executed_units' $(FUZZ)/$$n.log; \
+	@set -e; rm -rf $(FUZZ)/smoke; mkdir -p $(FUZZ)/crashes; \
+	random=$${FUZZ_RANDOM_SEED:-$$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}; \
+	echo "== fuzz smoke: fixed seeds $(FUZZ_SMOKE_SEEDS) ($(FUZZ_SMOKE_FIXED_SECONDS) s each), random seed $$random ($(FUZZ_SMOKE_RANDOM_SECONDS) s)"; \
+	for f in $(FUZZ_BIN); do \
+		n=$$(basename $$f); \
+		for seed in $(FUZZ_SMOKE_SEEDS) random; do \
+			secs=$(FUZZ_SMOKE_FIXED_SECONDS); \
+			if [ $$seed = random ]; then seed=$$random secs=$(FUZZ_SMOKE_RANDOM_SECONDS); fi; \
+			c=$(FUZZ)/smoke/$$n-$$seed; mkdir -p $$c; \
+			if ! $$f -seed=$$seed -max_total_time=$$secs -print_final_stats=1 \
+				-artifact_prefix=$(FUZZ)/crashes/$$n- $$c tests/fuzz/seeds/$$n >$$c.log 2>&1; then \
+				tail -60 $$c.log; \
+				echo "$$n: the fuzzer found a crash with -seed=$$seed: $$(sed -n 's/.*Test unit written to //p' $$c.log)"; \
+				echo "again: $$f -seed=$$seed -max_total_time=$$secs NEWDIR tests/fuzz/seeds/$$n"; \
+				echo "with the fix, add that input as a file under tests/fuzz/seeds/$$n/"; \
+				exit 1; \
+			fi; \
+			echo "$$n -seed=$$seed: $$(grep -Eo 'number_of_executed_units: *[0-9]+' $$c.log | grep -Eo '[0-9]+$$') runs in $$secs s"; \
+		done; \
 	done
 
 fuzz: deps-check $(FUZZ_BIN)
-	@set -e; for f in $(FUZZ_BIN); do \
+	@set -e; mkdir -p $(FUZZ)/crashes; for f in $(FUZZ_BIN); do \
 		n=$$(basename $$f); mkdir -p $(FUZZ)/corpus-$$n; \
 		echo "== $$f ($(FUZZ_LONG_SECONDS) s)"; \
-		$$f -max_total_time=$(FUZZ_LONG_SECONDS) -print_final_stats=1 $(FUZZ)/corpus-$$n tests/fuzz/seeds/$$n; \
+		$$f -max_total_time=$(FUZZ_LONG_SECONDS) -print_final_stats=1 -artifact_prefix=$(FUZZ)/crashes/$$n- \
+			$(FUZZ)/corpus-$$n tests/fuzz/seeds/$$n; \
 	done
 
 check: deps-check

@@ -456,17 +456,35 @@ v6_in(const uint8_t *a, const struct v6_range *r)
 	return (a[full] & mask) == r->net[full];
 }
 
+/* The first range a falls in, or NULL (public). */
+static const struct v6_range *
+v6_range_of(const uint8_t *a)
+{
+	for (size_t i = 0; i < sizeof(v6_ranges) / sizeof(v6_ranges[0]); i++)
+		if (v6_in(a, &v6_ranges[i]))
+			return &v6_ranges[i];
+	return NULL;
+}
+
 static enum nethost_class
 classify_v6(const uint8_t *a)
 {
-	for (size_t i = 0; i < sizeof(v6_ranges) / sizeof(v6_ranges[0]); i++) {
-		const struct v6_range *r = &v6_ranges[i];
+	const struct v6_range *r = v6_range_of(a);
 
-		if (!v6_in(a, r))
-			continue;
-		return r->v4_at >= 0 ? classify_v4(a + r->v4_at) : r->cls;
-	}
-	return NETHOST_PUBLIC;
+	if (!r)
+		return NETHOST_PUBLIC;
+	return r->v4_at >= 0 ? classify_v4(a + r->v4_at) : r->cls;
+}
+
+bool
+nethost_embedded_v4(const uint8_t *addr, uint8_t v4[4])
+{
+	const struct v6_range *r = v6_range_of(addr);
+
+	if (!r || r->v4_at < 0)
+		return false;
+	memcpy(v4, addr + r->v4_at, 4);
+	return true;
 }
 
 enum nethost_class

@@ -83,6 +83,14 @@ enum nethost_class {
  * NETHOST_RESERVED (refused, never guessed public). */
 enum nethost_class nethost_classify(int family, const uint8_t *addr);
 
+/* The IPv4 address the IPv6 address addr (16 bytes) carries, by the
+ * table nethost_classify() reads: mapped, compatible (but :: and ::1,
+ * which are themselves), translated, NAT64 (64:ff9b::/96) or 6to4. true
+ * with v4 filled (4 bytes), or false (no embedding form). A check that
+ * asks "is this address X?" asks it of this too, or one spelling of X
+ * goes through. */
+bool nethost_embedded_v4(const uint8_t *addr, uint8_t v4[4]);
+
 /* "loopback", "private (RFC 1918)"... for refusal messages. */
 const char *nethost_class_name(enum nethost_class c);
 

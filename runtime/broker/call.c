@@ -24,15 +24,6 @@
 #define AUDIT_ARGS_MAX 64
 #define DESCENDANTS_MAX 4096
 
-static const struct ipc_command *
-find_command(const struct broker *b, const char *name)
-{
-	for (size_t i = 0; i < b->ncmds; i++)
-		if (!strcmp(b->cmds[i].name, name))
-			return &b->cmds[i];
-	return NULL;
-}
-
 /* The child: nothing of the broker's but the two pipes reaches the host
  * command. Only async-signal-safe calls until execve. */
 static void __attribute__((noreturn))
@@ -123,29 +114,24 @@ int
 call_start(struct call *c)
 {
 	struct broker *b = c->b;
-	struct ipc_request q;
-	struct ipc_parsed p;
+	struct ipc_call_args a;
 	char err[1024], usage[8192];
 	int rc, dirfd = -1;
 
-	rc = ipc_request_decode(c->req.buf, c->req.len, &q, err, sizeof(err));
+	rc = ipc_call_args_parse(&a, c->req.buf, c->req.len, b->cmds, b->ncmds, b->workdir, err,
+				 sizeof(err));
 	ipc_reqbuf_free(&c->req);
-	if (rc < 0) {
-		refuse(c, HEEL_IPC_CODE_INTERNAL, err);
-		ipc_request_free(&q);
+	/* The audit line names what was asked for once the request
+	 * decoded, a declared command or not. */
+	if (a.code != HEEL_IPC_CODE_INTERNAL && a.q.name)
+		c->name = strdup(a.q.name);
+	c->cmd = a.cmd;
+	if (rc < 0 && a.code != HEEL_IPC_CODE_ARGS) {
+		refuse(c, a.code, err);
+		ipc_call_args_free(&a);
 		return 0;
 	}
-	c->name = strdup(q.name);
-	c->cmd = find_command(b, q.name);
-	if (!c->cmd) {
-		snprintf(err, sizeof(err), "no host command %.100s", q.name);
-		refuse(c, HEEL_IPC_CODE_NOT_SANDBOXED, err);
-		ipc_request_free(&q);
-		return 0;
-	}
-	rc = ipcargs_parse(c->cmd, q.argc, q.argv, q.stdin_text, q.stdin_len, b->workdir, q.cwd, &p,
-			   err, sizeof(err));
-	if (rc == 0 && p.help) {
+	if (rc == 0 && a.p.help) {
 		if (ipcargs_usage(c->cmd, usage, sizeof(usage)) > 0)
 			broker_send(c, IPC_FRAME_OUT, usage, strlen(usage));
 		broker_send(c, IPC_FRAME_EXIT, "{\"code\":0}", 10);
@@ -154,13 +140,12 @@ call_start(struct call *c)
 		c->deadline_ms = broker_now_ms() + HEEL_IPC_REQUEST_TIMEOUT_MS;
 		rc = 1;
 	} else if (rc == 0) {
-		rc = ipcargs_resolve(c->cmd, &p, b->workdir_fd, b->workdir, q.cwd, &dirfd, err,
+		rc = ipcargs_resolve(c->cmd, &a.p, b->workdir_fd, b->workdir, a.q.cwd, &dirfd, err,
 				     sizeof(err));
 	}
-	if (rc == 0 && !(c->argv = ipcargs_argv(c->cmd, &p)))
+	if (rc == 0 && !(c->argv = ipcargs_argv(c->cmd, &a.p)))
 		rc = -ENOMEM, snprintf(err, sizeof(err), "out of memory");
-	ipcargs_parsed_free(&p);
-	ipc_request_free(&q);
+	ipc_call_args_free(&a);
 	if (rc < 0) {
 		refuse(c, HEEL_IPC_CODE_ARGS, err);
 		return 0;

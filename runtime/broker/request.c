@@ -167,3 +167,40 @@ ipc_request_free(struct ipc_request *q)
 	free(q->argv);
 	memset(q, 0, sizeof(*q));
 }
+
+int
+ipc_call_args_parse(struct ipc_call_args *a, const char *json, size_t len,
+		    const struct ipc_command *cmds, size_t ncmds, const char *workdir, char *err,
+		    size_t errlen)
+{
+	int rc;
+
+	/* Both parts, before any step can fail: a request refused before
+	 * its argv is parsed leaves nothing in p for the free to take for
+	 * a pointer (the fuzzer once freed a stale one there). */
+	memset(a, 0, sizeof(*a));
+	a->code = HEEL_IPC_CODE_INTERNAL;
+	if ((rc = ipc_request_decode(json, len, &a->q, err, errlen)) < 0)
+		return rc;
+	for (size_t i = 0; i < ncmds && !a->cmd; i++)
+		if (!strcmp(cmds[i].name, a->q.name))
+			a->cmd = &cmds[i];
+	if (!a->cmd) {
+		a->code = HEEL_IPC_CODE_NOT_SANDBOXED;
+		return rt_error(err, errlen, -EINVAL, "no host command %.100s", a->q.name);
+	}
+	a->code = HEEL_IPC_CODE_ARGS;
+	if ((rc = ipcargs_parse(a->cmd, a->q.argc, a->q.argv, a->q.stdin_text, a->q.stdin_len,
+				workdir, a->q.cwd, &a->p, err, errlen)) < 0)
+		return rc;
+	a->code = 0;
+	return 0;
+}
+
+void
+ipc_call_args_free(struct ipc_call_args *a)
+{
+	ipcargs_parsed_free(&a->p);
+	ipc_request_free(&a->q);
+	memset(a, 0, sizeof(*a));
+}

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "ipcargs.h"
+
 struct ipc_reqbuf {
 	char *buf; /* caller frees with ipc_reqbuf_free() */
 	size_t len, cap;
@@ -39,5 +41,26 @@ struct ipc_request {
 int ipc_request_decode(const char *json, size_t len, struct ipc_request *q, char *err,
 		       size_t errlen);
 void ipc_request_free(struct ipc_request *q);
+
+/* A call's arguments, the pure steps in the broker's order: the request
+ * decoded, its command found by name, the caller's argv parsed against
+ * it. heel-broker and the fuzzer run this one sequence, so what the
+ * fuzzer finds is the broker's. */
+struct ipc_call_args {
+	struct ipc_request q;
+	const struct ipc_command *cmd; /* NULL: no command of the name asked */
+	struct ipc_parsed p;	       /* parsed once cmd is found */
+	int code;		       /* on failure, the HEEL_IPC_CODE_* to answer with */
+};
+
+/* 0: a call to run (or p.help), or -EINVAL / -ENOMEM with a->code
+ * (INTERNAL: not a valid request; NOT_SANDBOXED: no command of that name;
+ * ARGS: its arguments are wrong) and the message in err. cmds: the
+ * declared commands. All of *a is cleared first, whatever it held (a
+ * reused one), so ipc_call_args_free() is right after every return. */
+int ipc_call_args_parse(struct ipc_call_args *a, const char *json, size_t len,
+			const struct ipc_command *cmds, size_t ncmds, const char *workdir,
+			char *err, size_t errlen);
+void ipc_call_args_free(struct ipc_call_args *a);
 
 #endif

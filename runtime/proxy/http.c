@@ -600,6 +600,173 @@ proxy_http_upstream_head(const struct proxy_http_req *req, const uint8_t *buf, c
 	return 0;
 }
 
+/* ---------------------------------------------------------------- body */
+
+/* Where a chunked body's reader is (RFC 9112 section 7.1). */
+enum chunk_phase {
+	CH_SIZE,    /* the hex digits of a chunk's size */
+	CH_EXT,	    /* after ';': extensions, to the CR */
+	CH_SIZE_LF, /* the LF of the size line */
+	CH_DATA,    /* b->left bytes of data */
+	CH_DATA_CR, /* the CRLF after them */
+	CH_DATA_LF,
+	CH_TRAILER_START, /* a trailer line, or the CR of the empty line that ends all */
+	CH_TRAILER,	  /* a trailer line, to its CR */
+	CH_TRAILER_LF,
+	CH_END_LF, /* the LF of the empty line */
+	CH_FAILED, /* refused: nothing more is taken */
+};
+
+void
+proxy_http_body_init(struct proxy_http_body_state *b, const struct proxy_http_req *req)
+{
+	memset(b, 0, sizeof(*b));
+	b->kind = req->body;
+	b->phase = CH_SIZE;
+	if (b->kind == PROXY_HTTP_BODY_LENGTH)
+		b->left = req->content_length;
+	b->done =
+	    b->kind == PROXY_HTTP_BODY_NONE || (b->kind == PROXY_HTTP_BODY_LENGTH && b->left == 0);
+}
+
+static int
+hex_digit(uint8_t c)
+{
+	if (is_digit(c))
+		return c - '0';
+	c = lower(c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* What an extension or a trailer line may hold: visible ASCII, space,
+ * tab and obs-text (RFC 9110 section 5.5); no NUL, CR, LF or other
+ * control byte, as in a head. */
+static bool
+line_byte_ok(uint8_t c)
+{
+	return c == '\t' || (c >= 0x20 && c != 0x7f);
+}
+
+/* One byte of the framing around the data. 0, or -EPROTO. */
+static int
+chunk_byte(struct proxy_http_body_state *b, uint8_t c)
+{
+	int d;
+
+	if (++b->line > PROXY_HTTP_CHUNK_LINE_MAX)
+		return -EPROTO;
+	switch (b->phase) {
+	case CH_SIZE:
+		if ((d = hex_digit(c)) >= 0) {
+			/* Under 2^60: no server's counter wraps. */
+			if (b->left >> 56)
+				return -EPROTO;
+			b->left = b->left << 4 | (uint64_t)d;
+			b->digits++;
+			return 0;
+		}
+		/* No white space after the size: "BWS" is where readers
+		 * differ, and no client writes it. */
+		if (!b->digits || (c != ';' && c != '\r'))
+			return -EPROTO;
+		b->phase = c == ';' ? CH_EXT : CH_SIZE_LF;
+		return 0;
+	case CH_EXT:
+		if (c == '\r')
+			b->phase = CH_SIZE_LF;
+		else if (!line_byte_ok(c))
+			return -EPROTO;
+		return 0;
+	case CH_SIZE_LF:
+		if (c != '\n')
+			return -EPROTO;
+		b->phase = b->left ? CH_DATA : CH_TRAILER_START;
+		b->line = 0;
+		b->digits = 0;
+		return 0;
+	case CH_DATA_CR:
+		if (c != '\r')
+			return -EPROTO;
+		b->phase = CH_DATA_LF;
+		return 0;
+	case CH_DATA_LF:
+		if (c != '\n')
+			return -EPROTO;
+		b->phase = CH_SIZE;
+		b->line = 0;
+		return 0;
+	case CH_TRAILER_START:
+		/* A leading space or tab would be obs-fold (RFC 9112
+		 * section 5.2), a field some read as its own. */
+		if (c == '\r')
+			b->phase = CH_END_LF;
+		else if (is_tchar(c))
+			b->phase = CH_TRAILER;
+		else
+			return -EPROTO;
+		return 0;
+	case CH_TRAILER:
+		if (c == '\r')
+			b->phase = CH_TRAILER_LF;
+		else if (!line_byte_ok(c))
+			return -EPROTO;
+		return 0;
+	case CH_TRAILER_LF:
+		if (c != '\n')
+			return -EPROTO;
+		b->phase = CH_TRAILER_START;
+		b->line = 0;
+		return 0;
+	case CH_END_LF:
+		if (c != '\n')
+			return -EPROTO;
+		b->done = true;
+		return 0;
+	}
+	return -EPROTO;
+}
+
+int
+proxy_http_body_feed(struct proxy_http_body_state *b, const uint8_t *p, size_t n, size_t *take)
+{
+	size_t i = 0;
+
+	*take = 0;
+	if (b->done)
+		return 0;
+	if (b->kind == PROXY_HTTP_BODY_LENGTH) {
+		uint64_t k = b->left < n ? b->left : n;
+
+		b->left -= k;
+		b->done = b->left == 0;
+		*take = (size_t)k;
+		return 0;
+	}
+	if (b->kind != PROXY_HTTP_BODY_CHUNKED || b->phase == CH_FAILED)
+		return -EPROTO;
+	while (i < n && !b->done) {
+		if (b->phase == CH_DATA) {
+			uint64_t k = b->left < n - i ? b->left : n - i;
+
+			i += (size_t)k;
+			b->left -= k;
+			if (!b->left) {
+				b->phase = CH_DATA_CR;
+				b->line = 0;
+			}
+			continue;
+		}
+		if (chunk_byte(b, p[i]) < 0) {
+			b->phase = CH_FAILED;
+			*take = i;
+			return -EPROTO;
+		}
+		i++;
+	}
+	*take = i;
+	return 0;
+}
+
 const char *
 proxy_http_status_text(int status)
 {

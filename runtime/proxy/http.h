@@ -102,6 +102,43 @@ enum proxy_http_result proxy_http_parse(const uint8_t *buf, size_t len,
 int proxy_http_upstream_head(const struct proxy_http_req *req, const uint8_t *buf, char *out,
 			     size_t outcap, size_t *outlen);
 
+/* Where a FORWARD request's body ends, read as the bytes after its head
+ * arrive. heel-proxy forwards one request per client connection
+ * (`Connection: close` upstream): the body goes on as it came, as far as
+ * its framing says, and not a byte after it. What follows is another
+ * request, pipelined or sent on a connection the client thought kept
+ * alive, with its own Proxy-Authorization and perhaps another
+ * destination; it is never forwarded (the connection ends after the
+ * response, and the client sends it again on a new one, where it is
+ * parsed, authenticated, judged and audited as any request; RFC 9112
+ * section 9.3.2). */
+struct proxy_http_body_state {
+	enum proxy_http_body kind;
+	bool done;	 /* the body has ended */
+	uint64_t left;	 /* LENGTH: bytes to come; CHUNKED: of this chunk's data */
+	int phase;	 /* CHUNKED: where in the framing (http.c) */
+	size_t line;	 /* CHUNKED: bytes of the current size or trailer line */
+	unsigned digits; /* CHUNKED: hex digits of the size so far */
+};
+
+/* A chunk-size line (with its extensions) or a trailer line longer than
+ * this, its CRLF counted, is refused. */
+#define PROXY_HTTP_CHUNK_LINE_MAX 4096
+
+void proxy_http_body_init(struct proxy_http_body_state *b, const struct proxy_http_req *req);
+
+/* Takes n bytes that follow what was fed before (the first call: the
+ * bytes after the head): *take of them, from the start, are the body's;
+ * the rest belongs to no forwarded request. b->done once the body has
+ * ended (at init for no body or Content-Length: 0). 0, or -EPROTO when
+ * the chunked framing is what the head parser would refuse in a head (a
+ * line break other than CRLF, a NUL or control byte, a size that is no
+ * hex number, has white space after it or is 2^60 or more, an obs-fold
+ * or a line longer than PROXY_HTTP_CHUNK_LINE_MAX in the trailers): the
+ * proxy and the server could disagree on where it ends, so the
+ * connection ends instead; *take bytes before the fault may go. */
+int proxy_http_body_feed(struct proxy_http_body_state *b, const uint8_t *p, size_t n, size_t *take);
+
 /* A whole response from the proxy itself: status line, Content-Type:
  * text/plain, Content-Length, Connection: close (407 adds
  * Proxy-Authenticate: Basic realm="heel", 403 adds X-Proxy-Error:

@@ -183,6 +183,7 @@ proxy_policy_address_ok(const struct proxy_policy *p, const char *host, const st
 {
 	char text[INET6_ADDRSTRLEN];
 	const uint8_t *addr;
+	uint8_t v4[4];
 	enum nethost_class c;
 	int family;
 
@@ -199,11 +200,17 @@ proxy_policy_address_ok(const struct proxy_policy *p, const char *host, const st
 			 host);
 		return false;
 	}
-	/* The mapped and compatible forms of an address of this host are
-	 * the host too. */
+	/* Every IPv6 form that carries an IPv4 address of this host is the
+	 * host too, as nethost_classify() classes each by the IPv4 address
+	 * inside: mapped (RFC 4291 section 2.5.5.2, which a dual-stack
+	 * socket connects to over IPv4), compatible (::a.b.c.d, deprecated
+	 * by RFC 4291 section 2.5.5.1 but still routed by the kernel's sit
+	 * device), translated (RFC 2765), and NAT64's well-known prefix
+	 * 64:ff9b::/96 (RFC 6052 section 2.1) and 6to4 (RFC 3056), which a
+	 * translator or relay delivers to that IPv4 address, the host's own
+	 * public one included. */
 	if (is_own(p, family, addr) ||
-	    (family == 6 && !memcmp(addr, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12) &&
-	     is_own(p, 4, addr + 12))) {
+	    (family == 6 && nethost_embedded_v4(addr, v4) && is_own(p, 4, v4))) {
 		snprintf(reason, cap,
 			 "heel: %s is %s, an address of this host itself, which no sandbox may reach "
 			 "through the proxy",

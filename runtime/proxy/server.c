@@ -3,7 +3,10 @@
  *   HEAD/SOCKS -> (DECIDE) -> (RESOLVE) -> CONNECT -> TUNNEL
  * or, refused anywhere on the way, to REFUSE: its answer is written, the
  * write side shut, and what the client still sends is read and dropped
- * for a moment so the answer is not lost to a reset. */
+ * for a moment so the answer is not lost to a reset. A forwarded plain
+ * HTTP request ends the same way once its response is through: one
+ * request a connection, and nothing the client sends after its body
+ * goes upstream. */
 #include "server.h"
 
 #include <arpa/inet.h>
@@ -51,7 +54,7 @@ enum conn_state {
 	CS_RESOLVE, /* waiting for c-ares */
 	CS_CONNECT, /* connecting upstream */
 	CS_TUNNEL,  /* moving bytes */
-	CS_REFUSE,  /* writing the refusal, then lingering */
+	CS_REFUSE,  /* writing the refusal (or the forwarded response is through), then lingering */
 };
 
 enum conn_proto { PROTO_HTTP, PROTO_SOCKS };
@@ -91,6 +94,10 @@ struct conn {
 	uint8_t *in;	       /* the head, until the tunnel */
 	size_t inlen;
 	struct proxy_http_req req;
+	/* A forwarded request: where its body ends; the client -> upstream
+	 * direction is read through it, not spliced. */
+	struct proxy_http_body_state body;
+	bool forward;
 	struct proxy_socks5 socks;
 	size_t socks_used; /* bytes of in the handshake took */
 	struct nethost host;
@@ -378,14 +385,29 @@ connected(struct conn *c)
 		else
 			r = out_append(&c->out[1], head, hl);
 		free(head);
+		c->forward = true;
+		proxy_http_body_init(&c->body, &c->req);
 	}
 	/* What the client sent after its head (a body, early tunnel data)
-	 * goes upstream first, in order. */
+	 * goes upstream first, in order; of a forwarded request, its body
+	 * only: a request pipelined after it carries the run's credentials
+	 * and a destination nobody judged. */
 	if (r == 0) {
-		size_t used = c->proto == PROTO_HTTP ? c->req.head_len : c->socks_used;
+		size_t used = c->proto == PROTO_HTTP ? c->req.head_len : c->socks_used, more = 0;
 
-		if (c->inlen > used)
-			r = out_append(&c->out[1], c->in + used, c->inlen - used);
+		if (c->inlen > used) {
+			more = c->inlen - used;
+			if (c->forward &&
+			    proxy_http_body_feed(&c->body, c->in + used, more, &more) < 0) {
+				free(c->in);
+				c->in = NULL;
+				c->inlen = 0;
+				refuse(c, 400, 0, "heel: malformed chunked request body");
+				return;
+			}
+		}
+		if (more)
+			r = out_append(&c->out[1], c->in + used, more);
 	}
 	free(c->in);
 	c->in = NULL;
@@ -806,6 +828,45 @@ pump_run(struct conn *c, int d)
 	}
 }
 
+/* A forwarded request's body, client to upstream, through out[1] and as
+ * far as its framing goes: what the client sends after it is left
+ * unread, and dropped when the connection lingers. -1: the connection is
+ * over. */
+static int
+body_run(struct conn *c)
+{
+	struct pump *p = &c->pump[0];
+	uint8_t buf[16384];
+
+	while (!c->body.done && !p->eof && !c->out[1].len) {
+		ssize_t n = recv(c->ep[0].w.fd, buf, sizeof(buf), 0);
+		size_t take;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			p->eof = true;
+			shutdown(c->ep[1].w.fd, SHUT_WR);
+			p->shut = true;
+			return 0;
+		}
+		c->last_io = now_ms();
+		/* A framing the proxy cannot follow ends the connection: the
+		 * server could read another end into it. */
+		if (proxy_http_body_feed(&c->body, buf, (size_t)n, &take) < 0)
+			return -1;
+		if (take && out_append(&c->out[1], buf, take) < 0)
+			return -1;
+		if (out_flush(c, 1) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Everything a connection can do now, then what it waits for. */
 static void
 conn_update(struct conn *c)
@@ -851,20 +912,40 @@ conn_update(struct conn *c)
 		}
 		/* A direction starts once the proxy's own bytes ahead of it
 		 * are out. */
-		if (!c->out[1].len && pump_run(c, 0) < 0)
+		if (c->forward) {
+			if (!c->out[1].len && body_run(c) < 0)
+				goto gone;
+			if (c->out[1].len)
+				ev[1] |= EPOLLOUT;
+		} else if (!c->out[1].len && pump_run(c, 0) < 0) {
 			goto gone;
+		}
 		if (!c->out[0].len && pump_run(c, 1) < 0)
 			goto gone;
 		for (int d = 0; d < 2; d++) {
 			struct pump *p = &c->pump[d];
 
-			if (!p->eof && !p->inpipe && !c->out[1 - d].len)
+			if (!p->eof && !p->inpipe && !c->out[1 - d].len &&
+			    !(d == 0 && c->forward && c->body.done))
 				ev[d] |= EPOLLIN;
 			if (p->blocked_out)
 				ev[1 - d] |= EPOLLOUT;
 		}
 		if (c->pump[0].shut && c->pump[1].shut)
 			goto gone;
+		/* The response is through (the server closed, as
+		 * `Connection: close` asked): the client's connection ends,
+		 * lingering so the response is not lost to a reset over
+		 * what it sent after its request. */
+		if (c->forward && c->pump[1].shut) {
+			proxy_watch_set(s->epfd, &c->ep[1].w, 0);
+			close_fd(&c->ep[1].w.fd);
+			c->pump[0].shut = true; /* the client's write side: shut with pump[1] */
+			c->st = CS_REFUSE;
+			c->deadline = now_ms() + LINGER_MS;
+			conn_update(c);
+			return;
+		}
 		break;
 	}
 	for (int i = 0; i < 2; i++)

@@ -5,7 +5,9 @@
  * read whole), and refuse with a status it can answer. The head it builds
  * for upstream must fit PROXY_HTTP_UPSTREAM_MAX, never write past a
  * smaller buffer, and hold exactly one empty line, at its end: a header
- * the client smuggled in would show as a line break of its own. */
+ * the client smuggled in would show as a line break of its own. The body
+ * after a forwarded head ends (or is refused) at the same byte whether
+ * its bytes come whole or in two pieces, and never past them. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -97,6 +99,26 @@ check_upstream(const uint8_t *data, const struct proxy_http_req *r)
 }
 
 static void
+check_body(const uint8_t *data, size_t size, const struct proxy_http_req *r)
+{
+	struct proxy_http_body_state a, b;
+	const uint8_t *p = data + r->head_len;
+	size_t n = size - r->head_len, cut = n / 3, ta = 0, t1 = 0, t2 = 0;
+	int ra, rb;
+
+	proxy_http_body_init(&a, r);
+	ra = proxy_http_body_feed(&a, p, n, &ta);
+	proxy_http_body_init(&b, r);
+	rb = proxy_http_body_feed(&b, p, cut, &t1);
+	if (rb == 0 && !b.done)
+		rb = proxy_http_body_feed(&b, p + cut, n - cut, &t2);
+	if (ta > n || t1 > cut || t2 > n - cut)
+		abort();
+	if (ra != rb || ta != t1 + t2 || a.done != b.done || (ra < 0 && a.done))
+		abort();
+}
+
+static void
 check_refusal(const struct proxy_http_req *r)
 {
 	char out[512];
@@ -126,8 +148,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	case PROXY_HTTP_DONE:
 		check_done(data, size, &r);
-		if (r.kind == PROXY_HTTP_FORWARD)
+		if (r.kind == PROXY_HTTP_FORWARD) {
 			check_upstream(data, &r);
+			check_body(data, size, &r);
+		}
 		/* The head alone is the same request; any shorter prefix
 		 * is still waiting. */
 		if (proxy_http_parse(data, r.head_len, &p) != PROXY_HTTP_DONE ||

@@ -2,10 +2,13 @@
  * libFuzzer target for what a sandboxed caller sends heel-broker: the
  * input is cut into frames (the first byte seeds their sizes, the second
  * their types: mostly REQ, sometimes anything), gathered by
- * ipc_reqbuf_feed(), decoded by ipc_request_decode(), and the argv parsed
- * against a fixed declaration (ipcargs_parse, the pure step). Nothing may
+ * ipc_reqbuf_feed(), then decoded and parsed against a fixed declaration
+ * by ipc_call_args_parse(), the pure steps heel-broker runs. Nothing may
  * crash or leak; a parsed call must give a host argv whose words all
- * start with "--" after the exec, one per argument given. */
+ * start with "--" after the exec, one per argument given. The call's
+ * struct is filled with junk before each call, as a reused one would be:
+ * a path that frees what it never set crashes on its first input, not
+ * only after the inputs whose stack left a pointer there. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,20 +42,17 @@ declare(void)
 static void
 run_request(const char *json, size_t len)
 {
-	struct ipc_request q;
-	struct ipc_parsed p;
+	struct ipc_call_args a;
 	char err[1024], **argv;
 	size_t given = 0, n = 0;
 
-	if (ipc_request_decode(json, len, &q, err, sizeof(err)) == 0 &&
-	    ipcargs_parse(&cmd, q.argc, q.argv, q.stdin_text, q.stdin_len, "/w", q.cwd, &p, err,
-			  sizeof(err)) == 0 &&
-	    !p.help) {
-		argv = ipcargs_argv(&cmd, &p);
+	memset(&a, 0xa5, sizeof(a));
+	if (ipc_call_args_parse(&a, json, len, &cmd, 1, "/w", err, sizeof(err)) == 0 && !a.p.help) {
+		argv = ipcargs_argv(a.cmd, &a.p);
 		if (!argv || strcmp(argv[0], "/bin/true") != 0)
 			abort();
 		for (size_t i = 0; i < cmd.nparams; i++)
-			given += p.v[i].given;
+			given += a.p.v[i].given;
 		while (argv[n + 1]) {
 			if (strncmp(argv[n + 1], "--", 2) != 0)
 				abort();
@@ -62,8 +62,7 @@ run_request(const char *json, size_t len)
 			abort();
 		ipcargs_argv_free(argv);
 	}
-	ipcargs_parsed_free(&p);
-	ipc_request_free(&q);
+	ipc_call_args_free(&a);
 }
 
 int

@@ -89,6 +89,46 @@ print("%s rc=%d connect=%s echo=%s" % (label, rc, status, echo))
 EOF
 }
 
+# net_pipeline LABEL PROXY-URL BODY URL1 URL2: two absolute-form requests
+# written at once on one connection to the proxy, each with the proxy's
+# Basic credentials from PROXY-URL; the first a GET (BODY get) or a POST
+# with a body of Content-Length (length) or chunked (chunked), the second
+# a GET. Reads to the end. LABEL rc= first=STATUS responses=N eof=yes|no
+net_pipeline() {
+	python3 - "$@" <<'EOF'
+import base64, re, socket, sys, urllib.parse
+label, proxy, body, url1, url2 = sys.argv[1:6]
+u = urllib.parse.urlsplit(proxy)
+cred = "%s:%s" % (urllib.parse.unquote(u.username or ""), urllib.parse.unquote(u.password or ""))
+auth = "Proxy-Authorization: Basic %s\r\n" % base64.b64encode(cred.encode()).decode()
+def host(url):
+    return urllib.parse.urlsplit(url).netloc
+first = {
+    "get": "GET %s HTTP/1.1\r\nHost: %s\r\n%s\r\n" % (url1, host(url1), auth),
+    "length": "POST %s HTTP/1.1\r\nHost: %s\r\n%sContent-Length: 5\r\n\r\nhello" % (url1, host(url1), auth),
+    "chunked": "POST %s HTTP/1.1\r\nHost: %s\r\n%sTransfer-Encoding: chunked\r\n\r\n"
+               "5\r\nhello\r\n0\r\n\r\n" % (url1, host(url1), auth),
+}[body]
+second = "GET %s HTTP/1.1\r\nHost: %s\r\n%s\r\n" % (url2, host(url2), auth)
+rc, got, eof = 0, b"", "no"
+try:
+    s = socket.create_connection((u.hostname, u.port), timeout=20)
+    s.sendall((first + second).encode())
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            eof = "yes"
+            break
+        got += chunk
+except OSError as e:
+    rc = 1
+    open(label + ".err", "w").write("%s\n" % e)
+open(label + ".body", "wb").write(got)
+codes = re.findall(rb"(?:^|\r\n)HTTP/1\.[01] (\d{3}) ", got)
+print("%s rc=%d first=%s responses=%d eof=%s" % (label, rc, codes[0].decode() if codes else "000", len(codes), eof))
+EOF
+}
+
 # net_echo LABEL HOST PORT MARK: a TCP connection straight out (no
 # proxy), MARK sent, echo=ok when it comes back. LABEL rc= echo=
 net_echo() {

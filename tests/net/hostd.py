@@ -57,12 +57,33 @@ class HTTPHandler(http.server.SimpleHTTPRequestHandler):
     def parse_request(self):
         ok = super().parse_request()
         if ok:
+            # The header names as they came (a proxy's hop-by-hop headers
+            # must not be among them).
             log("http", self.server.server_address[1], peer_text(self.client_address),
-                self.command, self.path, self.headers.get("Host", "-"))
+                self.command, self.path, self.headers.get("Host", "-"),
+                ",".join(self.headers.keys()) or "-")
         else:
             log("http-bad", self.server.server_address[1], peer_text(self.client_address),
                 repr(self.raw_requestline[:80]))
         return ok
+
+    def handle(self):
+        super().handle()
+        self.log_after()
+
+    def log_after(self):
+        """What came on the connection after the one request served (its
+        unread body, or another request a proxy should not have sent):
+        logged, so a test can see a request that reached the host
+        without being served."""
+        try:
+            self.connection.settimeout(0.2)
+            data = self.rfile.read1(65536)
+        except (OSError, ValueError):
+            return
+        if data:
+            log("http-after", self.server.server_address[1], peer_text(self.client_address),
+                repr(data[:600]))
 
     def translate_path(self, path):
         # An absolute-form target (a proxy forwarding verbatim) serves the

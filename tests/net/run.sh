@@ -613,6 +613,62 @@ case_audit() { # One audit line per decision, in order, with the documented keys
 	finish
 }
 
+# Two absolute-form requests written at once on one connection, as a
+# pipelining client (or one that thinks the connection kept alive) sends
+# them, each with the run's credentials, after a first request with no
+# body, a Content-Length body and a chunked one: the first is forwarded
+# without Proxy-Authorization and with its body; the second never
+# reaches anything (heel-proxy forwards one request a connection and
+# closes after its response), and no Proxy-Authorization reaches the
+# test host in any request or after one. A request sent again on a
+# connection of its own goes through, or is refused, and is audited on
+# its own: one audit line for each connection, none for what was never
+# forwarded.
+case_pipelined() { # Pipelined requests: the first forwarded without the credentials, the second never.
+	begin http-pipelined || return
+	local f=$T/u-$U/audit.jsonl o
+	rm -f "$f"
+	sbx audit "M=$MK"'
+		P=$(net_http_proxy)
+		net_pipeline q1 "$P" get "http://allowed.test/hello?$M-q1a" "http://allowed.test/hello?$M-q1b"
+		net_pipeline q2 "$P" length "http://allowed.test/hello?$M-q2a" "http://also.test/hello?$M-q2b"
+		net_pipeline q3 "$P" chunked "http://allowed.test/hello?$M-q3a" "http://allowed.test/hello?$M-q3b"
+		net_curl q4 "http://allowed.test/hello?$M-q4"
+		net_curl q5 "http://also.test/hello?$M-q5"' || { finish; return; }
+	want q1 rc=0 first=200 responses=1 eof=yes && body_has q1 "hello from the heel test host"
+	# The test host answers POST 501, having logged the request.
+	want q2 rc=0 first=501 responses=1 eof=yes
+	want q3 rc=0 first=501 responses=1 eof=yes
+	want q4 rc=0 http=200
+	want q5 rc=0 http=403
+	arrived host "$MK-q1a"
+	arrived host "$MK-q2a"
+	arrived host "$MK-q3a"
+	arrived host "$MK-q4"
+	not_arrived host "$MK-q1b"
+	not_arrived host "$MK-q2b"
+	not_arrived host "$MK-q3b"
+	not_arrived host "$MK-q5"
+	o=$(since host | grep -i -m1 'proxy-authorization')
+	[ -z "$o" ] && o=$(since host | grep -i -m1 'proxy-connection')
+	[ -n "$o" ] && prob "a hop-by-hop header reached the test host: $(cut -c1-200 <<<"$o")"
+	# The bodies did arrive after their heads (the http-after lines can
+	# see what a connection carries past its request).
+	[ "$(since host | grep '^http-after ' | grep -c 'hello')" -ge 2 ] ||
+		prob "the POST bodies did not reach the test host: $(since host | grep '^http-after ' | cut -c1-200 | tr '\n' ';')"
+	if [ ! -f "$f" ]; then
+		prob "no audit file $f"
+	else
+		o=$(/usr/bin/python3 "$HERE/auditcheck.py" "$f" allowed.test:80:allowed allowed.test:80:allowed \
+			allowed.test:80:allowed allowed.test:80:allowed also.test:80:refused)
+		case $o in
+		OK*) ;;
+		*) prob "audit: $o" ;;
+		esac
+	fi
+	finish
+}
+
 case_audit_daily() { # The daily sink: today's file (UTC) in the directory, one line per decision.
 	begin audit-daily || return
 	local d=$T/u-$U/auditdir f o
@@ -778,6 +834,7 @@ case_decider_writable() { # A decider in a place the sandbox may write: refused 
 # ================================================================ main
 ALL_CASES="case_control_deny case_proxy_env case_curl_plain case_curl_connect case_curl_socks
 	case_ip_literal case_git case_urllib case_pip case_pip_venv case_by_address case_bypass case_empty_list
+	case_pipelined
 	case_env_removed case_proxy_dns case_auth case_proxy_killed case_audit case_audit_daily
 	case_no_namespaces case_decider_writable case_proxy_confined case_upstream_failure
 	case_readme_curl case_readme_cargo"

@@ -301,3 +301,25 @@ Test(ipcargs, resolution)
 	snprintf(path, sizeof(path), "rm -rf '%s'", root);
 	cr_assert_eq(system(path), 0);
 }
+
+/* Whatever p held before (a reused struct, the stack's junk), a parse
+ * that fails at its first check leaves it safe to free. */
+Test(ipcargs, a_refused_parse_leaves_nothing_stale)
+{
+	static char *words[IPCARGS_ARGV_MAX + 1];
+	struct ipc_parsed p;
+
+	for (size_t i = 0; i < IPCARGS_ARGV_MAX + 1; i++)
+		words[i] = "a";
+	memset(&p, 0xa5, sizeof(p));
+	cr_assert_eq(ipcargs_parse(&cmd, IPCARGS_ARGV_MAX + 1, words, NULL, 0, "/w", "/w", &p, err,
+				   sizeof(err)),
+		     -EINVAL);
+	cr_assert(strstr(err, "more than 4096 arguments"), "%s", err);
+	ipcargs_parsed_free(&p);
+	memset(&p, 0xa5, sizeof(p));
+	cr_assert_eq(ipcargs_parse(&cmd, 1, (char *[]){ "--nope" }, NULL, 0, "/w", "/w", &p, err,
+				   sizeof(err)),
+		     -EINVAL);
+	ipcargs_parsed_free(&p);
+}

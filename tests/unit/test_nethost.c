@@ -554,6 +554,47 @@ Test(nethost, classify_canon_spellings)
 	}
 }
 
+/* The IPv4 address inside an IPv6 one, for checks that compare
+ * addresses (the proxy's own-address check): every form the classifier
+ * reads through, the compatible ::a.b.c.d among them, and none for ::,
+ * ::1 or an address that embeds nothing. */
+Test(nethost, embedded_v4_forms)
+{
+	static const struct {
+		const char *addr, *v4; /* v4 NULL: none */
+	} cases[] = {
+		{ "::ffff:203.0.113.1", "203.0.113.1" },
+		{ "::203.0.113.1", "203.0.113.1" },
+		{ "::127.0.0.1", "127.0.0.1" },
+		{ "::169.254.169.254", "169.254.169.254" },
+		{ "::10.1.2.3", "10.1.2.3" },
+		{ "::2", "0.0.0.2" },
+		{ "::ffff:0:203.0.113.1", "203.0.113.1" },
+		{ "64:ff9b::203.0.113.1", "203.0.113.1" },
+		{ "2002:cb00:7101::1", "203.0.113.1" },
+		{ "::", NULL },
+		{ "::1", NULL },
+		{ "::1:0:0", NULL },
+		{ "64:ff9b:1::cb00:7101", NULL },
+		{ "2001:db8::cb00:7101", NULL },
+		{ "fe80::cb00:7101", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint8_t a[16], v4[4] = { 0 }, want[4];
+
+		cr_assert_eq(inet_pton(AF_INET6, cases[i].addr, a), 1, "%s", cases[i].addr);
+		if (!cases[i].v4) {
+			cr_expect_not(nethost_embedded_v4(a, v4), "%s", cases[i].addr);
+			continue;
+		}
+		cr_assert_eq(inet_pton(AF_INET, cases[i].v4, want), 1);
+		cr_expect(nethost_embedded_v4(a, v4), "%s", cases[i].addr);
+		cr_expect_eq(memcmp(v4, want, 4), 0, "%s: %u.%u.%u.%u", cases[i].addr, v4[0], v4[1],
+			     v4[2], v4[3]);
+	}
+}
+
 Test(nethost, classify_bad_family_is_refused)
 {
 	uint8_t a[16] = { 8, 8, 8, 8 };

@@ -686,3 +686,222 @@ Test(proxy_http, responses)
 	cr_assert_eq(n, 0);
 	cr_assert_str_eq(PROXY_HTTP_CONNECT_OK, "HTTP/1.1 200 Connection established\r\n\r\n");
 }
+
+/* ---------------------------------------------------------------- one request a connection */
+
+/* What server.c's connected() and body_run() send upstream for the bytes
+ * a client sent on one connection, given in pieces of `piece` bytes (0:
+ * all at once): the upstream head, then the body as far as its framing
+ * goes, and not a byte after. NUL-terminated into out; the feed's last
+ * result is returned. */
+static int
+upstream_bytes(const char *s, size_t piece, char *out, size_t cap, bool *done)
+{
+	struct proxy_http_req r;
+	struct proxy_http_body_state b;
+	size_t n, len = strlen(s), off, take;
+	int rc = 0;
+
+	cr_assert_eq(parse(s, &r), PROXY_HTTP_DONE, "%s: %s", s, r.reason);
+	cr_assert_eq(proxy_http_upstream_head(&r, (const uint8_t *)s, out, cap - 1, &n), 0);
+	proxy_http_body_init(&b, &r);
+	for (off = r.head_len; off < len && rc == 0; off += piece ? piece : len) {
+		size_t k = piece && len - off > piece ? piece : len - off;
+
+		rc = proxy_http_body_feed(&b, (const uint8_t *)s + off, k, &take);
+		cr_assert_leq(take, k);
+		cr_assert_lt(n + take, cap);
+		memcpy(out + n, s + off, take);
+		n += take;
+		if (b.done)
+			cr_assert_eq(rc, 0);
+	}
+	out[n] = '\0';
+	*done = b.done;
+	return rc;
+}
+
+/* A second request pipelined after the first (or sent on a connection
+ * the client thinks kept alive) carries the run's credentials and may
+ * name another host: none of it goes upstream, whatever the first
+ * request's body, whether the bytes come at once or one by one. */
+Test(proxy_http, a_pipelined_request_never_goes_upstream)
+{
+	static const char second[] = "GET http://other.test/steal HTTP/1.1\r\n"
+				     "Host: other.test\r\n"
+				     "Proxy-Authorization: Basic aGVlbDpzZWNyZXQ=\r\n"
+				     "\r\n";
+	static const struct {
+		const char *first, *want;
+	} cases[] = {
+		{ "GET http://a.test/1 HTTP/1.1\r\nProxy-Authorization: Basic aGVlbDpzZWNyZXQ=\r\n"
+		  "Proxy-Connection: keep-alive\r\n\r\n",
+		  "GET /1 HTTP/1.1\r\nHost: a.test\r\nConnection: close\r\n\r\n" },
+		{ "GET http://a.test/1 HTTP/1.0\r\nProxy-Authorization: Basic aGVlbDpzZWNyZXQ=\r\n"
+		  "Connection: keep-alive\r\n\r\n",
+		  "GET /1 HTTP/1.0\r\nHost: a.test\r\nConnection: close\r\n\r\n" },
+		{ "POST http://a.test/2 HTTP/1.1\r\nProxy-Authorization: Basic aGVlbDpzZWNyZXQ=\r\n"
+		  "Content-Length: 5\r\n\r\nhello",
+		  "POST /2 HTTP/1.1\r\nHost: a.test\r\nContent-Length: 5\r\nConnection: close\r\n"
+		  "\r\nhello" },
+		{ "POST http://a.test/3 HTTP/1.1\r\nProxy-Authorization: Basic aGVlbDpzZWNyZXQ=\r\n"
+		  "Content-Length: 0\r\n\r\n",
+		  "POST /3 HTTP/1.1\r\nHost: a.test\r\nContent-Length: 0\r\nConnection: close\r\n"
+		  "\r\n" },
+		{ "PUT http://a.test/4 HTTP/1.1\r\nProxy-Authorization: Basic aGVlbDpzZWNyZXQ=\r\n"
+		  "Transfer-Encoding: chunked\r\nTE: trailers\r\n\r\n"
+		  "5;x=\"y\"\r\nhello\r\nA\r\n0123456789\r\n0\r\nX-Sum: 1\r\n\r\n",
+		  "PUT /4 HTTP/1.1\r\nHost: a.test\r\nTransfer-Encoding: chunked\r\n"
+		  "Connection: close\r\n\r\n"
+		  "5;x=\"y\"\r\nhello\r\nA\r\n0123456789\r\n0\r\nX-Sum: 1\r\n\r\n" },
+	};
+	char in[1024], out[PROXY_HTTP_UPSTREAM_MAX + 1024];
+	bool done;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(in, sizeof(in), "%s%s%s", cases[i].first, second, second);
+		for (size_t piece = 0; piece < 8; piece++) {
+			cr_assert_eq(upstream_bytes(in, piece, out, sizeof(out), &done), 0, "%s",
+				     cases[i].first);
+			cr_assert(done, "%s", cases[i].first);
+			cr_assert_str_eq(out, cases[i].want, "pieces of %zu", piece);
+			cr_assert_null(strstr(out, "Proxy-Authorization"), "%s", out);
+			cr_assert_null(strstr(out, "other.test"), "%s", out);
+		}
+	}
+}
+
+/* How far a body goes, in bytes after the head; -1: refused there. */
+static const struct {
+	const char *body;
+	long take; /* bytes of the body; -1: -EPROTO */
+	bool done;
+} chunked[] = {
+	{ "0\r\n\r\nGET", 5, true },
+	{ "5\r\nhello\r\n0\r\n\r\nGET", 15, true },
+	{ "000005\r\nhello\r\n00\r\n\r\n", 21, true },
+	{ "a\r\n0123456789\r\nA\r\n0123456789\r\n0\r\n\r\n", 35, true },
+	{ "5;a=b;c=\"q r\"\r\nhello\r\n0;z\r\n\r\n", 29, true },
+	{ "5;\x80\xff\r\nhello\r\n0\r\n\r\n", 18, true },
+	{ "0\r\nX-A: 1\r\nX-B:\t2 \r\n\r\nGET", 22, true },
+	{ "5\r\nhel", 6, false },
+	{ "5\r\nhello\r\n", 10, false },
+	{ "fffffffffffffff\r\n", 17, false }, /* 2^60 - 1 */
+	{ "1000000000000000\r\n", -1, false }, /* 2^60 */
+	{ "10000000000000000\r\n", -1, false },
+	{ "5 \r\nhello\r\n0\r\n\r\n", -1, false },
+	{ "5\t;x\r\nhello\r\n0\r\n\r\n", -1, false },
+	{ "\r\n", -1, false },
+	{ ";x\r\n", -1, false },
+	{ "-5\r\n", -1, false },
+	{ "0x5\r\n", -1, false },
+	{ "5\nhello\r\n0\r\n\r\n", -1, false },
+	{ "5\r\rhello", -1, false },
+	{ "5\r\nhello\n0\r\n\r\n", -1, false },
+	{ "5\r\nhelloX\r\n0\r\n\r\n", -1, false },
+	{ "5;a\x01\r\nhello\r\n", -1, false },
+	{ "5;a\nb\r\nhello\r\n", -1, false },
+	{ "0\r\n X: 1\r\n\r\n", -1, false },
+	{ "0\r\n\tX: 1\r\n\r\n", -1, false },
+	{ "0\r\nX: a\x7f\r\n\r\n", -1, false },
+	{ "0\r\nX: 1\n\r\n", -1, false },
+	{ "0\r\n\n", -1, false },
+	{ "0\r\n\r\r", -1, false },
+};
+
+static int
+feed_chunked(const char *body, size_t len, size_t piece, size_t *total, bool *done)
+{
+	struct proxy_http_req r = { .body = PROXY_HTTP_BODY_CHUNKED };
+	struct proxy_http_body_state b;
+	size_t take;
+	int rc = 0;
+
+	proxy_http_body_init(&b, &r);
+	*total = 0;
+	for (size_t off = 0; off < len; off += piece) {
+		size_t k = len - off < piece ? len - off : piece;
+
+		rc = proxy_http_body_feed(&b, (const uint8_t *)body + off, k, &take);
+		*total += take;
+		if (rc < 0 || b.done)
+			break;
+	}
+	*done = b.done;
+	return rc;
+}
+
+Test(proxy_http, chunked_body_ends_where_its_framing_says)
+{
+	for (size_t i = 0; i < sizeof(chunked) / sizeof(chunked[0]); i++) {
+		size_t len = strlen(chunked[i].body), total, first_total = 0;
+		bool done;
+
+		/* Whole, then in every size of piece: the same end. */
+		for (size_t piece = len; piece >= 1; piece--) {
+			int rc = feed_chunked(chunked[i].body, len, piece, &total, &done);
+
+			if (chunked[i].take < 0) {
+				cr_assert_eq(rc, -EPROTO, "%zu: piece %zu", i, piece);
+				if (piece == len)
+					first_total = total;
+				cr_assert_eq(total, first_total, "%zu: refused at the same byte",
+					     i);
+				continue;
+			}
+			cr_assert_eq(rc, 0, "%zu: piece %zu", i, piece);
+			cr_assert_eq(total, (size_t)chunked[i].take, "%zu: piece %zu: %zu", i,
+				     piece, total);
+			cr_assert_eq(done, chunked[i].done, "%zu: piece %zu", i, piece);
+		}
+	}
+}
+
+Test(proxy_http, chunked_body_line_bounds)
+{
+	size_t max = PROXY_HTTP_CHUNK_LINE_MAX, total;
+	char *body = malloc(max + 64);
+	bool done;
+
+	/* A size line of exactly the limit with its CRLF, then one byte
+	 * more. */
+	memset(body, 'x', max + 64);
+	memcpy(body, "1;", 2);
+	memcpy(body + max - 2, "\r\na\r\n0\r\n\r\n", 11);
+	cr_assert_eq(feed_chunked(body, max + 8, 7, &total, &done), 0);
+	cr_assert(done);
+	cr_assert_eq(total, max + 8, "%zu", total);
+	memcpy(body + max - 2, "x\r\na\r\n0\r\n\r\n", 12);
+	cr_assert_eq(feed_chunked(body, max + 9, 7, &total, &done), -EPROTO);
+	/* A trailer line likewise. */
+	memset(body, 'x', max + 64);
+	memcpy(body, "0\r\nX:", 5);
+	memcpy(body + 3 + max - 2, "\r\n\r\n", 4);
+	cr_assert_eq(feed_chunked(body, 3 + max + 2, 5, &total, &done), 0);
+	cr_assert(done);
+	memcpy(body + 3 + max - 2, "x\r\n\r\n", 5);
+	cr_assert_eq(feed_chunked(body, 3 + max + 3, 5, &total, &done), -EPROTO);
+	free(body);
+}
+
+Test(proxy_http, length_and_no_body)
+{
+	struct proxy_http_req r = { .body = PROXY_HTTP_BODY_LENGTH, .content_length = 5 };
+	struct proxy_http_body_state b;
+	size_t take;
+
+	proxy_http_body_init(&b, &r);
+	cr_assert_not(b.done);
+	cr_assert_eq(proxy_http_body_feed(&b, (const uint8_t *)"hel", 3, &take), 0);
+	cr_assert_eq(take, 3);
+	cr_assert_eq(proxy_http_body_feed(&b, (const uint8_t *)"loGET", 5, &take), 0);
+	cr_assert_eq(take, 2);
+	cr_assert(b.done);
+	cr_assert_eq(proxy_http_body_feed(&b, (const uint8_t *)"GET", 3, &take), 0);
+	cr_assert_eq(take, 0, "nothing after the end");
+	r.body = PROXY_HTTP_BODY_NONE;
+	proxy_http_body_init(&b, &r);
+	cr_assert(b.done);
+	cr_assert_eq(proxy_http_body_feed(&b, (const uint8_t *)"GET", 3, &take), 0);
+	cr_assert_eq(take, 0);
+}

@@ -6,6 +6,8 @@
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
 #include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "policy.h"
@@ -193,6 +195,92 @@ Test(proxy_policy, the_hosts_own_addresses_in_any_form)
 	cr_assert_not(address_ok("me.test", "::ffff:203.0.113.1", reason, sizeof(reason)));
 	cr_assert_not(address_ok("me.test", "2001:db8::1", reason, sizeof(reason)));
 	cr_assert(address_ok("other.test", "203.0.113.2", reason, sizeof(reason)));
+}
+
+/* A literal as judge() and verdict() in server.c take it: canonicalised,
+ * then its address put in a sockaddr. */
+static bool
+literal_ok(const char *lit, char *reason, size_t cap)
+{
+	struct sockaddr_storage ss;
+	struct nethost h;
+	const char *why = "";
+
+	memset(&ss, 0, sizeof(ss));
+	cr_assert_eq(nethost_canon(lit, strlen(lit), &h, &why), 0, "%s: %s", lit, why);
+	if (h.kind == NETHOST_IPV4) {
+		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+
+		a->sin_family = AF_INET;
+		memcpy(&a->sin_addr, h.addr, 4);
+	} else {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+
+		cr_assert_eq(h.kind, NETHOST_IPV6, "%s", lit);
+		a->sin6_family = AF_INET6;
+		memcpy(&a->sin6_addr, h.addr, 16);
+	}
+	return proxy_policy_address_ok(&pol, h.text, (struct sockaddr *)&ss, reason, cap);
+}
+
+/* The IPv4-compatible form ::a.b.c.d (RFC 4291 section 2.5.5.1,
+ * deprecated, still routed through the kernel's sit device) is the IPv4
+ * address inside for every refusal, as a resolved answer and as a
+ * literal; so are the mapped, NAT64 (64:ff9b::/96, RFC 6052) and 6to4
+ * forms. :: and ::1 are themselves. */
+Test(proxy_policy, ipv4_compatible_and_other_embedding_forms_refused_as_their_ipv4)
+{
+	static const struct {
+		const char *addr, *what;
+		bool allow_private_lets_it; /* refused without allow-private, allowed with */
+	} cases[] = {
+		{ "::127.0.0.1", "loopback", false },
+		{ "::127.1.2.3", "loopback", false },
+		{ "::5", "unspecified", false },
+		{ "::0.1.2.3", "unspecified", false },
+		{ "::169.254.169.254", "link-local", false },
+		{ "::255.255.255.255", "broadcast", false },
+		{ "::224.0.0.1", "multicast", false },
+		{ "::10.1.2.3", "private", true },
+		{ "::192.168.1.1", "private", true },
+		{ "::100.64.0.1", "private", true },
+		{ "::203.0.113.1", "this host itself", false },
+		{ "::1", "loopback", false },
+		{ "::", "unspecified", false },
+		{ "64:ff9b::203.0.113.1", "this host itself", false },
+		{ "64:ff9b::127.0.0.1", "loopback", false },
+		{ "64:ff9b::10.1.2.3", "private", true },
+		{ "::ffff:0:203.0.113.1", "this host itself", false },
+		{ "2002:cb00:7101::", "this host itself", false },
+	};
+	char reason[PROXY_REASON_MAX], lit[64];
+
+	pol.own = calloc(1, sizeof(*pol.own));
+	pol.own[0].family = 4;
+	memcpy(pol.own[0].addr, "\xcb\x00\x71\x01", 4); /* 203.0.113.1 */
+	pol.nown = 1;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(lit, sizeof(lit), "[%s]", cases[i].addr);
+		pol.allow_private = false;
+		cr_assert_not(address_ok("x.test", cases[i].addr, reason, sizeof(reason)), "%s",
+			      cases[i].addr);
+		cr_assert(strstr(reason, cases[i].what), "%s: %s", cases[i].addr, reason);
+		cr_assert_not(literal_ok(lit, reason, sizeof(reason)), "%s", lit);
+		cr_assert(strstr(reason, cases[i].what), "%s: %s", lit, reason);
+		pol.allow_private = true;
+		cr_assert_eq(address_ok("x.test", cases[i].addr, reason, sizeof(reason)),
+			     cases[i].allow_private_lets_it, "%s with allow-private: %s",
+			     cases[i].addr, reason);
+		cr_assert_eq(literal_ok(lit, reason, sizeof(reason)), cases[i].allow_private_lets_it,
+			     "%s with allow-private: %s", lit, reason);
+	}
+	/* The positive control: the same forms of a public address that is
+	 * not the host's go through. */
+	pol.allow_private = false;
+	cr_assert(address_ok("x.test", "::203.0.113.2", reason, sizeof(reason)), "%s", reason);
+	cr_assert(literal_ok("[::203.0.113.2]", reason, sizeof(reason)), "%s", reason);
+	cr_assert(address_ok("x.test", "64:ff9b::203.0.113.2", reason, sizeof(reason)), "%s",
+		  reason);
 }
 
 Test(proxy_policy, load_own_finds_loopback)
