@@ -18,14 +18,6 @@
 #include "policytext.h"
 #include "sema.h"
 
-#if defined(__APPLE__)
-#define BUILD_HOST_PLATFORM IR_MACOS
-#elif defined(_WIN32)
-#define BUILD_HOST_PLATFORM IR_WINDOWS
-#else
-#define BUILD_HOST_PLATFORM IR_LINUX
-#endif
-
 static bool
 ends_with(const char *s, const char *suffix)
 {

@@ -11,7 +11,18 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "ir.h"
 #include "settings.h"
+
+/* The platform heel builds for: the one it runs on (enum ir_platform,
+ * numbered as the artifact's platforms are). */
+#if defined(__APPLE__)
+#define BUILD_HOST_PLATFORM IR_MACOS
+#elif defined(_WIN32)
+#define BUILD_HOST_PLATFORM IR_WINDOWS
+#else
+#define BUILD_HOST_PLATFORM IR_LINUX
+#endif
 
 struct build_in {
 	const struct settings *options; /* the command line; paths as spelled */
