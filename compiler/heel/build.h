@@ -29,7 +29,8 @@ struct build_in {
 	const char *config;		/* --config FILE.heel|FILE.toml, or NULL */
 	const char *policy;		/* --policy FILE.heel, or NULL */
 	const char *cwd;		/* the caller's directory, absolute */
-	bool read_start_dir;		/* the command starts in cwd: grant it r */
+	bool read_start_dir;		/* the command starts in cwd (its read grant is
+					 * not written here: startdir.h decides it) */
 	const char *script;		/* heel python SCRIPT: readable too, or NULL */
 };
 
