@@ -5,7 +5,9 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "artifact.h"
 #include "artifact_read.h"
@@ -94,6 +96,64 @@ applied_path(const char *tmpl, bool grant, px_lookup_fn lookup, void *ctx, char 
 	return sbpl_canonicalize(expanded, out, PATH_MAX, &exists) == 0;
 }
 
+/* The directory and each directory above it, by identity. A deny names
+ * its place by one path, and the same directory can be reached by
+ * another (a bind mount of ~/.ssh elsewhere): there a read grant of the
+ * start directory would open what the deny closes, so a deny counts at
+ * every spelling of its place above the start directory. */
+struct above {
+	size_t n;
+	struct ident {
+		dev_t dev;
+		ino_t ino;
+		size_t len; /* of the prefix of the directory's path */
+	} * d;
+};
+
+static int
+above_load(const char *dir, struct above *a)
+{
+	size_t n = 1;
+	char prefix[PATH_MAX];
+	struct stat st;
+
+	for (const char *c = dir; *c; c++)
+		n += *c == '/';
+	a->n = 0;
+	a->d = calloc(n + 1, sizeof(*a->d));
+	if (!a->d)
+		return -ENOMEM;
+	for (size_t i = 1, len = strlen(dir); i <= len && len < sizeof(prefix); i++) {
+		if (dir[i] != '/' && dir[i] != '\0' && i != 1)
+			continue;
+		/* "/" first, then "/a", "/a/b", ... */
+		memcpy(prefix, dir, i);
+		prefix[i] = '\0';
+		if (stat(prefix, &st) == 0 && a->n < n + 1)
+			a->d[a->n++] = (struct ident){st.st_dev, st.st_ino, i};
+	}
+	return 0;
+}
+
+/* The deepest directory at or above `dir` that is the place `path`
+ * names (by identity), as a prefix of `dir` in out; false: none. */
+static bool
+deny_alias(const struct above *a, const char *path, const char *dir, char *out)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return false;
+	for (size_t i = a->n; i-- > 0;) {
+		if (a->d[i].dev != st.st_dev || a->d[i].ino != st.st_ino)
+			continue;
+		memcpy(out, dir, a->d[i].len);
+		out[a->d[i].len] = '\0';
+		return true;
+	}
+	return false;
+}
+
 int
 startdir_decide(const uint8_t *art, size_t len, const char *dir, px_lookup_fn lookup, void *ctx,
 		struct startdir *out)
@@ -101,7 +161,8 @@ startdir_decide(const uint8_t *art, size_t len, const char *dir, px_lookup_fn lo
 	struct art_view view;
 	struct art_scalar iso, wd;
 	struct best b = {0};
-	char path[PATH_MAX];
+	struct above a;
+	char path[PATH_MAX], alias[PATH_MAX];
 	bool strict;
 
 	memset(out, 0, sizeof(*out));
@@ -114,15 +175,22 @@ startdir_decide(const uint8_t *art, size_t len, const char *dir, px_lookup_fn lo
 			? (uint8_t)iso.value
 			: IR_ISO_DEFAULT;
 	strict = out->base == IR_ISO_STRICT;
+	if (above_load(dir, &a) < 0)
+		return -ENOMEM;
 	for (size_t i = 0; i < art_path_count(&view); i++) {
 		struct art_path p;
 
 		if (art_path_at(&view, i, &p) < 0 ||
-		    !(p.platforms & ART_PLAT_BIT(STARTDIR_PLATFORM)))
+		    !(p.platforms & ART_PLAT_BIT(STARTDIR_PLATFORM)) ||
+		    !applied_path(p.path, p.mode != 0, lookup, ctx, path))
 			continue;
-		if (applied_path(p.path, p.mode != 0, lookup, ctx, path))
+		if (p.mode == 0 && strcmp(path, dir) != 0 && !px_beneath(dir, path) &&
+		    deny_alias(&a, path, dir, alias))
+			consider(&b, alias, &p, dir);
+		else
 			consider(&b, path, &p, dir);
 	}
+	free(a.d);
 	/* A kept working directory is writable, whatever the policy says
 	 * about its parents (heel(5)): a grant of its own path. */
 	if (art_scalar(&view, STARTDIR_PLATFORM, ART_SC_WORKDIR, &wd) == 0 && wd.set && wd.str) {

@@ -645,6 +645,23 @@ root_site_preset() {
 	grep -q 'is not trusted: others can change it' <<<"$out" || { echo "a writable preset was used: $out"; return 1; }
 }
 
+# ~/.ssh reached through a bind mount elsewhere is still ~/.ssh: the
+# deny counts at every spelling of its place (by identity), so heel
+# refuses to start there; the control is a bind mount of the project.
+root_start_directory_through_a_bind_mount() {
+	local out
+	mkdir -p "$T/alias"
+	out=$(unshare -m sh -c '
+		mount --make-rprivate / && mount --bind "$1/.ssh" "$2" && cd "$2" &&
+		env -i PATH=/usr/bin:/bin HOME="$1" "$3" run cat id_rsa' _ "$HOMEDIR" "$T/alias" "$H" 2>&1)
+	grep -q SECRET <<<"$out" && { echo "the key was read through the alias: $out"; return 1; }
+	grep -q "not starting in $T/alias: the protection set \`credentials\`" <<<"$out" || { echo "got: $out"; return 1; }
+	out=$(unshare -m sh -c '
+		mount --make-rprivate / && mount --bind "$1" "$2" && cd "$2" &&
+		env -i PATH=/usr/bin:/bin HOME="$3" "$4" run cat readme.txt' _ "$P" "$T/alias" "$HOMEDIR" "$H" 2>&1)
+	[ "$out" = "project file" ] || { echo "control: $out"; return 1; }
+}
+
 for c in $(declare -F | sed -n 's/^declare -f case_//p'); do
 	run_case "$c"
 done
