@@ -16,18 +16,9 @@
 #include "hostcheck.h"
 #include "ir.h"
 #include "parse.h"
-#include "pathexpand.h"
 #include "pathres.h"
 #include "policytext.h"
 #include "sema.h"
-
-#if defined(__APPLE__)
-#define BUILD_HOST_PLATFORM IR_MACOS
-#elif defined(_WIN32)
-#define BUILD_HOST_PLATFORM IR_WINDOWS
-#else
-#define BUILD_HOST_PLATFORM IR_LINUX
-#endif
 
 static bool
 ends_with(const char *s, const char *suffix)
@@ -229,14 +220,12 @@ build_text(struct diag_ctx *ctx, const struct build_in *in, char **text, char *e
 	if (!rc)
 		rc = resolve_all(&merged, in->cwd, in->named, err, errlen);
 	if (!rc) {
-		/* Started in `/` or a system directory, the base already says
-		 * what may be read there: granting the whole of it would read
-		 * far more than a project (heel-exec refuses such a grant). */
+		/* Without the start directory's read grant: whether it is
+		 * added is decided from the compiled policy (startdir.h). */
 		struct policytext_in pin = {
 			.settings = &merged,
 			.includes = includes,
 			.nincludes = nincludes,
-			.read_start_dir = in->read_start_dir && !px_is_system(in->cwd),
 		};
 
 		rc = policytext_render(&pin, text, err, errlen);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "ir.h"
 #include "settings.h"
 
 /* A path a user named (an option, a TOML key, a builder call), kept as
@@ -31,12 +32,23 @@ struct build_named_list {
 
 void build_named_free(struct build_named_list *l);
 
+/* The platform heel builds for: the one it runs on (enum ir_platform,
+ * numbered as the artifact's platforms are). */
+#if defined(__APPLE__)
+#define BUILD_HOST_PLATFORM IR_MACOS
+#elif defined(_WIN32)
+#define BUILD_HOST_PLATFORM IR_WINDOWS
+#else
+#define BUILD_HOST_PLATFORM IR_LINUX
+#endif
+
 struct build_in {
 	const struct settings *options; /* the command line; paths as spelled */
 	const char *config;		/* --config FILE.heel|FILE.toml, or NULL */
 	const char *policy;		/* --policy FILE.heel, or NULL */
 	const char *cwd;		/* the caller's directory, absolute */
-	bool read_start_dir;		/* the command starts in cwd: grant it r */
+	bool read_start_dir;		/* the command starts in cwd (its read grant is
+					 * not written here: startdir.h decides it) */
 	const char *script;		/* heel python SCRIPT: readable too, or NULL */
 	struct build_named_list *named;	/* out: the paths named, for
 					 * build_check_named; NULL: not kept */

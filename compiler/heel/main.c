@@ -20,9 +20,11 @@
 #include "cache.h"
 #include "cli.h"
 #include "diag.h"
+#include "policytext.h"
 #include "pty.h"
 #include "readfile.h"
 #include "hostcheck.h"
+#include "startdir.h"
 #include "venv.h"
 #include "version.h"
 
@@ -144,9 +146,9 @@ launch_options(struct launch *l, const struct cli *c, const char *launcher, cons
 		push(l, "--workdir");
 		push(l, workdir);
 	}
-	/* Started in `/`, which no base lets a sandbox read, the command
-	 * starts in its working directory, as heel-exec's own commands do. */
-	if (strcmp(cwd, "/") != 0) {
+	/* NULL: the command starts in its working directory, as
+	 * heel-exec's own commands do (launch_policy says when). */
+	if (cwd) {
 		push(l, "--cwd");
 		push(l, cwd);
 	}
@@ -239,6 +241,76 @@ compile_cached(struct diag_ctx *ctx, const char *text, uint8_t **bytes, size_t *
 	return rc;
 }
 
+/* ${NAME} as heel-exec will expand it: its environment is ours, and
+ * ${CWD} is the directory it is started in, which is ours too. */
+static const char *
+launch_lookup(const char *name, void *ctx)
+{
+	if (strcmp(name, "CWD") == 0)
+		return ctx;
+	if (strcmp(name, "WORKDIR") == 0)
+		return NULL; /* heelc refuses it in a path */
+	return getenv(name);
+}
+
+/* The policy heel runs, and where the command starts (*start_here: in
+ * `cwd`, else in its working directory). The text is compiled without
+ * the read grant of `cwd` first; that policy says whether the grant is
+ * added (nothing decides the directory), left out (a grant decides it
+ * already, and a read grant beneath a writable one would narrow it),
+ * or whether the command may not start there (a deny or a protection
+ * decides it: refused; strict, or a system directory: the working
+ * directory, said on stderr). On a refusal the reason is in err. */
+static int
+launch_policy(struct diag_ctx **ctx, char **text, const char *cwd, bool *start_here,
+	      uint8_t **bytes, size_t *len, char *err, size_t errlen)
+{
+	struct startdir sd;
+	char *with = NULL, line[3 * PATH_MAX];
+	int rc;
+
+	*start_here = false;
+	rc = compile_cached(*ctx, *text, bytes, len);
+	/* Started in `/`, which is no project, the command starts in its
+	 * working directory, as heel-exec's own commands do. */
+	if (rc || strcmp(cwd, "/") == 0)
+		return rc;
+	if (startdir_decide(*bytes, *len, cwd, launch_lookup, (void *)cwd, &sd) < 0) {
+		snprintf(err, errlen, "the compiled policy does not validate");
+		return -EINVAL;
+	}
+	switch (sd.verdict) {
+	case STARTDIR_READABLE:
+		*start_here = true;
+		return 0;
+	case STARTDIR_DENIED:
+		startdir_message(&sd, cwd, STARTDIR_WORDS_OPTIONS, err, errlen);
+		return -EACCES;
+	case STARTDIR_STRICT:
+	case STARTDIR_SYSTEM:
+		startdir_message(&sd, cwd, STARTDIR_WORDS_OPTIONS, line, sizeof(line));
+		fprintf(stderr, "heel: %s\n", line);
+		return 0;
+	case STARTDIR_GRANT:
+		break;
+	}
+	rc = policytext_add_start_grant(*text, NULL, &with, err, errlen);
+	if (rc)
+		return rc;
+	free(*text);
+	*text = with;
+	free(*bytes);
+	*bytes = NULL;
+	/* The first compile's diagnostics are the second's again. */
+	diag_free(*ctx);
+	*ctx = diag_new();
+	if (!*ctx)
+		return -ENOMEM;
+	rc = compile_cached(*ctx, *text, bytes, len);
+	*start_here = rc == 0;
+	return rc;
+}
+
 /* heel python --prepare: the policy's venv made (or completed) on the
  * host as a launch would make it, by the same module heel-exec calls,
  * and nothing run. The artifact is validated first, as heel-exec would. */
@@ -315,7 +387,7 @@ int
 main(int argc, char **argv)
 {
 	struct cli c;
-	char err[1200], cwd[PATH_MAX], launcher[PATH_MAX], workdir[PATH_MAX];
+	char err[3 * PATH_MAX], cwd[PATH_MAX], launcher[PATH_MAX], workdir[PATH_MAX];
 	struct launch l = { .argc = 0 };
 	const char *wd = NULL;
 	enum cli_result res;
@@ -350,10 +422,11 @@ main(int argc, char **argv)
 		wd = workdir;
 		fprintf(stderr, "heel: the working directory is %s; it is kept after the run\n", wd);
 	}
-	launch_options(&l, &c, launcher, cwd, wd);
-
 	if (c.policy && is_artifact(c.policy)) {
-		/* A compiled policy is applied as it was reviewed. */
+		/* A compiled policy is applied as it was reviewed: nothing
+		 * is added for the start directory, and heel-exec refuses to
+		 * start in one the policy does not let the command read. */
+		launch_options(&l, &c, launcher, strcmp(cwd, "/") != 0 ? cwd : NULL, wd);
 		if (c.policy_option[0])
 			return failure("%s cannot change the compiled policy %s; give its .heel source "
 				       "with --policy to add to it", c.policy_option, c.policy);
@@ -404,16 +477,17 @@ main(int argc, char **argv)
 		char *text = NULL;
 		uint8_t *bytes = NULL;
 		size_t len = 0;
+		bool start_here = false;
 		int fd;
 
 		if (!ctx)
 			return failure("out of memory%s%s", "", "");
 		rc = build_text(ctx, &in, &text, err, sizeof(err));
+		if (!rc)
+			rc = launch_policy(&ctx, &text, cwd, &start_here, &bytes, &len, err, sizeof(err));
 		/* The paths named, once the policy says where its sandbox may
 		 * write: a link crossed that a sandbox could have planted is
 		 * refused (--print-policy too: the text would name its target). */
-		if (!rc)
-			rc = compile_cached(ctx, text, &bytes, &len);
 		if (!rc)
 			rc = build_check_named(&named, bytes, len, cwd, environ,
 					       c.print_policy || c.prepare ? NULL : launcher, err,
@@ -427,16 +501,21 @@ main(int argc, char **argv)
 				fputs(formatted, stdout);
 			free(formatted);
 		}
-		diag_render(ctx, stderr);
-		diag_free(ctx);
+		if (ctx) {
+			diag_render(ctx, stderr);
+			diag_free(ctx);
+		}
 		free(text);
 		if (rc && err[0])
 			fprintf(stderr, "heel: %s\n", err);
+		else if (rc == -ENOMEM)
+			fprintf(stderr, "heel: out of memory\n");
 		if (rc || c.print_policy) {
 			free(bytes);
 			cli_free(&c);
 			return rc ? EXIT_HEEL : 0;
 		}
+		launch_options(&l, &c, launcher, start_here ? cwd : NULL, wd);
 		if (c.prepare) {
 			rc = prepare_venv(bytes, len, cwd, c.policy ? c.policy : c.config ? c.config : "the policy");
 			free(bytes);

@@ -114,8 +114,6 @@ render(FILE *f, const struct policytext_in *in, char *err, size_t errlen)
 		fprintf(f, "%s gpu", s->gpu.on == TRI_ON ? "allow" : "deny");
 		put_origin(f, s->gpu.origin);
 	}
-	if (in->read_start_dir)
-		fputs("grant \"${CWD}\" r  # the command starts here, in the caller's directory\n", f);
 	for (size_t i = 0; i < s->ngrants; i++) {
 		fputs("grant ", f);
 		r = put_string(f, s->grants[i].path, "the path", true, err, errlen);
@@ -177,6 +175,37 @@ policytext_render(const struct policytext_in *in, char **out, char *err, size_t 
 	if (!f)
 		return -ENOMEM;
 	r = render(f, in, err, errlen);
+	if (fclose(f) != 0 && !r)
+		r = -ENOMEM;
+	if (r) {
+		free(buf);
+		return r;
+	}
+	*out = buf;
+	return 0;
+}
+
+int
+policytext_add_start_grant(const char *text, const char *path, char **out, char *err,
+			   size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0, n = strlen(text);
+	FILE *f = open_memstream(&buf, &len);
+	int r = 0;
+
+	*out = NULL;
+	if (!f)
+		return -ENOMEM;
+	fputs(text, f);
+	if (n && text[n - 1] != '\n')
+		fputc('\n', f);
+	fputs("grant ", f);
+	if (path)
+		r = put_string(f, path, "the start directory", true, err, errlen);
+	else
+		fputs("\"${CWD}\"", f);
+	fputs(" r  # the command starts here, in the caller's directory\n", f);
 	if (fclose(f) != 0 && !r)
 		r = -ENOMEM;
 	if (r) {

@@ -15,12 +15,19 @@ struct policytext_in {
 	const struct settings *settings;
 	const char *const *includes; /* absolute paths of .heel files, in order */
 	size_t nincludes;
-	bool read_start_dir;	     /* grant "${CWD}" r: the command starts there */
 };
 
 /* Renders the policy into a malloc'ed NUL-terminated *out. Returns 0,
  * -ENOMEM, or -EINVAL with the reason in err when a value cannot be
  * written in the language (a path holding `${` or a control character). */
 int policytext_render(const struct policytext_in *in, char **out, char *err, size_t errlen);
+
+/* `text` with the read grant of the directory the command starts in
+ * appended: `grant "${CWD}" r`, or of `path` (absolute) when the start
+ * directory is not the launcher's own. Added only when startdir.h says
+ * so. Returns 0 with *out malloc'ed, -ENOMEM, or -EINVAL (a path the
+ * language cannot name) with the reason in err. */
+int policytext_add_start_grant(const char *text, const char *path, char **out, char *err,
+			       size_t errlen);
 
 #endif

@@ -33,10 +33,11 @@ struct heel_policy {
 /* What one spawn adds to a policy. */
 struct lh_spawn_view {
 	const char *cwd;	/* absolute: the start directory, or the current one */
-	bool start_dir;		/* the command starts in cwd: grant it r */
+	bool start_dir;		/* the command starts in cwd (startdir.h: its grant) */
 	const char *const *env; /* NAME=VALUE additions, or NULL */
 	struct build_named_list *named; /* out: the paths the policy's builder
 				 * calls named, for build_check_named; NULL */
+	const char *const *launcher_env; /* heel-exec's environment; NULL: environ */
 };
 
 /* The spawn options with defaults for what `o` (which may be NULL or
@@ -44,10 +45,15 @@ struct lh_spawn_view {
  * (size 0): everything the caller set would be ignored. */
 int lh_opts_read(const struct heel_spawn_opts *o, struct heel_spawn_opts *out, heel_error *err);
 
-/* The policy text heel_spawn compiles, and the name it is compiled under.
- * *text malloc'ed. 0 or -errno with err set. Not for LH_ARTIFACT. */
+/* The policy text heel_spawn compiles, and the name it is compiled under;
+ * compiled into *bytes (malloc'ed) when bytes is not NULL, its warnings
+ * into *warnings when that is not NULL. With a start directory the text
+ * is compiled either way: the policy decides whether the directory gets
+ * its read grant or the spawn is refused (startdir.h). *text malloc'ed.
+ * 0 or -errno with err set. Not for LH_ARTIFACT. */
 int lh_policy_source(const heel_policy *p, const struct lh_spawn_view *v, char **text,
-		     const char **name, heel_error *err);
+		     const char **name, uint8_t **bytes, size_t *len, char **warnings,
+		     heel_error *err);
 
 /* The artifact one spawn runs (*bytes malloc'ed). Warnings, when
  * `warnings` is not NULL, rendered into *warnings (malloc'ed, or NULL). */

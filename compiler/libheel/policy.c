@@ -13,9 +13,13 @@
 #include "artifact_read.h"
 #include "build.h"
 #include "diag.h"
+#include "env.h"
 #include "libheel_int.h"
 #include "pathres.h"
+#include "policytext.h"
 #include "readfile.h"
+#include "sbpl_params.h"
+#include "startdir.h"
 #include "suggest.h"
 #include "values.h"
 
@@ -486,9 +490,10 @@ spawn_settings(const heel_policy *p, const struct lh_spawn_view *v, struct setti
 	return 0;
 }
 
-int
-lh_policy_source(const heel_policy *p, const struct lh_spawn_view *v, char **text,
-		 const char **name, heel_error *err)
+/* The policy text of one spawn without the start directory's grant. */
+static int
+spawn_text(const heel_policy *p, const struct lh_spawn_view *v, char **text, const char **name,
+	   heel_error *err)
 {
 	struct settings s;
 	struct diag_ctx *ctx;
@@ -550,6 +555,115 @@ lh_policy_source(const heel_policy *p, const struct lh_spawn_view *v, char **tex
 	return 0;
 }
 
+/* ${NAME} as the heel-exec this process starts will expand it: from the
+ * environment it is given, and ${CWD} from this process's directory
+ * (heel-exec is not started in the start directory, only told it). */
+struct launch_env {
+	const char *const *env;
+	char cwd[PATH_MAX];
+};
+
+static const char *
+launch_lookup(const char *name, void *ctx)
+{
+	const struct launch_env *le = ctx;
+
+	if (strcmp(name, "CWD") == 0)
+		return le->cwd[0] == '/' ? le->cwd : NULL;
+	if (strcmp(name, "WORKDIR") == 0)
+		return NULL; /* heelc refuses it in a path */
+	return envb_lookup((char *const *)le->env, name);
+}
+
+/* The start directory's read grant (startdir.h), for a policy already
+ * compiled from *text into *bytes: left out, added (the text compiled
+ * again, *warnings replaced), or refused. The grant names the directory
+ * itself, resolved: ${CWD} would be heel-exec's own directory, which is
+ * this process's, not the start directory. */
+static int
+start_grant(const struct lh_spawn_view *v, const char *name, bool quiet, char **text,
+	    uint8_t **bytes, size_t *len, char **warnings, heel_error *err)
+{
+	extern char **environ;
+	struct launch_env le = {.env = v->launcher_env};
+	char dir[PATH_MAX], why[2048], *with = NULL;
+	struct startdir sd;
+	bool exists;
+	int rc;
+
+	if (!le.env)
+		le.env = (const char *const *)environ;
+	if (!getcwd(le.cwd, sizeof(le.cwd)))
+		le.cwd[0] = '\0';
+	rc = sbpl_canonicalize(v->cwd, dir, sizeof(dir), &exists);
+	if (rc)
+		return lh_fail(err, rc, "the start directory %s: %s", v->cwd, strerror(-rc));
+	if (startdir_decide(*bytes, *len, dir, launch_lookup, &le, &sd) < 0)
+		return lh_fail(err, -EINVAL, "the compiled policy does not validate");
+	switch (sd.verdict) {
+	case STARTDIR_READABLE:
+		return 0;
+	case STARTDIR_DENIED:
+	case STARTDIR_STRICT:
+	case STARTDIR_SYSTEM:
+		startdir_message(&sd, dir, STARTDIR_WORDS_LIBHEEL, why, sizeof(why));
+		return lh_fail(err, -EACCES, "%s", why);
+	case STARTDIR_GRANT:
+		break;
+	}
+	rc = policytext_add_start_grant(*text, dir, &with, why, sizeof(why));
+	if (rc)
+		return lh_fail(err, rc, "%s", rc == -ENOMEM ? "out of memory" : why);
+	free(*text);
+	*text = with;
+	free(*bytes);
+	*bytes = NULL;
+	if (warnings) {
+		free(*warnings);
+		*warnings = NULL;
+	}
+	return compile_text(name, *text, quiet, bytes, len, warnings, err);
+}
+
+int
+lh_policy_source(const heel_policy *p, const struct lh_spawn_view *v, char **text,
+		 const char **name, uint8_t **bytes, size_t *len, char **warnings, heel_error *err)
+{
+	/* A builder policy is all options: its scalars replace the bases'
+	 * quietly, as `heel run`'s do. */
+	bool quiet = p->kind == LH_BUILDER;
+	uint8_t *own = NULL;
+	size_t ownlen = 0;
+	int rc;
+
+	if (warnings)
+		*warnings = NULL;
+	rc = spawn_text(p, v, text, name, err);
+	if (rc || (!bytes && !v->start_dir))
+		return rc;
+	if (!bytes) {
+		bytes = &own;
+		len = &ownlen;
+	}
+	rc = compile_text(*name, *text, quiet, bytes, len, warnings, err);
+	if (!rc && v->start_dir)
+		rc = start_grant(v, *name, quiet, text, bytes, len, warnings, err);
+	free(own);
+	if (rc) {
+		free(*text);
+		*text = NULL;
+		if (bytes != &own) {
+			free(*bytes);
+			*bytes = NULL;
+		}
+		if (warnings) {
+			free(*warnings);
+			*warnings = NULL;
+		}
+	}
+	return rc;
+}
+
 int
 lh_policy_artifact(const heel_policy *p, const struct lh_spawn_view *v, uint8_t **bytes,
 		   size_t *len, char **warnings, heel_error *err)
@@ -577,12 +691,7 @@ lh_policy_artifact(const heel_policy *p, const struct lh_spawn_view *v, uint8_t 
 		*len = p->artlen;
 		return 0;
 	}
-	rc = lh_policy_source(p, v, &text, &name, err);
-	if (rc)
-		return rc;
-	/* A builder policy is all options: its scalars replace the bases'
-	 * quietly, as `heel run`'s do. */
-	rc = compile_text(name, text, p->kind == LH_BUILDER, bytes, len, warnings, err);
+	rc = lh_policy_source(p, v, &text, &name, bytes, len, warnings, err);
 	free(text);
 	return rc;
 }
@@ -591,7 +700,7 @@ int
 lh_spawn_view(const struct heel_spawn_opts *o, char *buf, size_t buflen, struct lh_spawn_view *v,
 	      heel_error *err)
 {
-	*v = (struct lh_spawn_view){.env = o->env};
+	*v = (struct lh_spawn_view){.env = o->env, .launcher_env = o->launcher_env};
 	if (o->cwd) {
 		if (o->cwd[0] != '/')
 			return lh_fail(err, -EINVAL, "the start directory `%s` is not absolute",
@@ -620,7 +729,7 @@ heel_policy_text(const heel_policy *p, const struct heel_spawn_opts *o, heel_err
 	if (!p)
 		return lh_fail(err, -EINVAL, "heel_policy_text: no policy"), NULL;
 	if (lh_opts_read(o, &opts, err) || lh_spawn_view(&opts, cwd, sizeof(cwd), &v, err) ||
-	    lh_policy_source(p, &v, &text, &name, err))
+	    lh_policy_source(p, &v, &text, &name, NULL, NULL, NULL, err))
 		return NULL;
 	ctx = diag_new();
 	rc = ctx ? build_format(ctx, name, text, &out) : -ENOMEM;

@@ -21,9 +21,15 @@ done
 
 T=$(mktemp -d /tmp/heel-front-test.XXXXXX)
 chmod 755 "$T"
+# Places outside /tmp, which the default base reads as a whole: /var/lib
+# is granted nothing (the start directory's own grant is needed there),
+# /var/tmp is the other shared temp.
+OUT=$(mktemp -d /var/lib/heel-front-test.XXXXXX)
+VT=$(mktemp -d /var/tmp/heel-front-test.XXXXXX)
+chmod 755 "$OUT" "$VT"
 cleanup() {
 	pkill -KILL -f '^sleep 3321[0-9]$' 2>/dev/null
-	rm -rf "$T"
+	rm -rf "$T" "$OUT" "$VT"
 }
 trap cleanup EXIT
 mkdir -p "$T/bin"
@@ -201,6 +207,8 @@ case_toml_config() {
 isolation = "strict"
 nice = 5
 writable = ["./out"]
+# strict reads no user data: the project is named to be started in
+readable = ["."]
 [limits]
 open-files = 256
 TOML
@@ -223,8 +231,11 @@ TOML
 case_policy_file_heel_and_hpol() {
 	local out
 	printf 'heel 1\nisolation strict\nenv set "FROM" "policy"\n' >p.heel
-	out=$(as "$1" "$H" run --policy p.heel --env EXTRA=1 sh -c 'echo $FROM$EXTRA' 2>&1)
-	[ "$out" = policy1 ] || { echo "got: $out"; return 1; }
+	out=$(as "$1" "$H" run --policy p.heel --env EXTRA=1 sh -c 'echo $FROM$EXTRA' 2>err)
+	[ "$out" = policy1 ] || { echo "got: $out $(cat err)"; return 1; }
+	# strict reads no user data: not the project either, so the command
+	# starts in its working directory, and says so.
+	grep -q "starting in the working directory, not in $P: isolation strict" err || { echo "stderr: $(cat err)"; return 1; }
 	"$T/bin/heelc" p.heel -o p.hpol || return 1
 	[ "$1" = root ] || chown $NOBODY:$NOBODY p.hpol
 	# A compiled policy is run as reviewed: one that does not let the
@@ -406,6 +417,165 @@ case_readme_first_commands() {
 	"$T/bin/heelc" check sandbox.heel || { echo "the README's printed policy does not compile"; return 1; }
 }
 
+# The read grant of the directory the command starts in never beats a
+# protection: started in ~/.ssh, ~/.aws, ~/.gnupg or a directory beneath
+# one, heel refuses, names the set and the option that lifts it, and the
+# secret is not printed; with that option the same cat reads it.
+case_start_directory_never_beats_a_protection() {
+	local d sub file set out
+	mkdir -p "$HOMEDIR/.ssh/keys" "$HOMEDIR/.aws" "$HOMEDIR/.gnupg"
+	echo SECRET-SUBKEY >"$HOMEDIR/.ssh/keys/id"
+	echo SECRET-AWS >"$HOMEDIR/.aws/credentials"
+	echo SECRET-GPG >"$HOMEDIR/.gnupg/key"
+	[ "$1" = root ] || chown -R $NOBODY:$NOBODY "$HOMEDIR"
+	for d in .ssh:id_rsa:credentials .ssh/keys:id:credentials .aws:credentials:cloud-config \
+		.gnupg:key:credentials; do
+		IFS=: read -r sub file set <<<"$d"
+		out=$(cd "$HOMEDIR/$sub" && as "$1" "$H" run cat "$file" 2>&1)
+		want_status $? 125 "$out" || return 1
+		grep -q SECRET <<<"$out" && { echo "$sub: the secret was printed: $out"; return 1; }
+		grep -q "^heel: not starting in $HOMEDIR/$sub: the protection set \`$set\` (deny \"\${HOME}/${sub%%/*}\" at <protect/$set>:[0-9]*) denies it" <<<"$out" ||
+			{ echo "$sub: $out"; return 1; }
+		grep -q -- "--protect-$set=false lifts the protection" <<<"$out" || { echo "$sub: $out"; return 1; }
+		out=$(cd "$HOMEDIR/$sub" && as "$1" "$H" run --protect-$set=false cat "$file" 2>&1) ||
+			{ echo "$sub, --protect-$set=false: $out"; return 1; }
+		grep -q '^SECRET-' <<<"$out" || { echo "$sub, lifted: $out"; return 1; }
+	done
+	# The home reached through a link: the protection follows it.
+	ln -s home "$T/$1/homelink"
+	out=$(cd "$HOMEDIR/.ssh" && HOMEDIR=$T/$1/homelink as "$1" "$H" run cat id_rsa 2>&1)
+	want_status $? 125 "$out" || return 1
+	grep -q SECRET <<<"$out" && { echo "linked home: the secret was printed: $out"; return 1; }
+	grep -q 'the protection set `credentials`' <<<"$out" || { echo "linked home: $out"; return 1; }
+	# --print-policy agrees with the run: refused alike.
+	out=$(cd "$HOMEDIR/.ssh" && as "$1" "$H" run --print-policy cat id_rsa 2>&1)
+	want_status $? 125 "$out" || return 1
+	grep -q "not starting in $HOMEDIR/.ssh" <<<"$out" || { echo "--print-policy: $out"; return 1; }
+}
+
+# Started in the home itself: strict reads no user data, so the command
+# starts in its working directory and says so (--readable . the control);
+# under --protect-user-home heel refuses (--protect-user-home=false the
+# control).
+case_start_directory_home_under_strict_and_protect_user_home() {
+	local out
+	echo SECRET-HOME >"$HOMEDIR/notes"
+	[ "$1" = root ] || chown $NOBODY:$NOBODY "$HOMEDIR/notes"
+	out=$(cd "$HOMEDIR" && as "$1" "$H" run --isolation strict sh -c "pwd; cat notes; cat '$HOMEDIR/notes'" 2>&1)
+	grep -q SECRET <<<"$out" && { echo "strict: the home was read: $out"; return 1; }
+	grep -q "^heel: starting in the working directory, not in $HOMEDIR: isolation strict reads no user data" <<<"$out" ||
+		{ echo "strict: $out"; return 1; }
+	grep -q -- "--readable \. lets the command read the directory" <<<"$out" || { echo "strict: $out"; return 1; }
+	grep -q "^/tmp/heel-" <<<"$out" || { echo "strict: not started in the working directory: $out"; return 1; }
+	out=$(cd "$HOMEDIR" && as "$1" "$H" run --isolation strict --readable . sh -c 'pwd; cat notes' 2>&1) ||
+		{ echo "strict --readable .: $out"; return 1; }
+	[ "$out" = "$HOMEDIR
+SECRET-HOME" ] || { echo "strict --readable .: $out"; return 1; }
+	# Named explicitly, the home is read; its protections still hold.
+	out=$(cd "$HOMEDIR" && as "$1" "$H" run --isolation strict --readable . cat .ssh/id_rsa 2>&1) &&
+		{ echo "strict --readable .: read the key: $out"; return 1; }
+	grep -q SECRET <<<"$out" && { echo "strict --readable .: key leaked: $out"; return 1; }
+
+	out=$(cd "$HOMEDIR" && as "$1" "$H" run --protect-user-home cat notes 2>&1)
+	want_status $? 125 "$out" || return 1
+	grep -q SECRET <<<"$out" && { echo "--protect-user-home: the home was read: $out"; return 1; }
+	grep -q "^heel: not starting in $HOMEDIR: the protection set \`user-home\`" <<<"$out" || { echo "$out"; return 1; }
+	grep -q -- "--protect-user-home=false lifts the protection" <<<"$out" || { echo "$out"; return 1; }
+	out=$(cd "$HOMEDIR" && as "$1" "$H" run --protect-user-home --protect-user-home=false cat notes 2>&1) ||
+		{ echo "--protect-user-home=false: $out"; return 1; }
+	[ "$out" = SECRET-HOME ] || { echo "--protect-user-home=false: $out"; return 1; }
+}
+
+# A deny in a --policy file, spelled through a link, and a directory
+# beneath it: refused, naming the line; --readable . is the control.
+case_start_directory_never_beats_a_policy_deny() {
+	local sub out
+	mkdir -p private/inner
+	echo SECRET-PRIVATE >private/s
+	echo SECRET-INNER >private/inner/s
+	ln -s proj "$T/$1/plink"
+	[ "$1" = root ] || chown -R $NOBODY:$NOBODY private
+	printf 'heel 1\ndeny "%s/plink/private"\n' "$T/$1" >deny.heel
+	for sub in private private/inner; do
+		out=$(cd "$sub" && as "$1" "$H" run --policy "$P/deny.heel" cat s 2>&1)
+		want_status $? 125 "$out" || return 1
+		grep -q SECRET <<<"$out" && { echo "$sub: the secret was printed: $out"; return 1; }
+		grep -q "^heel: not starting in $P/$sub: \`deny \"$T/$1/plink/private\"\` at $P/deny.heel:2 denies it" <<<"$out" ||
+			{ echo "$sub: $out"; return 1; }
+		grep -q -- "--readable \. grants the directory explicitly" <<<"$out" || { echo "$sub: $out"; return 1; }
+		out=$(cd "$sub" && as "$1" "$H" run --policy "$P/deny.heel" --readable . cat s 2>/dev/null) ||
+			{ echo "$sub, --readable .: $out"; return 1; }
+		grep -q '^SECRET-' <<<"$out" || { echo "$sub, --readable .: $out"; return 1; }
+	done
+	# Control: the project beside the deny starts as always.
+	out=$(as "$1" "$H" run --policy "$P/deny.heel" cat readme.txt 2>&1) || { echo "$out"; return 1; }
+	[ "$out" = "project file" ] || { echo "got: $out"; return 1; }
+}
+
+# Shared temp: /var/tmp is read by default (nothing added), is refused
+# under --protect-shared-temp and is not started in under strict.
+case_start_directory_in_shared_temp() {
+	local d=$VT/$1 out
+	rm -rf "$d"
+	mkdir -p "$d"
+	echo TEMP-FILE >"$d/f"
+	[ "$1" = root ] || chown -R $NOBODY:$NOBODY "$d"
+	out=$(cd "$d" && as "$1" "$H" run cat f 2>&1) || { echo "default: $out"; return 1; }
+	[ "$out" = TEMP-FILE ] || { echo "default: $out"; return 1; }
+	out=$(cd "$d" && as "$1" "$H" run --protect-shared-temp cat f 2>&1)
+	want_status $? 125 "$out" || return 1
+	grep -q TEMP-FILE <<<"$out" && { echo "--protect-shared-temp: read: $out"; return 1; }
+	grep -q -- 'the protection set `shared-temp`.*--protect-shared-temp=false lifts' <<<"$out" ||
+		{ echo "--protect-shared-temp: $out"; return 1; }
+	out=$(cd "$d" && as "$1" "$H" run --isolation strict cat f 2>&1)
+	grep -q TEMP-FILE <<<"$out" && { echo "strict: read: $out"; return 1; }
+	grep -q "^heel: starting in the working directory, not in $d: isolation strict" <<<"$out" || { echo "strict: $out"; return 1; }
+}
+
+# A project no rule of the base covers (/var/lib/...): the start
+# directory's own read grant is what lets the command read it, and
+# --print-policy shows that grant.
+case_start_directory_granted_where_nothing_decides() {
+	local d=$OUT/$1 out
+	rm -rf "$d"
+	mkdir -p "$d/proj"
+	echo OUTSIDE >"$d/proj/f"
+	[ "$1" = root ] || chown -R $NOBODY:$NOBODY "$d"
+	out=$(cd "$d/proj" && as "$1" "$H" run sh -c 'pwd; cat f' 2>&1) || { echo "$out"; return 1; }
+	[ "$out" = "$d/proj
+OUTSIDE" ] || { echo "got: $out"; return 1; }
+	out=$(cd "$d/proj" && as "$1" "$H" run --print-policy cat f 2>&1) || { echo "$out"; return 1; }
+	grep -q '^grant "${CWD}" r' <<<"$out" || { echo "--print-policy: $out"; return 1; }
+	# Control: elsewhere in /var/lib nothing is read.
+	out=$(cd "$d/proj" && as "$1" "$H" run cat "$d/f" 2>&1) && { echo "read beside: $out"; return 1; }
+	# Started in /tmp, which the base reads already, nothing is added.
+	out=$(as "$1" "$H" run --print-policy cat readme.txt 2>&1) || { echo "$out"; return 1; }
+	grep -q 'CWD' <<<"$out" && { echo "--print-policy in /tmp: $out"; return 1; }
+	return 0
+}
+
+# The start directory's read grant never narrows a writable grant or a
+# writable base: a writable parent takes new entries, the start
+# directory too, and under permissive the project and the home do.
+case_start_directory_never_narrows_a_writable_grant() {
+	local where out
+	for where in "$P" "$OUT/$1"; do
+		rm -rf "$where/w"
+		as "$1" mkdir -p "$where/w/src" || { echo "mkdir $where/w/src"; return 1; }
+		out=$(cd "$where/w/src" && as "$1" "$H" run --writable .. -- sh -c 'touch ../new && touch here' 2>&1) ||
+			{ echo "$where: --writable ..: $out"; return 1; }
+		[ -e "$where/w/new" ] && [ -e "$where/w/src/here" ] || { echo "$where: nothing written: $out"; return 1; }
+		out=$(cd "$where/w/src" && as "$1" "$H" run --print-policy --writable .. -- true 2>&1)
+		grep -q 'CWD' <<<"$out" && { echo "$where: --print-policy: $out"; return 1; }
+	done
+	as "$1" mkdir -p "$HOMEDIR/proj"
+	out=$(cd "$HOMEDIR/proj" && as "$1" "$H" run --isolation permissive sh -c "touch inproj && touch '$HOMEDIR/inhome'" 2>&1) ||
+		{ echo "permissive: $out"; return 1; }
+	[ -e "$HOMEDIR/proj/inproj" ] && [ -e "$HOMEDIR/inhome" ] || { echo "permissive: nothing written: $out"; return 1; }
+	out=$(as "$1" "$H" run --isolation permissive touch inP 2>&1) || { echo "permissive in $P: $out"; return 1; }
+	[ -e inP ] || { echo "permissive: nothing written in $P"; return 1; }
+}
+
 # ------------------------------------------------------------ root only
 # root_NAME: run once, as root (they install files or mount).
 run_root() {
@@ -480,6 +650,23 @@ root_site_preset() {
 		"$1" run --policy p.heel true' _ "$H" 2>&1)
 	grep -q 'SITE=yes' <<<"$out" || { echo "the site preset was not found: $out"; return 1; }
 	grep -q 'is not trusted: others can change it' <<<"$out" || { echo "a writable preset was used: $out"; return 1; }
+}
+
+# ~/.ssh reached through a bind mount elsewhere is still ~/.ssh: the
+# deny counts at every spelling of its place (by identity), so heel
+# refuses to start there; the control is a bind mount of the project.
+root_start_directory_through_a_bind_mount() {
+	local out
+	mkdir -p "$T/alias"
+	out=$(unshare -m sh -c '
+		mount --make-rprivate / && mount --bind "$1/.ssh" "$2" && cd "$2" &&
+		env -i PATH=/usr/bin:/bin HOME="$1" "$3" run cat id_rsa' _ "$HOMEDIR" "$T/alias" "$H" 2>&1)
+	grep -q SECRET <<<"$out" && { echo "the key was read through the alias: $out"; return 1; }
+	grep -q "not starting in $T/alias: the protection set \`credentials\`" <<<"$out" || { echo "got: $out"; return 1; }
+	out=$(unshare -m sh -c '
+		mount --make-rprivate / && mount --bind "$1" "$2" && cd "$2" &&
+		env -i PATH=/usr/bin:/bin HOME="$3" "$4" run cat readme.txt' _ "$P" "$T/alias" "$HOMEDIR" "$H" 2>&1)
+	[ "$out" = "project file" ] || { echo "control: $out"; return 1; }
 }
 
 for c in $(declare -F | sed -n 's/^declare -f case_//p'); do

@@ -317,6 +317,47 @@ Test(live, start_directory)
 	heel_policy_free(p);
 }
 
+/* A start directory beneath a writable grant gets no read grant of its
+ * own, which would narrow the writable one: its parent takes new files
+ * (the control: without the grant nothing is written). A start
+ * directory under a deny is refused before anything runs. */
+Test(live, start_directory_beneath_a_writable_grant)
+{
+	struct heel_spawn_opts o;
+	heel_policy *p = fresh();
+	const char *argv[] = {"true", NULL};
+	struct heel_capture c;
+	char src[128], path[160], deny[256];
+
+	opts(&o);
+	chmod(scratch, 0777);
+	snprintf(src, sizeof(src), "%s/src", scratch);
+	cr_assert_eq(mkdir(src, 0777), 0);
+	chmod(src, 0777);
+	o.cwd = src;
+	c = run(p, &o, "touch ../new");
+	cr_assert_neq(c.status, 0, "wrote without a grant: %s", c.err);
+	heel_capture_free(&c);
+	snprintf(path, sizeof(path), "%s/new", scratch);
+	cr_assert(!exists(path));
+	cr_assert_eq(heel_policy_grant(p, scratch, "rw", &e), 0, "%s", e.message);
+	c = run(p, &o, "touch ../new && touch here");
+	cr_assert_eq(c.status, 0, "%s", c.err);
+	heel_capture_free(&c);
+	cr_assert(exists(path));
+	snprintf(path, sizeof(path), "%s/here", src);
+	cr_assert(exists(path));
+	heel_policy_free(p);
+
+	snprintf(deny, sizeof(deny), "heel 1\ndeny \"%s\"\n", src);
+	p = heel_policy_from_string(deny, "deny.heel", &e);
+	cr_assert_not_null(p, "%s", e.message);
+	cr_assert_null(heel_spawn(p, argv, &o, &e));
+	cr_assert_eq(e.code, -EACCES, "%s", e.message);
+	cr_assert(strstr(e.message, "never beats a deny"), "%s", e.message);
+	heel_policy_free(p);
+}
+
 /* ------------------------------------------------------------ the child handle */
 
 Test(live, pidfd_becomes_readable_at_the_end)

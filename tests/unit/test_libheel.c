@@ -292,7 +292,10 @@ Test(libheel_text, start_directory_and_env_additions)
 	o.cwd = "/home/someone/project";
 	o.env = env;
 	t = text_of(p, &o);
-	cr_assert(strstr(t, "grant \"${CWD}\" r"), "%s", t);
+	/* The directory itself: ${CWD} would be heel-exec's own directory,
+	 * which is the caller's, not the start directory. */
+	cr_assert(strstr(t, "grant \"/home/someone/project\" r"), "%s", t);
+	cr_assert(!strstr(t, "${CWD}"), "%s", t);
 	cr_assert(strstr(t, "env set \"ADDED\" \"one two\""), "%s", t);
 	cr_assert(strstr(t, "env set \"SECOND\" \"\""), "%s", t);
 	free(t);
@@ -301,6 +304,46 @@ Test(libheel_text, start_directory_and_env_additions)
 	t = text_of(p, NULL);
 	cr_assert(!strstr(t, "${CWD}"), "%s", t);
 	cr_assert(!strstr(t, "ADDED"), "%s", t);
+	free(t);
+	heel_policy_free(p);
+}
+
+/* The start directory's read grant never beats a deny, a protection or
+ * strict, and is left out where a grant covers the directory already
+ * (it would narrow a writable one): heel_policy_text says what
+ * heel_spawn would run, and both refuse alike. */
+Test(libheel_text, the_start_directory_grant_follows_the_policy)
+{
+	struct heel_spawn_opts o;
+	heel_policy *p = heel_policy_from_string("heel 1\ndeny \"/opt/heel-denied\"\n", "d.heel", &e);
+	const char *argv[] = {"true", NULL};
+	char *t;
+
+	cr_assert_not_null(p, "%s", e.message);
+	heel_spawn_opts_init(&o);
+	o.cwd = "/opt/heel-denied/sub";
+	cr_assert_null(heel_policy_text(p, &o, &e));
+	cr_assert_eq(e.code, -EACCES);
+	cr_assert(strstr(e.message, "`deny \"/opt/heel-denied\"` at d.heel:2"), "%s", e.message);
+	cr_assert(strstr(e.message, "heel_policy_grant(p, \"/opt/heel-denied/sub\", \"r\")"),
+		  "%s", e.message);
+	assert_refused(heel_policy_check(p, &o, NULL, &e), -EACCES, "never beats a deny");
+	cr_assert_null(heel_spawn(p, argv, &o, &e));
+	cr_assert_eq(e.code, -EACCES);
+	heel_policy_free(p);
+
+	p = fresh();
+	cr_assert_eq(heel_policy_isolation(p, "strict", &e), 0);
+	o.cwd = "/opt/heel-project";
+	assert_refused(heel_policy_check(p, &o, NULL, &e), -EACCES, "isolation strict");
+	heel_policy_free(p);
+
+	/* Covered by a writable grant: nothing added. */
+	p = fresh();
+	cr_assert_eq(heel_policy_grant(p, "/opt/heel-project", "rw", &e), 0);
+	o.cwd = "/opt/heel-project/src";
+	t = text_of(p, &o);
+	cr_assert(!strstr(t, "/opt/heel-project/src"), "%s", t);
 	free(t);
 	heel_policy_free(p);
 }
@@ -346,11 +389,11 @@ Test(libheel_text, shorter_options_struct)
 	o.cwd = "/home/someone/project";
 	o.size = offsetof(struct heel_spawn_opts, cwd);
 	t = text_of(p, &o);
-	cr_assert(!strstr(t, "${CWD}"), "%s", t);
+	cr_assert(!strstr(t, "/home/someone/project"), "%s", t);
 	free(t);
 	o.size = sizeof(o);
 	t = text_of(p, &o);
-	cr_assert(strstr(t, "${CWD}"), "%s", t);
+	cr_assert(strstr(t, "/home/someone/project"), "%s", t);
 	free(t);
 	heel_policy_free(p);
 }
