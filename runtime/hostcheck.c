@@ -178,6 +178,7 @@ struct walk {
 	char done[PATH_MAX];
 	struct level *lv;
 	size_t top;   /* lv[0] is "/" */
+	size_t cap;   /* of lv */
 	bool missing; /* the walk stopped at a component that is not there */
 	char *err;
 	size_t errlen;
@@ -314,8 +315,19 @@ close_levels(struct walk *w)
 static int
 push(struct walk *w, int fd, const struct stat *st)
 {
-	struct level *parent = &w->lv[w->top], *l;
+	struct level *parent, *l;
 
+	/* Grown as the path goes deeper: most are a few levels, and a check
+	 * per path named must not cost a mapping of the deepest possible. */
+	if (w->top + 2 > w->cap) {
+		l = grow_array(w->lv, &w->cap, w->top + 2, sizeof(*l), 16);
+		if (!l) {
+			close(fd);
+			return rt_error(w->err, w->errlen, -ENOMEM, "out of memory");
+		}
+		w->lv = l;
+	}
+	parent = &w->lv[w->top];
 	if (w->top + 1 >= HC_MAX_DEPTH) {
 		close(fd);
 		return rt_error(w->err, w->errlen, -ENAMETOOLONG, "%s %s: too deep", w->what,
@@ -576,7 +588,7 @@ run_walk(struct walk *w)
 	if (!w->path || w->path[0] != '/')
 		return rt_error(w->err, w->errlen, -EINVAL, "%s %s: not an absolute path", w->what,
 				w->path ? w->path : "(none)");
-	w->lv = calloc(HC_MAX_DEPTH, sizeof(*w->lv));
+	w->lv = grow_array(NULL, &w->cap, 1, sizeof(*w->lv), 16);
 	if (!w->lv)
 		return rt_error(w->err, w->errlen, -ENOMEM, "out of memory");
 	w->lv[0].fd = -1;

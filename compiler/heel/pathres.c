@@ -3,6 +3,7 @@
  * remembering where each one lies (see pathres.h). */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,13 +68,39 @@ add_link(struct pathres *r, const char *at)
 	return 0;
 }
 
+/* FNV-1a: short keys, no attacker choosing them (they are the user's
+ * own paths), so a simple hash is enough. */
+static size_t
+memo_hash(const char *s)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return (size_t)h;
+}
+
 static bool
 memo_has(const struct pathres_memo *m, const char *dir)
 {
-	for (size_t i = 0; m && i < m->n; i++)
-		if (strcmp(m->dirs[i], dir) == 0)
+	if (!m || !m->cap)
+		return false;
+	for (size_t i = memo_hash(dir) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		if (!m->slots[i])
+			return false;
+		if (strcmp(m->slots[i], dir) == 0)
 			return true;
-	return false;
+	}
+}
+
+static void
+memo_put(char **slots, size_t cap, char *dir)
+{
+	size_t i = memo_hash(dir) & (cap - 1);
+
+	while (slots[i])
+		i = (i + 1) & (cap - 1);
+	slots[i] = dir;
 }
 
 /* Remembering is an optimisation: out of memory, it is skipped. */
@@ -82,29 +109,35 @@ memo_add(struct pathres_memo *m, const char *dir)
 {
 	char *d;
 
-	if (!m)
+	if (!m || memo_has(m, dir))
 		return;
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 16;
-		char **p = realloc(m->dirs, cap * sizeof(*p));
+	/* At most half full, so that a probe ends soon. */
+	if (2 * (m->n + 1) > m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 64;
+		char **slots = calloc(cap, sizeof(*slots));
 
-		if (!p)
+		if (!slots)
 			return;
-		m->dirs = p;
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->slots[i])
+				memo_put(slots, cap, m->slots[i]);
+		free(m->slots);
+		m->slots = slots;
 		m->cap = cap;
 	}
-	d = strdup(dir);
-	if (d)
-		m->dirs[m->n++] = d;
+	if (!(d = strdup(dir)))
+		return;
+	memo_put(m->slots, m->cap, d);
+	m->n++;
 }
 
 void
 pathres_memo_free(struct pathres_memo *m)
 {
-	for (size_t i = 0; i < m->n; i++)
-		free(m->dirs[i]);
-	free(m->dirs);
-	*m = (struct pathres_memo){ 0 };
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->slots[i]);
+	free(m->slots);
+	*m = (struct pathres_memo){0};
 }
 
 int
@@ -126,7 +159,7 @@ pathres_resolve_memo(const char *cwd, const char *spelled, struct pathres_memo *
 	bool missing = false;
 	int rc = 0;
 
-	*r = (struct pathres){ 0 };
+	*r = (struct pathres){0};
 	if (!spelled[0]) {
 		snprintf(err, errlen, "an empty path");
 		return -EINVAL;
@@ -152,7 +185,8 @@ pathres_resolve_memo(const char *cwd, const char *spelled, struct pathres_memo *
 		next = strchr(p, '/');
 		len = next ? (size_t)(next - p) : strlen(p);
 		if (len > NAME_MAX) {
-			snprintf(err, errlen, "`%s`: a component is longer than %d bytes", spelled, NAME_MAX);
+			snprintf(err, errlen, "`%s`: a component is longer than %d bytes", spelled,
+				 NAME_MAX);
 			rc = -ENAMETOOLONG;
 			goto out;
 		}
@@ -167,7 +201,8 @@ pathres_resolve_memo(const char *cwd, const char *spelled, struct pathres_memo *
 		}
 		rc = push_component(done, comp, len);
 		if (rc) {
-			snprintf(err, errlen, "`%s` is longer than %d bytes once resolved", spelled, PATH_MAX);
+			snprintf(err, errlen, "`%s` is longer than %d bytes once resolved", spelled,
+				 PATH_MAX);
 			goto out;
 		}
 		if (!missing && memo_has(memo, done))
@@ -186,13 +221,14 @@ pathres_resolve_memo(const char *cwd, const char *spelled, struct pathres_memo *
 
 			if (n < 0) {
 				rc = -errno;
-				snprintf(err, errlen, "`%s`: cannot read the link %s: %s", spelled, done,
-					 strerror(errno));
+				snprintf(err, errlen, "`%s`: cannot read the link %s: %s", spelled,
+					 done, strerror(errno));
 				goto out;
 			}
 			target[n] = '\0';
 			if (++links > PATHRES_MAX_LINKS) {
-				snprintf(err, errlen, "`%s`: too many levels of symbolic links", spelled);
+				snprintf(err, errlen, "`%s`: too many levels of symbolic links",
+					 spelled);
 				rc = -ELOOP;
 				goto out;
 			}
@@ -231,5 +267,5 @@ pathres_free(struct pathres *r)
 	for (size_t i = 0; i < r->nlinks; i++)
 		free(r->links[i]);
 	free(r->links);
-	*r = (struct pathres){ 0 };
+	*r = (struct pathres){0};
 }

@@ -19,10 +19,12 @@ struct pathres {
 };
 
 /* Directories already found to exist and not be links, so that resolving
- * many paths under one project looks at each directory once. Zeroed
- * before first use; freed with pathres_memo_free. */
+ * many paths under one project looks at each directory once: a hash set
+ * (open addressing), so that 200,000 paths cost what 2,000 do a hundred
+ * times over, not ten thousand. Zeroed before first use; freed with
+ * pathres_memo_free. */
 struct pathres_memo {
-	char **dirs;
+	char **slots; /* cap entries, NULL where empty; cap a power of two */
 	size_t n, cap;
 };
 

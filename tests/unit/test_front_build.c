@@ -130,6 +130,31 @@ sh(const char *fmt)
 	cr_assert_eq(system(cmd), 0, "%s", cmd);
 }
 
+/* The memo is a set: each directory once however many paths pass
+ * through it, and a lookup of a directory it holds finds it after it
+ * has grown many times (heel run was quadratic in its grants). */
+Test(front_pathres, memo_holds_each_directory_once, .init = make_scratch, .fini = drop_scratch)
+{
+	struct pathres_memo memo = { 0 };
+	char path[64], why[600];
+	struct pathres r;
+
+	sh("mkdir -p a/b && for i in $(seq 1 3000); do mkdir a/b/d$i; done");
+	for (int round = 0; round < 2; round++)
+		for (int i = 1; i <= 3000; i++) {
+			snprintf(path, sizeof(path), "a/b/d%d/file", i);
+			cr_assert_eq(pathres_resolve_memo(scratch, path, &memo, &r, why, sizeof(why)), 0,
+				     "%s", why);
+			cr_assert(!r.exists);
+			pathres_free(&r);
+		}
+	/* scratch's own ancestors, a, a/b and the 3000 below. */
+	cr_assert_geq(memo.n, 3002);
+	cr_assert_leq(memo.n, 3002 + 16);
+	cr_assert_geq(memo.cap, 2 * memo.n);
+	pathres_memo_free(&memo);
+}
+
 Test(front_pathres, relative_dots_links_and_missing_parts, .init = make_scratch, .fini = drop_scratch)
 {
 	struct pathres r;
