@@ -218,7 +218,8 @@ network decide \"$prog\"" || { prob "$s: $(cat "$D/pol/other.log")"; continue; }
 		# Control: a clean decider is started by the proxy of a run.
 		forget
 		printf '#!/bin/sh\ntouch %s/decider-clean\nexec cat >/dev/null\n' "$M" >"$P/tools/decide"
-		run other true
+		# (It starts with the proxy; the sandbox waits to see its mark.)
+		run other sh -c "for i in \$(seq 100); do [ -e $M/decider-clean ] && exit 0; sleep 0.1; done; exit 3"
 		[ "$RC" = 0 ] || prob "$s: control: a clean decider: exit $RC: $OUT"
 		[ -e "$M/decider-clean" ] || prob "$s: control: the proxy did not start the clean decider"
 		rm -f "$M/decider-clean"
