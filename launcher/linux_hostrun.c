@@ -13,6 +13,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "env.h"
@@ -367,6 +368,9 @@ consider(struct ctx *c, const char *path, const struct art_readonly *ro, int dep
 struct places {
 	char **p;
 	size_t n, cap;
+	char project[PATH_MAX]; /* the launch directory's place where it is
+				 * writable: the top of its git work tree, or
+				 * itself; "" when it is not writable */
 };
 
 static int
@@ -430,6 +434,7 @@ collect_places(struct ctx *c, struct places *ps)
 	if (strlen(c->hl->cwd) >= sizeof(dir))
 		return 0;
 	strcpy(dir, c->hl->cwd);
+	strcpy(ps->project, dir);
 	for (;;) {
 		char git[PATH_MAX + 8];
 		struct stat st;
@@ -437,8 +442,10 @@ collect_places(struct ctx *c, struct places *ps)
 
 		if (snprintf(git, sizeof(git), "%s/.git", strcmp(dir, "/") ? dir : "") <
 			(int)sizeof(git) &&
-		    lstat(git, &st) == 0)
+		    lstat(git, &st) == 0) {
+			strcpy(ps->project, dir);
 			return add_place(ps, dir);
+		}
 		slash = strrchr(dir, '/');
 		if (!slash || slash == dir)
 			return 0;
@@ -609,6 +616,91 @@ guard_git(struct ctx *c, const char *base, const struct art_readonly *hooks,
 	return consider_at(c, value[0] == '/' ? "/" : base, value + (value[0] == '/'), &x);
 }
 
+/* ------------------------------------------------------------ roots */
+
+static int
+add_root(struct hr_plan *hp, const char *path)
+{
+	char **p;
+
+	/* Beneath an earlier root: that walk goes through it. (An earlier
+	 * root beneath this one is skipped by this one's walk.) */
+	for (size_t i = 0; i < hp->nroots; i++)
+		if (strcmp(hp->roots[i], path) == 0 || px_beneath(path, hp->roots[i]))
+			return 0;
+	p = grow_array(hp->roots, &hp->cap_roots, hp->nroots + 1, sizeof(*p), 8);
+	if (!p)
+		return -ENOMEM;
+	hp->roots = p;
+	if (!(p[hp->nroots] = strdup(path)))
+		return -ENOMEM;
+	hp->nroots++;
+	return 0;
+}
+
+static int
+by_depth(const void *a, const void *b)
+{
+	size_t x = strlen(*(char *const *)a), y = strlen(*(char *const *)b);
+
+	return x < y ? 1 : x > y ? -1 : strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every persistent writable place, where a repository the sandbox made
+ * or changed could be, in the order the bounded walk spends its budget:
+ * the project first (the launch directory's place: the top of its git
+ * work tree), the kept working directory, the home, then each writable
+ * grant that is a directory, deeper first (under `isolation permissive`
+ * "/" comes last). A fresh working directory is a tmpfs gone at exit. */
+static int
+collect_roots(struct ctx *c, const struct places *ps)
+{
+	const char *home = lookup("HOME", (void *)c->hl);
+	char **grants = NULL;
+	size_t ng = 0, cap = 0;
+	bool write;
+	int r = 0;
+
+	if (ps->project[0])
+		r = add_root(c->hp, ps->project);
+	if (r == 0 && c->hl->workdir)
+		r = add_root(c->hp, c->hl->workdir);
+	if (r == 0 && home && home[0] == '/' && deciding_rule(&c->rules, home, &write) && write &&
+	    is_dir_nofollow(home))
+		r = add_root(c->hp, home);
+	for (size_t i = 0; i < c->rules.n && r == 0; i++) {
+		const struct rule *ru = &c->rules.r[i];
+		char **g;
+
+		if (!ru->grant || !ru->write)
+			continue;
+		if (!(g = grow_array(c->hp->granted, &c->hp->cap_granted, c->hp->ngranted + 1,
+				     sizeof(*g), 16)) ||
+		    !(g[c->hp->ngranted] = strdup(ru->path))) {
+			if (g)
+				c->hp->granted = g;
+			r = -ENOMEM;
+			break;
+		}
+		c->hp->granted = g;
+		c->hp->ngranted++;
+		if (!is_dir_nofollow(ru->path))
+			continue;
+		if (!(g = grow_array(grants, &cap, ng + 1, sizeof(*g), 16))) {
+			r = -ENOMEM;
+			break;
+		}
+		grants = g;
+		grants[ng++] = ru->path;
+	}
+	if (ng)
+		qsort(grants, ng, sizeof(*grants), by_depth);
+	for (size_t i = 0; i < ng && r == 0; i++)
+		r = add_root(c->hp, grants[i]);
+	free(grants);
+	return r;
+}
+
 /* ------------------------------------------------------------ plan */
 
 int
@@ -645,6 +737,11 @@ hr_plan_build(struct hr_plan *hp, const struct art_view *view, const struct hr_l
 	}
 	for (size_t k = 0; have_hooks && k < ps.n && r == 0; k++)
 		r = guard_git(&c, ps.p[k], &git_hooks, have_config ? &git_config : NULL);
+	/* The repositories below the tops: found after the run. */
+	if (r == 0 && (have_hooks || have_config)) {
+		clock_gettime(CLOCK_REALTIME_COARSE, &hp->since);
+		r = collect_roots(&c, &ps);
+	}
 	for (size_t i = 0; i < n && r == 0; i++) {
 		struct art_readonly ro;
 		char path[PATH_MAX + 1], why[PATH_MAX + 256];
@@ -705,6 +802,12 @@ hr_plan_free(struct hr_plan *hp)
 	for (size_t i = 0; i < hp->nextra; i++)
 		free((char *)hp->extra[i].why);
 	free(hp->extra);
+	for (size_t i = 0; i < hp->nroots; i++)
+		free(hp->roots[i]);
+	free(hp->roots);
+	for (size_t i = 0; i < hp->ngranted; i++)
+		free(hp->granted[i]);
+	free(hp->granted);
 	memset(hp, 0, sizeof(*hp));
 }
 
@@ -734,8 +837,16 @@ hr_describe(const struct hr_plan *hp, bool mountns, char *buf, size_t len)
 {
 	size_t m = hr_count(hp, HR_MOUNT), x = hr_count(hp, HR_MISSING), k = hr_count(hp, HR_LINK);
 
+	char repos[96] = "";
+	size_t used;
+
+	if (hp->nroots)
+		snprintf(repos, sizeof(repos),
+			 "; the git repositories below %zu place%s checked after the run",
+			 hp->nroots, hp->nroots == 1 ? "" : "s");
 	if (!hp->n) {
-		snprintf(buf, len, "no path the policy keeps read-only lies in a writable place");
+		snprintf(buf, len, "no path the policy keeps read-only lies in a writable place%s",
+			 repos);
 		return;
 	}
 	snprintf(buf, len,
@@ -747,6 +858,9 @@ hr_describe(const struct hr_plan *hp, bool mountns, char *buf, size_t len)
 			 : " alone (no mount namespace: their places lose creating, removing and "
 			   "renaming entries)",
 		 x, k, k == 1 ? "" : "s");
+	used = strlen(buf);
+	if (used < len)
+		snprintf(buf + used, len - used, "%s", repos);
 }
 
 int
@@ -782,10 +896,8 @@ hr_landlock_extras(struct hr_plan *hp)
 
 /* ------------------------------------------------------------ after the run */
 
-/* Renames `name` in `dfd` to NAME.heel-blocked.XXXXXX beside it, never
- * over anything. 0 with the new name in `aside`, or -errno. */
-static int
-move_aside(int dfd, const char *name, char *aside, size_t len)
+int
+hr_move_aside(int dfd, const char *name, char *aside, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
 
@@ -930,7 +1042,7 @@ hr_check_after(const struct hr_plan *hp, void (*warn)(const char *fmt, ...))
 		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(f.path, '/') - f.path), f.path);
 		relink = g->kind == HR_LINK && strcmp(f.path, g->path) == 0;
 		present = faccessat(f.dfd, f.name, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
-		if (present && (r = move_aside(f.dfd, f.name, aside, sizeof(aside))) < 0) {
+		if (present && (r = hr_move_aside(f.dfd, f.name, aside, sizeof(aside))) < 0) {
 			warn("WARNING: the sandbox made %s, at or on the way to %s, which %s keeps "
 			     "read-only (%s), and it could not be moved aside (%s): remove it before "
 			     "anything on the host runs it",
@@ -958,4 +1070,24 @@ hr_check_after(const struct hr_plan *hp, void (*warn)(const char *fmt, ...))
 		close(f.dfd);
 	}
 	return changed;
+}
+
+size_t
+hr_check_repos(const struct hr_plan *hp, struct gs_stats *st, void (*warn)(const char *fmt, ...))
+{
+	const struct gs_scope sc = {
+		.roots = hp->roots,
+		.nroots = hp->nroots,
+		.granted = hp->granted,
+		.ngranted = hp->ngranted,
+		.since = hp->since,
+		.max_entries = GS_MAX_ENTRIES,
+		.max_depth = GS_MAX_DEPTH,
+	};
+
+	if (st)
+		memset(st, 0, sizeof(*st));
+	if (!hp->nroots)
+		return 0;
+	return gs_check_after(&sc, st, warn);
 }
