@@ -51,6 +51,8 @@ struct rule {
 	char *path;
 	bool grant;
 	bool write;
+	bool exec; /* a read-only mount beneath keeps it: readonly takes
+		    * away writing, not what the policy lets run */
 };
 
 struct rules {
@@ -79,7 +81,7 @@ lookup(const char *name, void *arg)
 }
 
 static int
-add_rule(struct rules *rs, const char *path, bool grant, bool write)
+add_rule(struct rules *rs, const char *path, bool grant, bool write, bool exec)
 {
 	struct rule *r = grow_array(rs->r, &rs->cap, rs->n + 1, sizeof(*r), 64);
 
@@ -91,6 +93,7 @@ add_rule(struct rules *rs, const char *path, bool grant, bool write)
 		return -ENOMEM;
 	r[rs->n].grant = grant;
 	r[rs->n].write = write;
+	r[rs->n].exec = exec;
 	rs->n++;
 	return 0;
 }
@@ -116,23 +119,26 @@ load_rules(struct ctx *c, const struct art_view *view)
 		if (px_expand(rv.path, lookup, (void *)c->hl, path, sizeof(path), &info) < 0)
 			continue;
 		r = add_rule(&c->rules, path, rv.kind == LL_KIND_GRANT,
-			     rv.kind == LL_KIND_GRANT && (rv.access & LL_FS_WRITE_RIGHTS));
+			     rv.kind == LL_KIND_GRANT && (rv.access & LL_FS_WRITE_RIGHTS),
+			     rv.kind == LL_KIND_GRANT && (rv.access & LL_FS_EXECUTE));
 		if (r < 0)
 			return r;
 	}
+	/* The working directory is never executable (heel(5)). */
 	if (c->hl->workdir)
-		return add_rule(&c->rules, c->hl->workdir, true, true);
+		return add_rule(&c->rules, c->hl->workdir, true, true, false);
 	return 0;
 }
 
 /* The rule that decides `path`: the longest at or above it; on one path
  * a grant beats a deny and grants keep the union. NULL: none (nothing
  * grants it, so it is not writable). *write: whether it lets the
- * sandbox write there. */
+ * sandbox write there; *exec (may be NULL): run what is there. */
 static const struct rule *
-deciding_rule(const struct rules *rs, const char *path, bool *write)
+deciding_rule(const struct rules *rs, const char *path, bool *write, bool *exec)
 {
 	const struct rule *best = NULL;
+	bool x = false;
 	size_t blen = 0;
 
 	*write = false;
@@ -148,14 +154,19 @@ deciding_rule(const struct rules *rs, const char *path, bool *write)
 			best = r;
 			blen = len;
 			*write = r->grant && r->write;
+			x = r->grant && r->exec;
 			continue;
 		}
 		/* The same path again. */
 		if (r->grant && !best->grant)
 			best = r;
-		if (r->grant)
+		if (r->grant) {
 			*write |= r->write;
+			x |= r->exec;
+		}
 	}
+	if (exec)
+		*exec = x;
 	return best;
 }
 
@@ -289,8 +300,8 @@ guard_link(struct ctx *c, const char *link, const char *place, const char *path,
 
 /* Sorts `path`, which a writable place `place` holds, into a guard. */
 static int
-classify(struct ctx *c, const char *path, const char *place, const struct art_readonly *ro,
-	 int depth)
+classify(struct ctx *c, const char *path, const char *place, bool exec,
+	 const struct art_readonly *ro, int depth)
 {
 	struct hr_guard *g;
 	struct stat st;
@@ -310,6 +321,7 @@ classify(struct ctx *c, const char *path, const char *place, const struct art_re
 		if (!g)
 			return -ENOMEM;
 		g->is_dir = S_ISDIR(st.st_mode);
+		g->exec = exec;
 		return g->kind == HR_MOUNT ? pin_between(c->hp, place, path) : 0;
 	}
 	if (fd != -ENOENT && fd != -ENOTDIR && fd != -ELOOP)
@@ -356,11 +368,12 @@ static int
 consider(struct ctx *c, const char *path, const struct art_readonly *ro, int depth)
 {
 	bool write;
-	const struct rule *r = deciding_rule(&c->rules, path, &write);
+	bool exec;
+	const struct rule *r = deciding_rule(&c->rules, path, &write, &exec);
 
 	if (!r || !write || strcmp(r->path, path) == 0)
 		return 0;
-	return classify(c, path, r->path, ro, depth);
+	return classify(c, path, r->path, exec, ro, depth);
 }
 
 /* ------------------------------------------------------------ places */
@@ -426,7 +439,7 @@ collect_places(struct ctx *c, struct places *ps)
 		if ((r = add_place(ps, ru->path)) < 0)
 			return r;
 	}
-	if (!c->hl->cwd || !deciding_rule(&c->rules, c->hl->cwd, &write) || !write ||
+	if (!c->hl->cwd || !deciding_rule(&c->rules, c->hl->cwd, &write, NULL) || !write ||
 	    !is_dir_nofollow(c->hl->cwd))
 		return 0;
 	if ((r = add_place(ps, c->hl->cwd)) < 0)
@@ -450,7 +463,7 @@ collect_places(struct ctx *c, struct places *ps)
 		if (!slash || slash == dir)
 			return 0;
 		*slash = '\0';
-		if (!deciding_rule(&c->rules, dir, &write) || !write)
+		if (!deciding_rule(&c->rules, dir, &write, NULL) || !write)
 			return 0;
 	}
 }
@@ -665,7 +678,7 @@ collect_roots(struct ctx *c, const struct places *ps)
 		r = add_root(c->hp, ps->project);
 	if (r == 0 && c->hl->workdir)
 		r = add_root(c->hp, c->hl->workdir);
-	if (r == 0 && home && home[0] == '/' && deciding_rule(&c->rules, home, &write) && write &&
+	if (r == 0 && home && home[0] == '/' && deciding_rule(&c->rules, home, &write, NULL) && write &&
 	    is_dir_nofollow(home))
 		r = add_root(c->hp, home);
 	for (size_t i = 0; i < c->rules.n && r == 0; i++) {
@@ -881,11 +894,12 @@ hr_landlock_extras(struct hr_plan *hp)
 			continue;
 		if (asprintf(&why, "readonly \"%s\"", g->entry) < 0)
 			return -ENOMEM;
-		/* Read and list only: never write, never execute, as the
-		 * read-only noexec mount would have it. */
+		/* Read and list only, never write; run only where the
+		 * place lets the sandbox run, as the read-only mount has it. */
 		hp->extra[k++] = (struct ll_extra_rule){
 			.path = g->path,
-			.access = g->is_dir ? LL_FS_READ_FILE | LL_FS_READ_DIR : LL_FS_READ_FILE,
+			.access = (g->is_dir ? LL_FS_READ_FILE | LL_FS_READ_DIR : LL_FS_READ_FILE) |
+				  (g->exec ? LL_FS_EXECUTE : 0),
 			.optional = true,
 			.why = why,
 		};

@@ -46,6 +46,9 @@ struct hr_guard {
 	char *place;         /* the writable place it lies in (a mount point) */
 	enum hr_kind kind;
 	bool is_dir;         /* HR_MOUNT: what is mounted */
+	bool exec;           /* HR_MOUNT: its place lets the sandbox run what is
+			      * there (an rwx grant), and the read-only mount
+			      * keeps that: readonly takes away writing only */
 	char *link;          /* HR_LINK: the link's text at launch */
 	size_t ndirs;        /* HR_MISSING: components below the place that were
 			      * directories at launch */
