@@ -547,8 +547,10 @@ join(char *out, size_t len, const char *dir, const char *name)
 }
 
 /* A config file of a git directory, changed during the run: read as git
- * reads it (through a link too, so the file git would read), moved
- * aside when it sets what runs a program or cannot be read. */
+ * reads it, moved aside when it sets what runs a program or cannot be
+ * read. A link is not followed to be read (another run's sandbox could
+ * swap its target for a device between a look and an open): one that
+ * changed, or whose target did, is moved aside as it is. */
 static void
 check_config(struct walk *w, int gfd, const char *gpath, const char *name)
 {
@@ -559,29 +561,27 @@ check_config(struct walk *w, int gfd, const char *gpath, const char *name)
 	struct stat st;
 	int fd, r;
 
-	if (!changed_at(w, gfd, name, NULL))
+	if (!changed_at(w, gfd, name, &st))
 		return;
 	join(path, sizeof(path), gpath, name);
-	/* Looked at before it is opened: a device is never opened (some
-	 * act on open), a FIFO never read (git would hang on it, or read
-	 * what a later writer sends). */
-	if (fstatat(gfd, name, &st, 0) < 0) {
-		/* A link to nothing yet: what a later run makes there, git
-		 * reads. */
-		if (errno == ENOENT && fstatat(gfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			block(w, gfd, path, name, "a git config that is a link to a missing file");
+	if (S_ISLNK(st.st_mode)) {
+		block(w, gfd, path, name,
+		      "a git config that is a link (git reads the file it points to)");
 		return;
 	}
+	/* Never a FIFO (git would hang on it, or read what a later writer
+	 * sends) or a device (some act on open). */
 	if (!S_ISREG(st.st_mode)) {
 		block(w, gfd, path, name, "a git config that is not a regular file");
 		return;
 	}
-	fd = openat(gfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	fd = openat(gfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT)
 		return;
 	r = fd < 0 ? -errno : rt_read_small(fd, 1 << 20, &text, &len, NULL);
 	if (r == -EINVAL) {
-		block(w, gfd, path, name, "a git config larger than heel reads (1 MiB)");
+		block(w, gfd, path, name,
+		      "a git config larger than heel reads (1 MiB), or no longer a regular file");
 		return;
 	}
 	if (r < 0) {

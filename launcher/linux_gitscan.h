@@ -15,10 +15,12 @@
 #include <stddef.h>
 #include <time.h>
 
-/* The walk's bounds, for one run over all its places. Measured (a
- * warm cache, ext4 and overlayfs, 2 loaded cores): about 60 ms per
- * 100,000 entries; the bound is a second or two of the launcher's exit.
- * What lies past it is named in a warning, never skipped silently. */
+/* The walk's bounds, for one run over all its places. Measured (a warm
+ * cache, ext4, 2 loaded cores): about 0.25 us an entry and 10 us a
+ * directory (100,000 files in 1,100 directories 25-40 ms, /usr's 167,000
+ * entries 200 ms, a whole Debian system's 620,000 0.5 s); the bound is
+ * about a second of the launcher's exit. What lies past it is named in
+ * a warning, never skipped silently. */
 #define GS_MAX_ENTRIES 1000000
 /* Directories below a place: a tree deeper than this is a sandbox's
  * doing (node_modules nests a few dozen); past it, a warning. */
@@ -78,7 +80,8 @@ struct gs_stats {
  * change time, which the sandbox cannot set) is moved aside to
  * NAME.heel-blocked.XXXXXX with a warning: the config and
  * config.worktree when they set a variable that runs a program (or
- * cannot be read as git config), every hook but git's own *.sample, a
+ * cannot be read as git config, or are a link or not a regular file:
+ * neither is followed nor opened), every hook but git's own *.sample, a
  * hooks that is not a directory, a commondir; and a .git that is not a
  * directory, wherever it is. A warning names each place not fully
  * checked (the bounds, a changed directory that cannot be read).

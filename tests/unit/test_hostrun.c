@@ -690,3 +690,37 @@ Test(gitscan, explicit_grant_wins)
 	cr_expect_eq(access(at("proj/sub/.git/hooks/pre-commit"), F_OK), 0);
 	cr_expect_eq(access(at("proj/sub/.git/config"), F_OK), 0);
 }
+
+/* A config that is a link is not followed to be read, nor a FIFO
+ * opened: changed during the run, each is moved aside as it is; one
+ * larger than heel reads, too. */
+Test(gitscan, odd_configs)
+{
+	const struct timespec epoch = { 0, 0 };
+	char big[PATH_MAX];
+	FILE *f;
+
+	mk("proj/a", NULL);
+	mk_gitdir("proj/a/.git", plain);
+	cr_assert_eq(unlink(at("proj/a/.git/config")), 0);
+	mk("proj/plain.cfg", plain);
+	cr_assert_eq(symlink("../../plain.cfg", at("proj/a/.git/config")), 0);
+	mk("proj/b", NULL);
+	mk_gitdir("proj/b/.git", plain);
+	cr_assert_eq(unlink(at("proj/b/.git/config")), 0);
+	cr_assert_eq(mkfifo(at("proj/b/.git/config"), 0644), 0);
+	mk("proj/c", NULL);
+	mk_gitdir("proj/c/.git", plain);
+	snprintf(big, sizeof(big), "%s", at("proj/c/.git/config"));
+	cr_assert_not_null(f = fopen(big, "a"));
+	for (int i = 0; i < 120000; i++)
+		fputs("# padding\n", f);
+	fclose(f);
+	cr_expect_eq(check("proj", &epoch, NULL), 3, "%s", warnings);
+	cr_expect_eq(count_aside(at("proj/a/.git"), "config"), 1);
+	cr_expect_eq(count_aside(at("proj/b/.git"), "config"), 1);
+	cr_expect_eq(count_aside(at("proj/c/.git"), "config"), 1);
+	cr_expect(strstr(warnings, "a git config that is a link"), "%s", warnings);
+	cr_expect(strstr(warnings, "a git config that is not a regular file"), "%s", warnings);
+	cr_expect(strstr(warnings, "larger than heel reads"), "%s", warnings);
+}
