@@ -187,7 +187,7 @@ $(BIN)/heelc: $(OBJ)/compiler/main.o $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BI
 # objects do not wait for the parser.
 LAUNCHER_SRC := launcher/heel-exec.c launcher/linux.c launcher/linux_enforce.c \
 	launcher/linux_view.c launcher/linux_idmap.c launcher/linux_net.c launcher/linux_cgroup.c \
-	launcher/linux_hostenv.c launcher/linux_proxy.c launcher/linux_hostrun.c \
+	launcher/linux_hostenv.c launcher/linux_proxy.c launcher/linux_hostrun.c launcher/linux_gitscan.c \
 	launcher/linux_helper.c launcher/linux_broker.c
 LAUNCHER_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o)
 # The test-only build without Landlock and seccomp (tests/launcher): its
@@ -329,8 +329,9 @@ $(TBIN)/test_%: tests/unit/test_%.c $(LIB)/libheeltest.a $(LIB)/libheelc.a $(LIB
 
 # The read-only paths at launch are launcher code: the test links that
 # object, and heelc's writer to make the artifacts it reads.
-$(TBIN)/test_hostrun: tests/unit/test_hostrun.c $(OBJ)/launcher/linux_hostrun.o $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(TBIN)
-	$(CC) $(CFLAGS_ALL) -Ilauncher -Itests/unit -o $@ $< $(OBJ)/launcher/linux_hostrun.o \
+$(TBIN)/test_hostrun: tests/unit/test_hostrun.c $(OBJ)/launcher/linux_hostrun.o $(OBJ)/launcher/linux_gitscan.o \
+		$(LIB)/libheelc.a $(LIB)/libheelrt.a | $(TBIN)
+	$(CC) $(CFLAGS_ALL) -Ilauncher -Itests/unit -o $@ $< $(OBJ)/launcher/linux_hostrun.o $(OBJ)/launcher/linux_gitscan.o \
 		$(LIB)/libheelc.a $(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC)
 
 # The host diagnosis is launcher code: its test links that object and the

@@ -891,8 +891,24 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 	ret = run_tree(l, &started, msg, msglen);
 	/* The tree is gone (run_tree swept it): nothing of the sandbox can
 	 * change these any more. */
-	if (started)
+	if (started) {
+		struct gs_stats st;
+		struct timespec t0, t1;
+
 		hr_check_after(&hostrun, l->note);
+		/* Then the repositories below the tops (linux_gitscan.h). */
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		hr_check_repos(&hostrun, &st, l->note);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (l->verbose && hostrun.nroots)
+			l->note("%s: git repositories checked after the run: %zu entries, %zu "
+				"directories, %zu repositories (%zu changed during the run), %zu "
+				"moved aside, in %lld ms",
+				hr_label(l->view), st.entries, st.dirs, st.repos, st.changed,
+				st.moved,
+				(long long)(t1.tv_sec - t0.tv_sec) * 1000 +
+					(t1.tv_nsec - t0.tv_nsec) / 1000000);
+	}
 	l->hostrun = NULL;
 	hr_plan_free(&hostrun);
 	return ret;

@@ -13,6 +13,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "env.h"
@@ -50,6 +51,8 @@ struct rule {
 	char *path;
 	bool grant;
 	bool write;
+	bool exec; /* a read-only mount beneath keeps it: readonly takes
+		    * away writing, not what the policy lets run */
 };
 
 struct rules {
@@ -78,7 +81,7 @@ lookup(const char *name, void *arg)
 }
 
 static int
-add_rule(struct rules *rs, const char *path, bool grant, bool write)
+add_rule(struct rules *rs, const char *path, bool grant, bool write, bool exec)
 {
 	struct rule *r = grow_array(rs->r, &rs->cap, rs->n + 1, sizeof(*r), 64);
 
@@ -90,6 +93,7 @@ add_rule(struct rules *rs, const char *path, bool grant, bool write)
 		return -ENOMEM;
 	r[rs->n].grant = grant;
 	r[rs->n].write = write;
+	r[rs->n].exec = exec;
 	rs->n++;
 	return 0;
 }
@@ -115,23 +119,26 @@ load_rules(struct ctx *c, const struct art_view *view)
 		if (px_expand(rv.path, lookup, (void *)c->hl, path, sizeof(path), &info) < 0)
 			continue;
 		r = add_rule(&c->rules, path, rv.kind == LL_KIND_GRANT,
-			     rv.kind == LL_KIND_GRANT && (rv.access & LL_FS_WRITE_RIGHTS));
+			     rv.kind == LL_KIND_GRANT && (rv.access & LL_FS_WRITE_RIGHTS),
+			     rv.kind == LL_KIND_GRANT && (rv.access & LL_FS_EXECUTE));
 		if (r < 0)
 			return r;
 	}
+	/* The working directory is never executable (heel(5)). */
 	if (c->hl->workdir)
-		return add_rule(&c->rules, c->hl->workdir, true, true);
+		return add_rule(&c->rules, c->hl->workdir, true, true, false);
 	return 0;
 }
 
 /* The rule that decides `path`: the longest at or above it; on one path
  * a grant beats a deny and grants keep the union. NULL: none (nothing
  * grants it, so it is not writable). *write: whether it lets the
- * sandbox write there. */
+ * sandbox write there; *exec (may be NULL): run what is there. */
 static const struct rule *
-deciding_rule(const struct rules *rs, const char *path, bool *write)
+deciding_rule(const struct rules *rs, const char *path, bool *write, bool *exec)
 {
 	const struct rule *best = NULL;
+	bool x = false;
 	size_t blen = 0;
 
 	*write = false;
@@ -147,14 +154,19 @@ deciding_rule(const struct rules *rs, const char *path, bool *write)
 			best = r;
 			blen = len;
 			*write = r->grant && r->write;
+			x = r->grant && r->exec;
 			continue;
 		}
 		/* The same path again. */
 		if (r->grant && !best->grant)
 			best = r;
-		if (r->grant)
+		if (r->grant) {
 			*write |= r->write;
+			x |= r->exec;
+		}
 	}
+	if (exec)
+		*exec = x;
 	return best;
 }
 
@@ -288,8 +300,8 @@ guard_link(struct ctx *c, const char *link, const char *place, const char *path,
 
 /* Sorts `path`, which a writable place `place` holds, into a guard. */
 static int
-classify(struct ctx *c, const char *path, const char *place, const struct art_readonly *ro,
-	 int depth)
+classify(struct ctx *c, const char *path, const char *place, bool exec,
+	 const struct art_readonly *ro, int depth)
 {
 	struct hr_guard *g;
 	struct stat st;
@@ -309,6 +321,7 @@ classify(struct ctx *c, const char *path, const char *place, const struct art_re
 		if (!g)
 			return -ENOMEM;
 		g->is_dir = S_ISDIR(st.st_mode);
+		g->exec = exec;
 		return g->kind == HR_MOUNT ? pin_between(c->hp, place, path) : 0;
 	}
 	if (fd != -ENOENT && fd != -ENOTDIR && fd != -ELOOP)
@@ -355,11 +368,12 @@ static int
 consider(struct ctx *c, const char *path, const struct art_readonly *ro, int depth)
 {
 	bool write;
-	const struct rule *r = deciding_rule(&c->rules, path, &write);
+	bool exec;
+	const struct rule *r = deciding_rule(&c->rules, path, &write, &exec);
 
 	if (!r || !write || strcmp(r->path, path) == 0)
 		return 0;
-	return classify(c, path, r->path, ro, depth);
+	return classify(c, path, r->path, exec, ro, depth);
 }
 
 /* ------------------------------------------------------------ places */
@@ -367,6 +381,9 @@ consider(struct ctx *c, const char *path, const struct art_readonly *ro, int dep
 struct places {
 	char **p;
 	size_t n, cap;
+	char project[PATH_MAX]; /* the launch directory's place where it is
+				 * writable: the top of its git work tree, or
+				 * itself; "" when it is not writable */
 };
 
 static int
@@ -422,7 +439,7 @@ collect_places(struct ctx *c, struct places *ps)
 		if ((r = add_place(ps, ru->path)) < 0)
 			return r;
 	}
-	if (!c->hl->cwd || !deciding_rule(&c->rules, c->hl->cwd, &write) || !write ||
+	if (!c->hl->cwd || !deciding_rule(&c->rules, c->hl->cwd, &write, NULL) || !write ||
 	    !is_dir_nofollow(c->hl->cwd))
 		return 0;
 	if ((r = add_place(ps, c->hl->cwd)) < 0)
@@ -430,6 +447,7 @@ collect_places(struct ctx *c, struct places *ps)
 	if (strlen(c->hl->cwd) >= sizeof(dir))
 		return 0;
 	strcpy(dir, c->hl->cwd);
+	strcpy(ps->project, dir);
 	for (;;) {
 		char git[PATH_MAX + 8];
 		struct stat st;
@@ -437,13 +455,15 @@ collect_places(struct ctx *c, struct places *ps)
 
 		if (snprintf(git, sizeof(git), "%s/.git", strcmp(dir, "/") ? dir : "") <
 			(int)sizeof(git) &&
-		    lstat(git, &st) == 0)
+		    lstat(git, &st) == 0) {
+			strcpy(ps->project, dir);
 			return add_place(ps, dir);
+		}
 		slash = strrchr(dir, '/');
 		if (!slash || slash == dir)
 			return 0;
 		*slash = '\0';
-		if (!deciding_rule(&c->rules, dir, &write) || !write)
+		if (!deciding_rule(&c->rules, dir, &write, NULL) || !write)
 			return 0;
 	}
 }
@@ -609,6 +629,91 @@ guard_git(struct ctx *c, const char *base, const struct art_readonly *hooks,
 	return consider_at(c, value[0] == '/' ? "/" : base, value + (value[0] == '/'), &x);
 }
 
+/* ------------------------------------------------------------ roots */
+
+static int
+add_root(struct hr_plan *hp, const char *path)
+{
+	char **p;
+
+	/* Beneath an earlier root: that walk goes through it. (An earlier
+	 * root beneath this one is skipped by this one's walk.) */
+	for (size_t i = 0; i < hp->nroots; i++)
+		if (strcmp(hp->roots[i], path) == 0 || px_beneath(path, hp->roots[i]))
+			return 0;
+	p = grow_array(hp->roots, &hp->cap_roots, hp->nroots + 1, sizeof(*p), 8);
+	if (!p)
+		return -ENOMEM;
+	hp->roots = p;
+	if (!(p[hp->nroots] = strdup(path)))
+		return -ENOMEM;
+	hp->nroots++;
+	return 0;
+}
+
+static int
+by_depth(const void *a, const void *b)
+{
+	size_t x = strlen(*(char *const *)a), y = strlen(*(char *const *)b);
+
+	return x < y ? 1 : x > y ? -1 : strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every persistent writable place, where a repository the sandbox made
+ * or changed could be, in the order the bounded walk spends its budget:
+ * the project first (the launch directory's place: the top of its git
+ * work tree), the kept working directory, the home, then each writable
+ * grant that is a directory, deeper first (under `isolation permissive`
+ * "/" comes last). A fresh working directory is a tmpfs gone at exit. */
+static int
+collect_roots(struct ctx *c, const struct places *ps)
+{
+	const char *home = lookup("HOME", (void *)c->hl);
+	char **grants = NULL;
+	size_t ng = 0, cap = 0;
+	bool write;
+	int r = 0;
+
+	if (ps->project[0])
+		r = add_root(c->hp, ps->project);
+	if (r == 0 && c->hl->workdir)
+		r = add_root(c->hp, c->hl->workdir);
+	if (r == 0 && home && home[0] == '/' && deciding_rule(&c->rules, home, &write, NULL) && write &&
+	    is_dir_nofollow(home))
+		r = add_root(c->hp, home);
+	for (size_t i = 0; i < c->rules.n && r == 0; i++) {
+		const struct rule *ru = &c->rules.r[i];
+		char **g;
+
+		if (!ru->grant || !ru->write)
+			continue;
+		if (!(g = grow_array(c->hp->granted, &c->hp->cap_granted, c->hp->ngranted + 1,
+				     sizeof(*g), 16)) ||
+		    !(g[c->hp->ngranted] = strdup(ru->path))) {
+			if (g)
+				c->hp->granted = g;
+			r = -ENOMEM;
+			break;
+		}
+		c->hp->granted = g;
+		c->hp->ngranted++;
+		if (!is_dir_nofollow(ru->path))
+			continue;
+		if (!(g = grow_array(grants, &cap, ng + 1, sizeof(*g), 16))) {
+			r = -ENOMEM;
+			break;
+		}
+		grants = g;
+		grants[ng++] = ru->path;
+	}
+	if (ng)
+		qsort(grants, ng, sizeof(*grants), by_depth);
+	for (size_t i = 0; i < ng && r == 0; i++)
+		r = add_root(c->hp, grants[i]);
+	free(grants);
+	return r;
+}
+
 /* ------------------------------------------------------------ plan */
 
 int
@@ -645,6 +750,11 @@ hr_plan_build(struct hr_plan *hp, const struct art_view *view, const struct hr_l
 	}
 	for (size_t k = 0; have_hooks && k < ps.n && r == 0; k++)
 		r = guard_git(&c, ps.p[k], &git_hooks, have_config ? &git_config : NULL);
+	/* The repositories below the tops: found after the run. */
+	if (r == 0 && (have_hooks || have_config)) {
+		clock_gettime(CLOCK_REALTIME_COARSE, &hp->since);
+		r = collect_roots(&c, &ps);
+	}
 	for (size_t i = 0; i < n && r == 0; i++) {
 		struct art_readonly ro;
 		char path[PATH_MAX + 1], why[PATH_MAX + 256];
@@ -720,6 +830,12 @@ hr_plan_free(struct hr_plan *hp)
 	for (size_t i = 0; i < hp->nextra; i++)
 		free((char *)hp->extra[i].why);
 	free(hp->extra);
+	for (size_t i = 0; i < hp->nroots; i++)
+		free(hp->roots[i]);
+	free(hp->roots);
+	for (size_t i = 0; i < hp->ngranted; i++)
+		free(hp->granted[i]);
+	free(hp->granted);
 	memset(hp, 0, sizeof(*hp));
 }
 
@@ -749,8 +865,16 @@ hr_describe(const struct hr_plan *hp, bool mountns, char *buf, size_t len)
 {
 	size_t m = hr_count(hp, HR_MOUNT), x = hr_count(hp, HR_MISSING), k = hr_count(hp, HR_LINK);
 
+	char repos[96] = "";
+	size_t used;
+
+	if (hp->nroots)
+		snprintf(repos, sizeof(repos),
+			 "; the git repositories below %zu place%s checked after the run",
+			 hp->nroots, hp->nroots == 1 ? "" : "s");
 	if (!hp->n) {
-		snprintf(buf, len, "no path the policy keeps read-only lies in a writable place");
+		snprintf(buf, len, "no path the policy keeps read-only lies in a writable place%s",
+			 repos);
 		return;
 	}
 	snprintf(buf, len,
@@ -762,6 +886,9 @@ hr_describe(const struct hr_plan *hp, bool mountns, char *buf, size_t len)
 			 : " alone (no mount namespace: their places lose creating, removing and "
 			   "renaming entries)",
 		 x, k, k == 1 ? "" : "s");
+	used = strlen(buf);
+	if (used < len)
+		snprintf(buf + used, len - used, "%s", repos);
 }
 
 int
@@ -782,11 +909,12 @@ hr_landlock_extras(struct hr_plan *hp)
 			continue;
 		if (asprintf(&why, "readonly \"%s\"", g->entry) < 0)
 			return -ENOMEM;
-		/* Read and list only: never write, never execute, as the
-		 * read-only noexec mount would have it. */
+		/* Read and list only, never write; run only where the
+		 * place lets the sandbox run, as the read-only mount has it. */
 		hp->extra[k++] = (struct ll_extra_rule){
 			.path = g->path,
-			.access = g->is_dir ? LL_FS_READ_FILE | LL_FS_READ_DIR : LL_FS_READ_FILE,
+			.access = (g->is_dir ? LL_FS_READ_FILE | LL_FS_READ_DIR : LL_FS_READ_FILE) |
+				  (g->exec ? LL_FS_EXECUTE : 0),
 			.optional = true,
 			.why = why,
 		};
@@ -797,10 +925,8 @@ hr_landlock_extras(struct hr_plan *hp)
 
 /* ------------------------------------------------------------ after the run */
 
-/* Renames `name` in `dfd` to NAME.heel-blocked.XXXXXX beside it, never
- * over anything. 0 with the new name in `aside`, or -errno. */
-static int
-move_aside(int dfd, const char *name, char *aside, size_t len)
+int
+hr_move_aside(int dfd, const char *name, char *aside, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
 
@@ -945,7 +1071,7 @@ hr_check_after(const struct hr_plan *hp, void (*warn)(const char *fmt, ...))
 		snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(f.path, '/') - f.path), f.path);
 		relink = g->kind == HR_LINK && strcmp(f.path, g->path) == 0;
 		present = faccessat(f.dfd, f.name, F_OK, AT_SYMLINK_NOFOLLOW) == 0;
-		if (present && (r = move_aside(f.dfd, f.name, aside, sizeof(aside))) < 0) {
+		if (present && (r = hr_move_aside(f.dfd, f.name, aside, sizeof(aside))) < 0) {
 			warn("WARNING: the sandbox made %s, at or on the way to %s, which %s keeps "
 			     "read-only (%s), and it could not be moved aside (%s): remove it before "
 			     "anything on the host runs it",
@@ -973,4 +1099,24 @@ hr_check_after(const struct hr_plan *hp, void (*warn)(const char *fmt, ...))
 		close(f.dfd);
 	}
 	return changed;
+}
+
+size_t
+hr_check_repos(const struct hr_plan *hp, struct gs_stats *st, void (*warn)(const char *fmt, ...))
+{
+	const struct gs_scope sc = {
+		.roots = hp->roots,
+		.nroots = hp->nroots,
+		.granted = hp->granted,
+		.ngranted = hp->ngranted,
+		.since = hp->since,
+		.max_entries = GS_MAX_ENTRIES,
+		.max_depth = GS_MAX_DEPTH,
+	};
+
+	if (st)
+		memset(st, 0, sizeof(*st));
+	if (!hp->nroots)
+		return 0;
+	return gs_check_after(&sc, st, warn);
 }

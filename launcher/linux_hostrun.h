@@ -16,9 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "artifact_read.h"
 #include "landlock_apply.h"
+#include "linux_gitscan.h"
 
 /* What this launch looks at. */
 struct hr_launch {
@@ -47,6 +49,9 @@ struct hr_guard {
 	char *place;         /* the writable place it lies in (a mount point) */
 	enum hr_kind kind;
 	bool is_dir;         /* HR_MOUNT: what is mounted */
+	bool exec;           /* HR_MOUNT: its place lets the sandbox run what is
+			      * there (an rwx grant), and the read-only mount
+			      * keeps that: readonly takes away writing only */
 	char *link;          /* HR_LINK: the link's text at launch */
 	size_t ndirs;        /* HR_MISSING: components below the place that were
 			      * directories at launch */
@@ -67,6 +72,19 @@ struct hr_plan {
 	size_t nplaces;      /* writable places an each-writable path was looked for in */
 	struct ll_extra_rule *extra; /* hr_landlock_extras() */
 	size_t nextra;
+	/* Where the git repositories the sandbox made or changed are looked
+	 * for after the run (linux_gitscan.h), in the order walked: the
+	 * launch directory's place, the kept working directory, the home,
+	 * then every writable grant that is a directory, deeper first; none
+	 * unless .git/hooks or .git/config is kept read-only in each
+	 * writable place (host-run). */
+	char **roots;
+	size_t nroots, cap_roots;
+	char **granted;        /* the writable grants' paths: what is there
+				* the policy made writable by name */
+	size_t ngranted, cap_granted;
+	struct timespec since; /* the launch: CLOCK_REALTIME_COARSE, the
+				* clock the kernel stamps change times with */
 };
 
 /* Expands every `readonly` of the artifact's linux part against the
@@ -95,6 +113,11 @@ void hr_describe(const struct hr_plan *hp, bool mountns, char *buf, size_t len);
  * of the writable grant above it. Owned by hp. 0 or -ENOMEM. */
 int hr_landlock_extras(struct hr_plan *hp);
 
+/* Renames `name` in `dfd` to NAME.heel-blocked.XXXXXX beside it, never
+ * over anything (RENAME_NOREPLACE). 0 with the new name in `aside`, or
+ * -errno. The one move-aside of host-run (linux_gitscan.c uses it). */
+int hr_move_aside(int dfd, const char *name, char *aside, size_t len);
+
 /* After the whole tree is gone: for every guard that could not be
  * mounted, whether the sandbox made something where the path was missing
  * or changed the link; what it made is moved aside to
@@ -102,5 +125,12 @@ int hr_landlock_extras(struct hr_plan *hp);
  * back, and warn() is called with one line each. Returns how many paths
  * were found changed. */
 size_t hr_check_after(const struct hr_plan *hp, void (*warn)(const char *fmt, ...));
+
+/* After hr_check_after: the git repositories below hp->roots that the
+ * sandbox made or changed, checked and what git would run from them
+ * moved aside (gs_check_after, with its bounds). Returns how many
+ * things were moved aside; *st (may be NULL) what the walk did. */
+size_t hr_check_repos(const struct hr_plan *hp, struct gs_stats *st,
+		      void (*warn)(const char *fmt, ...));
 
 #endif

@@ -222,14 +222,17 @@ view_add_readonly(struct view *v, const struct hr_plan *hp, char *err, size_t er
 
 		if (g->kind != HR_MOUNT)
 			continue;
-		/* Already a place (a narrower grant): it is read-only now. */
+		/* Already a place (a narrower grant): it is read-only now.
+		 * What may run there stays what the policy says (on macOS
+		 * and Windows `readonly` denies writing only, too). */
 		for (size_t j = 0; j < n; j++)
 			if (strcmp(v->places[j].path, g->path) == 0) {
-				v->places[j].writable = v->places[j].exec = false;
+				v->places[j].writable = false;
+				v->places[j].exec &= g->exec;
 				merged = true;
 			}
 		if (!merged)
-			r = add_place(v, g->path, false, false, false);
+			r = add_place(v, g->path, false, g->exec, false);
 	}
 	for (size_t i = 0; i < hp->npins && r == 0; i++) {
 		bool there = false;

@@ -1376,6 +1376,217 @@ case_89() { # A read-only path beneath a pinned directory; a dotfile that is a l
 	finish
 }
 
+# Repositories below the top of a writable place (escape 10 of issue 20):
+# made, cloned or changed by the sandbox, checked after the run.
+# host_git DIR ARGS: git on the host, as $U, in $R/DIR (its output dropped).
+host_git() { local d=$1; shift; RG -C "$d" "$@" >/dev/null 2>&1; }
+# as_host SCRIPT: the same commands outside the sandbox, as $U (the
+# controls that show the host's git runs what they set).
+as_host() { "${PRE[@]}" env -i $(ENVV) /bin/sh -c "$1" </dev/null >/dev/null 2>&1; }
+# blocked DIR NAME: NAME was moved aside in DIR.
+blocked() { ls "$1/$2".heel-blocked.* >/dev/null 2>&1; }
+
+case_97() { # A repository the sandbox makes or changes below a writable place's top: the host's git runs its config and hooks.
+	begin 97-host-run-nested-repositories
+	local M=$D/marker97 make pos pol m
+	R=$D/repo
+	# In one run: a new repository with core.fsmonitor (the host's git
+	# status runs it), another with a pre-commit hook (the host's git
+	# commit runs it), and core.fsmonitor added to a nested repository the
+	# user made before the run.
+	make="cd $R && git init -q new && cd new && echo x >f && git add f && git -c user.name=t -c user.email=t@t commit -qm x && git config core.fsmonitor 'touch $M.new' && cd $R && git init -q hook && printf '#!/bin/sh\\ntouch $M.hook\\n' >hook/.git/hooks/pre-commit && chmod 755 hook/.git/hooks/pre-commit && git -C old config core.fsmonitor 'touch $M.old' && echo made"
+	for pol in host gitrepo-off gitrepo; do
+		make_repo
+		host_git . init -q old && host_git old commit -q --allow-empty -m old || prob "cannot make the nested repository as $U"
+		rm -f "$M".*
+		sleep 0.05 # a change in the clock tick of the launch counts as the run's
+		if [ $pol = host ]; then
+			as_host "$make"
+		else
+			sbx $pol -- /bin/sh -c "$make"
+			ran "make nested repositories ($pol)" || continue
+			[ "$OUT" = made ] || prob "$pol: the sandbox could not make and change the repositories (they are moved aside after the run, not refused): '$OUT' $(head -2 "$T/sbx.err" | tr '\n' ' ')"
+		fi
+		host_git new status
+		host_git old status
+		host_git hook commit -q --allow-empty -m h
+		if [ $pol = gitrepo ]; then
+			for m in new old hook; do
+				[ -e "$M.$m" ] && prob "the host's git ran what the sandbox set in the nested repository '$m'"
+			done
+			blocked "$R/new/.git" config || prob "new/.git/config was not moved aside: $(ls -a "$R/new/.git" | tr '\n' ' ')"
+			blocked "$R/old/.git" config || prob "old/.git/config (changed during the run) was not moved aside"
+			blocked "$R/hook/.git/hooks" pre-commit || prob "the planted hook was not moved aside"
+			[ -e "$R/hook/.git/hooks/pre-commit.sample" ] || prob "git's sample hooks were moved too"
+			grep -q "WARNING: the sandbox made or changed $R/new/.git/config, a git config that sets core.fsmonitor at line [0-9]* (git status runs the program it names); host-run moved it aside to $R/new/.git/config.heel-blocked." "$T/sbx.err" ||
+				prob "no warning names new/.git/config and what runs it: $(grep WARNING "$T/sbx.err" | head -1)"
+			grep -q "WARNING: the sandbox made or changed $R/hook/.git/hooks/pre-commit, a git hook" "$T/sbx.err" ||
+				prob "no warning names the hook: $(grep WARNING "$T/sbx.err" | tr '\n' ' ')"
+			# What is left works: git status in the repositories.
+			host_git new status || prob "git status fails in new after its config was moved aside"
+		else
+			for m in new old hook; do
+				[ -e "$M.$m" ] || prob "control ($pol): the host's git did not run what was set in '$m' (the test cannot fail)"
+			done
+		fi
+	done
+	# Positive: a plain clone of a local repository, an init and a commit
+	# inside the writable place are left alone; so is a nested
+	# repository's config the user set before the run.
+	make_repo
+	host_git . init -q old && host_git old config core.editor true
+	sleep 0.05
+	pos="cd $R && git clone -q $R clone && git init -q fresh && cd fresh && echo y >g && git add g && git -c user.name=t -c user.email=t@t commit -qm y && git -C $R/clone log -1 --format=%s && echo ok"
+	sbx gitrepo -- /bin/sh -c "$pos"
+	if ran "clone and init (positive)"; then
+		[ "$OUT" = "one
+ok" ] || prob "positive: clone, init and commit inside the sandbox failed: '$OUT' $(head -3 "$T/sbx.err" | tr '\n' ' ')"
+		[ -z "$(find "$R" -name '*.heel-blocked.*' 2>/dev/null)" ] || prob "positive: moved aside: $(find "$R" -name '*.heel-blocked.*' | tr '\n' ' ')"
+		grep -q WARNING "$T/sbx.err" && prob "positive: a warning: $(grep WARNING "$T/sbx.err" | head -1)"
+		[ "$(RG -C clone config --get remote.origin.url 2>/dev/null)" = "$R" ] || prob "positive: the clone's config is not in place"
+		[ "$(RG -C fresh log -1 --format=%s 2>/dev/null)" = y ] || prob "positive: the new repository's commit is not there"
+		[ "$(RG -C old config --get core.editor 2>/dev/null)" = true ] || prob "positive: the user's own nested config was touched"
+	fi
+	finish
+}
+
+case_98() { # git's other repositories: bare ones, a submodule's git directory inside the top .git, its .git file.
+	begin 98-host-run-bare-and-submodule
+	local M=$D/marker98 make pol m
+	R=$D/repo
+	# A bare repository whose remote runs a command at the host's git
+	# fetch (remote.origin.uploadpack, run on this machine for a local
+	# remote); another whose post-receive hook the host's git push runs;
+	# a submodule-like git directory under the top repository's .git
+	# (whose .git/config is a read-only mount) with core.fsmonitor, and
+	# the .git file that points m at it.
+	make="cd $R && git init -q --bare bare.git && git -C bare.git remote add origin $R && git -C bare.git config remote.origin.uploadpack 'touch $M.bare; git-upload-pack' && git init -q --bare push.git && printf '#!/bin/sh\\ntouch $M.push\\n' >push.git/hooks/post-receive && chmod 755 push.git/hooks/post-receive && mkdir -p $R/.git/modules && git init -q --separate-git-dir=$R/.git/modules/m $R/m && cd $R/m && echo x >f && git add f && git -c user.name=t -c user.email=t@t commit -qm x && git config core.fsmonitor 'touch $M.sub' && echo made"
+	for pol in host gitrepo-off gitrepo; do
+		make_repo; rm -f "$M".*
+		if [ $pol = host ]; then
+			as_host "$make"
+		else
+			sbx $pol -- /bin/sh -c "$make"
+			ran "make bare repositories and a submodule ($pol)" || continue
+			[ "$OUT" = made ] || prob "$pol: the sandbox could not make them: '$OUT' $(head -2 "$T/sbx.err" | tr '\n' ' ')"
+		fi
+		host_git bare.git fetch -q origin
+		host_git . push -q "$R/push.git" HEAD:refs/heads/x
+		host_git m status
+		if [ $pol = gitrepo ]; then
+			for m in bare push sub; do
+				[ -e "$M.$m" ] && prob "the host's git ran what the sandbox set in '$m'"
+			done
+			blocked "$R/bare.git" config || prob "bare.git/config was not moved aside"
+			blocked "$R/push.git/hooks" post-receive || prob "the bare repository's hook was not moved aside"
+			blocked "$R/.git/modules/m" config || prob ".git/modules/m/config was not moved aside"
+			blocked "$R/m" .git || prob "the .git file the sandbox made in m was not moved aside"
+			grep -q "WARNING: the sandbox made or changed $R/m/.git, a .git file that points git at another directory" "$T/sbx.err" ||
+				prob "no warning names m/.git: $(grep WARNING "$T/sbx.err" | tr '\n' ' ')"
+			grep -q "bare.git/config, a git config that sets remote.origin.uploadpack" "$T/sbx.err" ||
+				prob "no warning names remote.origin.uploadpack"
+		else
+			for m in bare push sub; do
+				[ -e "$M.$m" ] || prob "control ($pol): the host's git did not run what was set in '$m' (the test cannot fail)"
+			done
+		fi
+	done
+	finish
+}
+
+case_99() { # Python's user site directory and the PATH directories in a writable home.
+	begin 99-host-run-python-and-path
+	local M=$D/marker99 pyv site plant pol state m
+	pyv=$(python3 -c 'import sys; print("python%d.%d" % sys.version_info[:2])' 2>/dev/null) || { skipr "no python3"; finish; return; }
+	site=$H/.local/lib/$pyv/site-packages
+	# What a sandbox plants: a .pth file's import line, usercustomize.py
+	# and sitecustomize.py (the site module runs them at every start),
+	# and an `ls` in ~/.local/bin and ~/bin (first on PATH for the
+	# user's next shell). Each step on its own: what exists at launch
+	# is a read-only mount, and the rest goes on.
+	cat >"$T/bin/plant99" <<-EOF
+	#!/bin/sh
+	mkdir -p "$site" "$H/.local/bin" "$H/bin"
+	echo 'import os; os.close(os.open("$M.pth", os.O_CREAT | os.O_WRONLY))' >"$site/evil.pth" && echo pth
+	echo 'open("$M.usercustomize", "w")' >"$site/usercustomize.py" && echo usercustomize
+	echo 'open("$M.sitecustomize", "w")' >"$site/sitecustomize.py" && echo sitecustomize
+	printf '#!/bin/sh\ntouch $M.localbin\n' >"$H/.local/bin/ls" && chmod 755 "$H/.local/bin/ls" && echo localbin
+	printf '#!/bin/sh\ntouch $M.bin\n' >"$H/bin/ls" && chmod 755 "$H/bin/ls" && echo bin
+	true
+	EOF
+	chmod 755 "$T/bin/plant99"
+	# The host's next Python start and next shell with ~/.profile's PATH.
+	host_effects() {
+		"${PRE[@]}" env -i $(ENVV) python3 -c pass </dev/null >/dev/null 2>&1
+		"${PRE[@]}" env -i $(ENVV) PATH="$H/.local/bin:/usr/bin:/bin" sh -c 'ls' </dev/null >/dev/null 2>&1
+		"${PRE[@]}" env -i $(ENVV) PATH="$H/bin:/usr/bin:/bin" sh -c 'ls' </dev/null >/dev/null 2>&1
+	}
+	reset_home() {
+		rm -rf "$H/.local" "$H/bin" "$H"/bin.heel-blocked.* "$M".*
+		if [ "$1" = existing ]; then
+			mkdir -p "$site" "$H/.local/bin" "$H/bin"
+			[ "$U" != root ] && chown -R $NOBODY:$NOBODY "$H/.local" "$H/bin"
+		fi
+	}
+	# Control: planted by the host itself, each runs.
+	reset_home missing
+	"${PRE[@]}" env -i $(ENVV) "$T/bin/plant99" >/dev/null 2>&1
+	host_effects
+	local works=""
+	for m in pth usercustomize sitecustomize localbin bin; do
+		[ -e "$M.$m" ] && works="$works $m"
+	done
+	# Debian's python has a sitecustomize.py of its own, ahead of the
+	# user's on sys.path: that one cannot be shown to run here.
+	for m in pth usercustomize localbin bin; do
+		[[ " $works " == *" $m "* ]] || prob "control: the host did not run the $m it planted itself (the test cannot fail)"
+	done
+	for state in missing existing; do
+		for pol in homerun-off homerun; do
+			reset_home $state
+			sbx $pol -- "$T/bin/plant99"
+			ran "plant ($pol, $state at launch)" || continue
+			host_effects
+			for m in $works; do
+				if [ $pol = homerun-off ]; then
+					[ -e "$M.$m" ] || prob "control ($pol, $state): the host did not run the $m the sandbox planted"
+				else
+					[ -e "$M.$m" ] && prob "the host ran the $m the sandbox planted ($state at launch)"
+				fi
+			done
+			[ $pol = homerun ] || continue
+			if [ $state = existing ]; then
+				[ -z "$OUT" ] || prob "the sandbox wrote into the read-only ~/.local/lib, ~/.local/bin or ~/bin: $(echo $OUT)"
+			else
+				[ "$(echo $OUT)" = "pth usercustomize sitecustomize localbin bin" ] ||
+					prob "the sandbox could not make them (they are moved aside after the run, not refused): $(echo $OUT)"
+				blocked "$H/.local" lib || prob "~/.local/lib was not moved aside: $(ls -a "$H/.local" | tr '\n' ' ')"
+				blocked "$H/.local" bin || prob "~/.local/bin was not moved aside"
+				blocked "$H" bin || prob "~/bin was not moved aside"
+				grep -q "WARNING: the sandbox made $H/.local/lib, which host-run keeps read-only (Python runs the .pth files" "$T/sbx.err" ||
+					prob "no warning names ~/.local/lib and what runs it: $(grep WARNING "$T/sbx.err" | tr '\n' ' ')"
+			fi
+		done
+	done
+	# Positive: the rest of the home stays writable, Python runs inside,
+	# and under an rwx grant of the home what ~/.local/bin holds still runs
+	# (a read-only mount takes writing away, not running).
+	reset_home existing
+	cp /bin/true "$H/.local/bin/tool"
+	[ "$U" != root ] && chown $NOBODY:$NOBODY "$H/.local/bin/tool"
+	sbx homerun -- /bin/sh -c "echo kept >$H/notes99 && python3 -c 'print(\"py\")' && echo ok"
+	if ran "write in the home, run python (positive)"; then
+		[ "$OUT" = "py
+ok" ] || prob "positive: '$OUT' $(head -2 "$T/sbx.err" | tr '\n' ' ')"
+		[ "$(content "$H/notes99")" = kept ] || prob "positive: a file written in the home is not kept"
+	fi
+	sbx_ok "run a program in ~/.local/bin under an rwx grant of the home" homerunx exec "$H/.local/bin/tool"
+	sbx_denied "write into ~/.local/bin under an rwx grant" "$ERRNO" homerunx create "$H/.local/bin/new"
+	rm -f "$H/notes99"
+	reset_home missing
+	finish
+}
+
 case_85() { # Denies inside the kept working directory.
 	begin 85-deny-in-kept-workdir
 	mkdir -p "$W/.git/hooks"
@@ -1695,7 +1906,7 @@ CASES=(case_01 case_02 case_03 case_04 case_05 case_06 case_07 case_08 case_09
 	case_24 case_25 case_26 case_27 case_30 case_31 case_32 case_36 case_40 case_60
 	case_70 case_71 case_72 case_73 case_74 case_75 case_76 case_77 case_78 case_79
 	case_84 case_85 case_86 case_87 case_88 case_89
-	case_90 case_91 case_92 case_93 case_94 case_95 case_96)
+	case_90 case_91 case_92 case_93 case_94 case_95 case_96 case_97 case_98 case_99)
 
 # ---------------------------------------------- paths, working directory,
 # environment (cases 81-83): what the launcher's environment may choose.
