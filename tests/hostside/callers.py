@@ -31,6 +31,7 @@ OTHER_PLATFORMS = re.compile(r"(^|/)(windows|win_|macos|sbpl)")
 CALLS = re.compile(r"\b(execve|execv|execvp|execvpe|execl|execlp|execle|fexecve|execveat|posix_spawnp?"
                    r"|system|popen|open|openat|openat2|fopen|freopen|creat|mkstemp|mkostemp|mkdtemp"
                    r"|rename|renameat2?|link|linkat|symlink|symlinkat|mkdir|mkdirat|mkfifo|mknod)\s*\(")
+SYSCALLS = re.compile(r"\bsyscall\s*\(\s*(?:SYS|__NR)_(execveat|openat2?|open_tree|renameat2?|linkat|symlinkat|mkdirat|mknodat)\b")
 FUNC = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\(")
 CHECKS = re.compile(r"\b(hc_check|hc_open_append)\s*\(")
 ROUTES = ("check", "primitive", "fixed", "own", "inside", "data")
@@ -62,7 +63,7 @@ def scan():
                 if fn:
                     bodies.setdefault(fn, []).append(line)
                     bodies.setdefault(f"{rel}:{fn}", []).append(line)
-                for c in CALLS.finditer(line):
+                for c in list(CALLS.finditer(line)) + list(SYSCALLS.finditer(line)):
                     found.setdefault((rel, fn or "-", c.group(1)), n)
     return found, {k: "\n".join(v) for k, v in bodies.items()}
 
