@@ -168,6 +168,8 @@ case_ipc_program() {
 ipc \"tool\" { exec \"$prog\" }"; then
 			run same sh -c 'tool; echo after'
 			refused "$s, same policy"
+			OUT=$(as "$HEEL" run --policy "$D/pol/same.heel" -- sh -c 'tool; echo after' 2>&1) RC=$?
+			refused "$s, heel run --policy"
 		elif ! grep -q "could replace\|sandbox could" "$D/pol/same.log"; then
 			prob "$s: heelc refused the policy for another reason: $(cat "$D/pol/same.log")"
 		fi
@@ -233,17 +235,18 @@ network decide \"$prog\"" || { prob "$s: $(cat "$D/pol/other.log")"; continue; }
 # record), through heel run too.
 case_audit_sink() {
 	local s sink before
-	for s in abs cwd rel; do
+	for s in abs cwd rel link; do
 		fresh_tree
 		case $s in
 		abs) sink="$D/logs/audit.jsonl" ;;
 		cwd) sink='${CWD}/logs/audit.jsonl' ;;
 		rel) sink='logs/audit.jsonl' ;;
+		link) sink="$D/loglink/audit.jsonl"; ln -s "$D/logs" "$D/loglink" ;;
 		esac
 		mkdir -p "$P/logs"
 		owned "$P/logs"
 		local dir=$D/logs
-		[ "$s" = abs ] || dir=$P/logs
+		[ "$s" = abs ] || [ "$s" = link ] || dir=$P/logs
 		pol attack "grant \"$dir\" rw" || { prob "$s: $(cat "$D/pol/attack.log")"; continue; }
 		run attack sh -c "ln -s $H/.bashrc $dir/audit.jsonl"
 		[ -L "$dir/audit.jsonl" ] || { prob "$s: the attack did not land (exit $RC): $OUT"; continue; }
