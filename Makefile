@@ -580,6 +580,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-ipc
 	@$(MAKE) --no-print-directory check-python
 	@$(MAKE) --no-print-directory check-hostside
+	@$(MAKE) --no-print-directory check-workflow
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz-smoke
 	@# Debian 12's own kernel (6.1, Landlock ABI 2) in QEMU: the suites
@@ -673,6 +674,13 @@ check-ipc: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-broker $(BIN)/heel-ipc $(BI
 check-hostside: all
 	@python3 tests/hostside/callers.py
 	@bash tests/hostside/run.sh $(B)
+
+# An agent's ordinary day (tests/workflow): a real user with a real home
+# (made by the suite), a git project with Python tests, a Makefile and C,
+# node, a local server, under heel run; the same again as root.
+.PHONY: check-workflow
+check-workflow: all
+	@bash tests/workflow/run.sh $(B)
 
 # A policy's Python venv end to end (tests/python): made on the host by
 # heel-exec and heel python --prepare from a package index the test

@@ -1,0 +1,8 @@
+#include <stdio.h>
+
+int
+main(void)
+{
+	puts("hello, world");
+	return 0;
+}
