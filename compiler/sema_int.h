@@ -315,6 +315,13 @@ void sema_check_decider(struct sema *s);
  * network kind is the allow-list, and moves them into the IR. */
 int sema_build_patterns(struct sema *s);
 
+/* ------------------------------------------------------------ limits (sema_limits.c) */
+
+/* What the artifact's macOS and Windows parts can hold (SBPL parameters,
+ * ACE entries): past a limit, an error at the path statement that passes
+ * it. After build, on a policy without errors. */
+void sema_check_limits(struct sema *s);
+
 /* ------------------------------------------------------------ windows (sema_windows.c) */
 
 /* What a Windows AppContainer cannot honour (docs/acl-manifest.md): an
