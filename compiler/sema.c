@@ -665,6 +665,7 @@ eval_audit(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 		set_u64(&s->ir->scalar[p].audit_kind, daily ? IR_AUDIT_DAILY : IR_AUDIT_FILE, e,
 			&st->loc);
 		set_str(s, &s->ir->scalar[p].audit_path, norm, e, &st->loc);
+		s->audit_loc[p] = a->loc;
 	}
 	free(norm);
 }
@@ -2543,6 +2544,7 @@ sema_compile(struct diag_ctx *ctx, const struct sema_options *opts, struct ir_po
 		sema_warn_patterns(&s);
 		sema_check_decider(&s);
 		check_targets(&s);
+		sema_check_audit(&s);
 		build(&s);
 	}
 	/* What a platform's part can hold: only for a policy that is

@@ -193,6 +193,7 @@ struct sema {
 	size_t npatterns, cap_patterns;
 	unsigned bad_patterns; /* platforms where a pattern was refused */
 	struct diag_loc decider_loc[IR_PLATFORM_COUNT]; /* the program string in force */
+	struct diag_loc audit_loc[IR_PLATFORM_COUNT];	/* the audit sink string in force */
 
 	struct sema_env *env;
 	size_t nenv, cap_env;
@@ -310,6 +311,12 @@ void sema_warn_patterns(struct sema *s);
 /* Refuses a `network decide` program the same policy lets the sandbox
  * write: beneath a writable grant, or inside its working directory. */
 void sema_check_decider(struct sema *s);
+
+/* Refuses a `network audit` sink the same policy lets the sandbox write:
+ * the sink or its directory at or beneath a writable grant or the working
+ * directory, or for a daily sink a writable place beneath its directory
+ * (in every spelling that can be compared before launch). */
+void sema_check_audit(struct sema *s);
 
 /* Sorts and merges the patterns, keeps those of platforms whose final
  * network kind is the allow-list, and moves them into the IR. */
