@@ -206,6 +206,18 @@ gen_grants 7000 windows >"$tmp/big.heel"
 limit_case "7000 windows grants" "$tmp/big.heel" \
 	"^$tmp/big.heel:[0-9]+:5: error: the Windows part of this policy needs [0-9]+ ACE entries, more than the 65536 heel-exec.exe takes; "
 limit_case "7000 windows grants without windows" "$tmp/big.heel" "" --target linux --target macos
+# One statement past the limit, at that statement: 65 Windows
+# capabilities, 257 `arg` lines and 257 positionals of one ipc command.
+awk 'BEGIN { print "heel 1\non windows {"; for (i = 0; i < 65; i++) printf "    capability \"cap%02dx\"\n", i; print "}" }' >"$tmp/big.heel"
+limit_case "65 capabilities" "$tmp/big.heel" \
+	"^$tmp/big.heel:67:5: error: the Windows part holds at most 64 capabilities; \`cap64x\` is the 65th$"
+limit_case "65 capabilities without windows" "$tmp/big.heel" "" --target linux
+awk 'BEGIN { print "heel 1\nipc \"tool\" {\n    exec \"/usr/bin/true\""; for (i = 0; i < 257; i++) printf "    arg \"a%d\" string\n", i; print "}" }' >"$tmp/big.heel"
+limit_case "257 ipc arg lines" "$tmp/big.heel" \
+	"^$tmp/big.heel:260:9: error: an ipc command has at most 256 \`arg\` lines; \`a256\` is the 257th$"
+awk 'BEGIN { print "heel 1\nipc \"tool\" {\n    exec \"/usr/bin/true\""; for (i = 0; i < 257; i++) printf "    positional \"p%d\"\n", i; print "}" }' >"$tmp/big.heel"
+limit_case "257 ipc positionals" "$tmp/big.heel" \
+	"^$tmp/big.heel:260:16: error: an ipc command has at most 256 positional arguments; \`p256\` is the 257th$"
 gen_grants 180000 >"$tmp/big.heel"
 limit_case "180000 grants" "$tmp/big.heel" \
 	"^$tmp/big.heel: error: the compiled artifact would be larger than 16 MiB, the most heel-exec reads" --target linux
