@@ -142,13 +142,27 @@ sort_and_merge(struct acl_list *l)
 	l->n = w + 1;
 }
 
+/* The allow entry of `path` among the first n entries, sorted and
+ * merged (sort_and_merge): a search, since an each-writable path is
+ * looked up once per writable entry, and a policy may have thousands. */
 static const struct win_entry *
-find_allow(const struct acl_list *l, const char *path)
+find_allow(const struct acl_list *l, size_t n, const char *path)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].ace == WIN_ACE_ALLOW && strcmp(l->v[i].path, path) == 0)
-			return &l->v[i];
-	return NULL;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(l->v[mid].path, path);
+
+		/* ALLOW sorts first among a path's entries (cmp_entry). */
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && l->v[lo].ace == WIN_ACE_ALLOW && strcmp(l->v[lo].path, path) == 0
+		       ? &l->v[lo]
+		       : NULL;
 }
 
 /* A path on "the current drive" (`/x`, `\x`) names whatever drive
@@ -261,7 +275,8 @@ add_readonly(struct acl_list *l, const struct ir_policy *ir)
 			for (char *c = path; *c; c++)
 				if (*c == '/')
 					*c = '\\';
-			same = find_allow(l, path);
+			/* Only the entries before this loop allow anything. */
+			same = find_allow(l, nbase, path);
 			if (same && (same->mask & WIN_FILE_WRITE_DATA)) {
 				free(path);
 				continue;

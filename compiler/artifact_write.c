@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -874,4 +875,20 @@ artifact_write(const struct ir_policy *policy, uint8_t **out, size_t *len)
 		free(w.bpf[a].data);
 	free(w.slots);
 	return rc;
+}
+
+const char *
+artifact_write_strerror(int rc, char *buf, size_t len)
+{
+	if (rc == -EFBIG)
+		snprintf(buf, len,
+			 "the compiled artifact would be larger than %u MiB, the most heel-exec "
+			 "reads; grant directories that hold the paths rather than each of them",
+			 ART_MAX_FILE_SIZE / (1024u * 1024u));
+	else
+		snprintf(buf, len,
+			 "internal error: heelc cannot build the artifact of this policy (%s); "
+			 "please report it with the policy",
+			 strerror(-rc));
+	return buf;
 }

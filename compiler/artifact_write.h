@@ -37,4 +37,11 @@
  * first; here they are the backstop. */
 int artifact_write(const struct ir_policy *policy, uint8_t **out, size_t *len);
 
+/* What an artifact_write() failure other than -ENOMEM says about the
+ * policy, as one line for an error about its file (no line to point at):
+ * the artifact's size limit for -EFBIG; for the rest, that heelc itself
+ * is at fault, since sema refuses what a backend cannot hold, at its
+ * statement, before any backend runs. Returns buf. */
+const char *artifact_write_strerror(int rc, char *buf, size_t len);
+
 #endif

@@ -223,24 +223,22 @@ compile_policy(const char *path, unsigned targets, struct ir_policy **out)
 	return rc ? EXIT_POLICY : EXIT_OK;
 }
 
-/* What the macOS backend cannot express (sbpl_emit's -EINVAL), said with
- * its own message before the writer would fail with a bare errno; `check`
- * says it too, so a policy that checks also compiles. */
-static bool
-sbpl_refuses(const char *path, const struct ir_policy *ir)
+/* The artifact of a policy sema accepted. A failure is the policy's
+ * (exit 1), said about its file, except running out of memory. */
+static int
+build_artifact(const char *path, const struct ir_policy *ir, uint8_t **bytes, size_t *len)
 {
-	struct sbpl_profile prof;
-	char msg[256] = "";
-	int e;
+	char msg[256];
+	int err = artifact_write(ir, bytes, len);
 
-	if (!(ir->platforms & IR_PLAT_BIT(IR_MACOS)))
-		return false;
-	e = sbpl_emit(ir, &prof, msg, sizeof(msg));
-	sbpl_profile_free(&prof);
-	if (e != -EINVAL || !msg[0])
-		return false;
-	fprintf(stderr, "heelc: %s: %s\n", path, msg);
-	return true;
+	if (!err)
+		return EXIT_OK;
+	if (err == -ENOMEM) {
+		fputs("heelc: out of memory\n", stderr);
+		return EXIT_IO;
+	}
+	fprintf(stderr, "%s: error: %s\n", path, artifact_write_strerror(err, msg, sizeof(msg)));
+	return EXIT_POLICY;
 }
 
 static int
@@ -255,16 +253,10 @@ cmd_compile(const char *path, const char *output, unsigned targets)
 	rc = compile_policy(path, targets, &ir);
 	if (rc)
 		return rc;
-	if (sbpl_refuses(path, ir)) {
-		ir_policy_free(ir);
-		return EXIT_POLICY;
-	}
-	err = artifact_write(ir, &bytes, &len);
+	rc = build_artifact(path, ir, &bytes, &len);
 	ir_policy_free(ir);
-	if (err) {
-		fprintf(stderr, "heelc: cannot build the artifact: %s\n", strerror(-err));
-		return EXIT_IO;
-	}
+	if (rc)
+		return rc;
 	out_path = output ? strdup(output) : default_output(path);
 	if (!out_path) {
 		free(bytes);
@@ -285,10 +277,14 @@ static int
 cmd_check(const char *path, unsigned targets)
 {
 	struct ir_policy *ir = NULL;
+	uint8_t *bytes = NULL;
+	size_t len = 0;
 	int rc = compile_policy(path, targets, &ir);
 
-	if (!rc && sbpl_refuses(path, ir))
-		rc = EXIT_POLICY;
+	/* Built and dropped: a policy that checks also compiles. */
+	if (!rc)
+		rc = build_artifact(path, ir, &bytes, &len);
+	free(bytes);
 	ir_policy_free(ir);
 	return rc;
 }
@@ -359,10 +355,11 @@ cmd_explain(const char *path, bool json, unsigned shown, bool explicit)
 		/* Explain what the artifact will say, not what the source
 		 * seemed to say: render the policy after a trip through the
 		 * artifact, so explaining a .heel and its .hpol agree. */
-		e = artifact_write(ir, &bytes, &nbytes);
+		rc = build_artifact(path, ir, &bytes, &nbytes);
 		ir_policy_free(ir);
-		if (!e)
-			e = artifact_load(bytes, nbytes, &reloaded, err, sizeof(err));
+		if (rc)
+			return rc;
+		e = artifact_load(bytes, nbytes, &reloaded, err, sizeof(err));
 		free(bytes);
 		if (e) {
 			fprintf(stderr, "heelc: internal error: the artifact does not reload: %s\n",

@@ -19,6 +19,9 @@ static_assert(ART_SBPL_MODE_NOEXEC > IR_MODE_RWX && ART_SBPL_MODE_READONLY > IR_
 		      ART_SBPL_MODE_WORKDIR > IR_MODE_RWX,
 	      "special modes stay clear of the access bits");
 
+/* Longer regex strings are refused by some SBPL readers. */
+#define SBPL_REGEX_MAX 255
+
 /* Estimated depths of the variables a template may start a component
  * with (sbpl_estimated_depth). */
 #define DEPTH_HOME 2u	/* /Users/NAME */
@@ -595,29 +598,32 @@ emit_rule(struct sb *t, const struct rule *r, const char *name)
 }
 
 /* "^.*\/NAME(/.*)?$" with ASCII letters in both cases, since APFS is
- * usually case-insensitive while regex filters are not. */
+ * usually case-insensitive while regex filters are not. 0 with the regex
+ * in *re (caller frees re->d), or -EINVAL/-ENOMEM (see
+ * sbpl_check_each_writable). */
 static int
-readonly_regex(struct sb *t, const char *rel, char *err, size_t errlen)
+each_writable_regex(const char *rel, struct sb *re, size_t *at, char *err, size_t errlen)
 {
-	struct sb re = {0};
-
-	sb_puts(&re, "^.*/");
+	memset(re, 0, sizeof(*re));
+	sb_puts(re, "^.*/");
 	for (const char *s = rel; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		char tmp[8];
 
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
 			snprintf(tmp, sizeof(tmp), "[%c%c]", c & ~0x20, c | 0x20);
-			sb_puts(&re, tmp);
+			sb_puts(re, tmp);
 		} else if ((c >= '0' && c <= '9') || c == '/' || c >= 0x80) {
-			sb_add(&re, s, 1);
+			sb_add(re, s, 1);
 		} else if (c >= 0x20 && c < 0x7f && c != ']' && c != '\\' && c != '^' && c != '"') {
 			/* In a bracket every other printable character is
 			 * itself, never an operator. */
 			snprintf(tmp, sizeof(tmp), "[%c]", c);
-			sb_puts(&re, tmp);
+			sb_puts(re, tmp);
 		} else {
-			free(re.d);
+			free(re->d);
+			re->d = NULL;
+			*at = (size_t)(s - rel);
 			snprintf(err, errlen,
 				 "macos: `readonly each-writable \"%s\"`: the character `%c` "
 				 "cannot be matched in an SBPL regex",
@@ -625,19 +631,45 @@ readonly_regex(struct sb *t, const char *rel, char *err, size_t errlen)
 			return -EINVAL;
 		}
 	}
-	sb_puts(&re, "(/.*)?$");
-	if (re.rc) {
-		free(re.d);
-		return re.rc;
+	sb_puts(re, "(/.*)?$");
+	if (re->rc) {
+		free(re->d);
+		re->d = NULL;
+		return re->rc;
 	}
 	/* Longer strings are refused by some SBPL readers. */
-	if (re.len > 255) {
-		free(re.d);
+	if (re->len > SBPL_REGEX_MAX) {
+		free(re->d);
+		re->d = NULL;
+		*at = strlen(rel);
 		snprintf(err, errlen,
-			 "macos: `readonly each-writable \"%s\"` is too long for an SBPL regex",
-			 rel);
+			 "macos: `readonly each-writable \"%s\"` is too long for an SBPL regex "
+			 "(%zu bytes as a regex, at most %d)",
+			 rel, re->len, SBPL_REGEX_MAX);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int
+sbpl_check_each_writable(const char *rel, size_t *at, char *err, size_t errlen)
+{
+	struct sb re;
+	int rc = each_writable_regex(rel, &re, at, err, errlen);
+
+	free(re.d);
+	return rc;
+}
+
+static int
+readonly_regex(struct sb *t, const char *rel, char *err, size_t errlen)
+{
+	struct sb re;
+	size_t at;
+	int rc = each_writable_regex(rel, &re, &at, err, errlen);
+
+	if (rc)
+		return rc;
 	sb_puts(t, "(deny file-write* (regex ");
 	sb_quoted(t, re.d);
 	sb_puts(t, "))\n");

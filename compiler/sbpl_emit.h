@@ -40,6 +40,13 @@ struct sbpl_profile {
  * `readonly each-writable` name with a character a regex cannot carry).
  * Same IR, same bytes. */
 int sbpl_emit(const struct ir_policy *ir, struct sbpl_profile *out, char *err, size_t errlen);
+
+/* Whether the profile can carry `readonly each-writable "rel"` (a regex
+ * matching it beneath any directory): 0, or -EINVAL with sbpl_emit's
+ * message in err and in *at the offset in rel of the character a regex
+ * cannot match (rel's length when the regex would be too long), so that
+ * sema refuses it at the statement; -ENOMEM. */
+int sbpl_check_each_writable(const char *rel, size_t *at, char *err, size_t errlen);
 void sbpl_profile_free(struct sbpl_profile *p);
 
 /* The parameter table as `heelc emit sbpl` prints it before the profile:

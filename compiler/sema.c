@@ -12,11 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "artifact.h"
 #include "errno_names.h"
 #include "fmt.h"
 #include "grow.h"
 #include "hash.h"
 #include "sbpl_check.h"
+#include "sbpl_emit.h"
 #include "sema_int.h"
 #include "suggest.h"
 #include "syscalls.h"
@@ -495,6 +497,13 @@ eval_grant_deny(struct sema *s, const struct ast_stmt *st, const struct sema_ect
 
 static char *check_item_string(struct sema *s, const struct ast_arg *a, const char *what);
 
+/* The platforms this compile builds (--target), before any is left out. */
+static unsigned
+targets(const struct sema *s)
+{
+	return s->opts->platforms ? (s->opts->platforms & IR_PLAT_ALL) : IR_PLAT_ALL;
+}
+
 /* readonly "PATH" / readonly each-writable "PATH", each with an optional
  * `because "WHY"`: the reason heel-exec names when it finds the sandbox
  * made such a file. */
@@ -532,6 +541,27 @@ eval_readonly(struct sema *s, const struct ast_stmt *st, const struct sema_ectx 
 	}
 	if (sema_check_path(s, a, e, SEMA_PATH_READONLY, &mask, &norm))
 		return;
+	if (each && (mask & targets(s) & IR_PLAT_BIT(IR_MACOS))) {
+		char msg[512];
+		size_t at = 0;
+		int rc = sbpl_check_each_writable(norm, &at, msg, sizeof(msg));
+
+		if (rc == -ENOMEM)
+			s->oom = true;
+		if (rc == -EINVAL) {
+			/* norm may have lost a leading "./". */
+			struct diag_loc loc = ast_string_loc(a, at + strlen(a->text) - strlen(norm));
+
+			diag_push(s->ctx, DIAG_ERROR, &loc,
+				  "write the name without it, or keep the statement off macos "
+				  "(`on linux { }`, `heelc --target linux`)",
+				  "%s", msg);
+		}
+		if (rc) {
+			free(norm);
+			return;
+		}
+	}
 	if (why && (!why->len || strspn(why->text, " ") == why->len)) {
 		diag_push(s->ctx, DIAG_ERROR, &why->loc, "say what runs the file, e.g. "
 			  "`because \"git runs it at every commit\"`",
@@ -635,6 +665,7 @@ eval_audit(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 		set_u64(&s->ir->scalar[p].audit_kind, daily ? IR_AUDIT_DAILY : IR_AUDIT_FILE, e,
 			&st->loc);
 		set_str(s, &s->ir->scalar[p].audit_path, norm, e, &st->loc);
+		s->audit_loc[p] = a->loc;
 	}
 	free(norm);
 }
@@ -1087,6 +1118,13 @@ eval_ipc_arg(struct sema *s, const struct ast_stmt *c, struct ir_ipc *ipc, size_
 		return false;
 	if (!check_arg_name(s, a, "argument"))
 		return false;
+	if (ipc->nargs == ART_IPC_MAX_ARGS) {
+		diag_push(s->ctx, DIAG_ERROR, &a->loc,
+			  "take the values as fewer arguments, e.g. one string the program splits",
+			  "an ipc command has at most %u `arg` lines; `%s` is the %uth",
+			  ART_IPC_MAX_ARGS, a->text, ART_IPC_MAX_ARGS + 1);
+		return false;
+	}
 	type = lookup(t->text, ir_ipc_arg_type_names);
 	if (type < 0) {
 		sema_unknown_word(s, &t->loc, "argument type", t->text, ir_ipc_arg_type_names);
@@ -1216,6 +1254,16 @@ eval_ipc(struct sema *s, const struct ast_stmt *st, const struct sema_ectx *e)
 				if (!check_arg_name(s, a, "positional argument")) {
 					bad = true;
 					continue;
+				}
+				if (ipc.npositionals == ART_IPC_MAX_ARGS) {
+					diag_push(s->ctx, DIAG_ERROR, &a->loc,
+						  "take the values as fewer arguments, e.g. one string "
+						  "the program splits",
+						  "an ipc command has at most %u positional arguments; "
+						  "`%s` is the %uth",
+						  ART_IPC_MAX_ARGS, a->text, ART_IPC_MAX_ARGS + 1);
+					bad = true;
+					break;
 				}
 				for (size_t j = 0; j < ipc.npositionals; j++)
 					if (strcmp(ipc.positionals[j], a->text) == 0) {
@@ -2125,11 +2173,10 @@ check_network(struct sema *s)
 static void
 check_targets(struct sema *s)
 {
-	unsigned targets = s->opts->platforms ? (s->opts->platforms & IR_PLAT_ALL) : IR_PLAT_ALL;
 	const struct sema_slot_state *iso = &s->slots[SEMA_SLOT_ISOLATION][IR_WINDOWS];
 
-	s->ir->platforms = (uint8_t)targets;
-	if (!(targets & IR_PLAT_BIT(IR_WINDOWS)))
+	s->ir->platforms = (uint8_t)targets(s);
+	if (!(s->ir->platforms & IR_PLAT_BIT(IR_WINDOWS)))
 		return;
 	if (s->ir->scalar[IR_WINDOWS].isolation.value != IR_ISO_PERMISSIVE) {
 		sema_check_windows(s);
@@ -2497,8 +2544,13 @@ sema_compile(struct diag_ctx *ctx, const struct sema_options *opts, struct ir_po
 		sema_warn_patterns(&s);
 		sema_check_decider(&s);
 		check_targets(&s);
+		sema_check_audit(&s);
 		build(&s);
 	}
+	/* What a platform's part can hold: only for a policy that is
+	 * otherwise right, since counting builds that part. */
+	if (!s.oom && diag_error_count(ctx) == errors_before)
+		sema_check_limits(&s);
 	if (!s.oom && diag_error_count(ctx) == errors_before)
 		digest(&s);
 	rc = s.oom ? -ENOMEM : diag_error_count(ctx) != errors_before ? -EINVAL : 0;

@@ -193,6 +193,7 @@ struct sema {
 	size_t npatterns, cap_patterns;
 	unsigned bad_patterns; /* platforms where a pattern was refused */
 	struct diag_loc decider_loc[IR_PLATFORM_COUNT]; /* the program string in force */
+	struct diag_loc audit_loc[IR_PLATFORM_COUNT];	/* the audit sink string in force */
 
 	struct sema_env *env;
 	size_t nenv, cap_env;
@@ -311,9 +312,22 @@ void sema_warn_patterns(struct sema *s);
  * write: beneath a writable grant, or inside its working directory. */
 void sema_check_decider(struct sema *s);
 
+/* Refuses a `network audit` sink the same policy lets the sandbox write:
+ * the sink or its directory at or beneath a writable grant or the working
+ * directory, or for a daily sink a writable place beneath its directory
+ * (in every spelling that can be compared before launch). */
+void sema_check_audit(struct sema *s);
+
 /* Sorts and merges the patterns, keeps those of platforms whose final
  * network kind is the allow-list, and moves them into the IR. */
 int sema_build_patterns(struct sema *s);
+
+/* ------------------------------------------------------------ limits (sema_limits.c) */
+
+/* What the artifact's macOS and Windows parts can hold (SBPL parameters,
+ * ACE entries): past a limit, an error at the path statement that passes
+ * it. After build, on a policy without errors. */
+void sema_check_limits(struct sema *s);
 
 /* ------------------------------------------------------------ windows (sema_windows.c) */
 

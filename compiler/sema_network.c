@@ -466,13 +466,24 @@ is_rooted(const char *path)
 	return path[0] == '/' || (isalpha((unsigned char)path[0]) && path[1] == ':');
 }
 
-/* `path` as the comparison below reads it: on Windows `\` separates
- * like `/`. NULL on out-of-memory (s->oom). Caller frees. */
+/* `path` as the comparisons below read it: on Windows `\` separates
+ * like `/`, and a relative path is the `${CWD}/...` it means (heel(5),
+ * PATHS: relative to the launch directory), so `x`, `./x` (which
+ * sema_check_path kept as `x`) and `${CWD}/x` are one place. NULL on
+ * out-of-memory (s->oom). Caller frees. */
 static char *
 compare_form(struct sema *s, const char *path, bool win)
 {
-	char *out = sema_strdup(s, path);
+	bool relative = !is_rooted(path) && strncmp(path, "${", 2) != 0;
+	size_t n = strlen(path);
+	char *out;
 
+	if (!relative)
+		out = sema_strdup(s, path);
+	else if ((out = malloc(sizeof("${CWD}/") + n)))
+		snprintf(out, sizeof("${CWD}/") + n, "${CWD}/%s", path);
+	else
+		s->oom = true;
 	for (char *c = out; out && win && *c; c++)
 		if (*c == '\\')
 			*c = '/';
@@ -480,33 +491,38 @@ compare_form(struct sema *s, const char *path, bool win)
 }
 
 /* Whether `child` is `parent` or lies beneath it, both in compare_form.
- * Windows names are case-insensitive. */
+ * Windows names are case-insensitive. Paths that start with different
+ * variables, or one with a variable and one without, cannot be compared
+ * here (where each leads is known at launch, when heel-exec checks
+ * again): false, except that `/` holds every path, since every variable
+ * and the launch directory expand to absolute paths. */
 static bool
 at_or_beneath(const char *parent, const char *child, bool win)
 {
 	size_t n = strlen(parent);
 
+	if (!win && strcmp(parent, "/") == 0)
+		return true;
 	if (win ? strncasecmp(parent, child, n) != 0 : strncmp(parent, child, n) != 0)
 		return false;
 	return child[n] == '\0' || child[n] == '/' || (n && parent[n - 1] == '/');
 }
 
-/* The rule that decides for `program` (a literal absolute path) on
- * platform `p`: the one with the longest path at or above it (the
- * language's precedence). Only rules written as absolute paths can be
- * compared: where `${HOME}` or the launch directory leads is known only
- * at launch, when heel-exec checks the program again. Between two spellings
- * of one place (`C:/x`, `c:\x`) the writable one is taken, so a doubt is
- * a refusal. NULL when no rule covers it. */
+/* The rule that decides for `path` on platform `p`: the one with the
+ * longest path at or above it (the language's precedence; of two rules
+ * that both hold a path, the longer is the deeper, `/` being the only
+ * one that holds paths of every spelling). Between two spellings of one
+ * place (`C:/x`, `c:\x`) the writable one is taken, so a doubt is a
+ * refusal. NULL when no rule covers it. */
 static const struct sema_path *
-deciding_rule(struct sema *s, const char *program, int p)
+deciding_rule(struct sema *s, const char *path, int p)
 {
 	bool win = p == IR_WINDOWS;
-	char *prog = compare_form(s, program, win);
+	char *want = compare_form(s, path, win);
 	const struct sema_path *best = NULL;
 	size_t best_len = 0;
 
-	if (!prog)
+	if (!want)
 		return NULL;
 	for (size_t i = 0; i < s->npaths; i++) {
 		const struct sema_path *e = &s->paths[i];
@@ -514,11 +530,10 @@ deciding_rule(struct sema *s, const char *program, int p)
 		char *parent;
 		size_t n;
 
-		if (!c->present || !is_rooted(e->path) ||
-		    !(parent = compare_form(s, e->path, win)))
+		if (!c->present || !(parent = compare_form(s, e->path, win)))
 			continue;
 		n = strlen(parent);
-		if (at_or_beneath(parent, prog, win) &&
+		if (at_or_beneath(parent, want, win) &&
 		    (!best || n > best_len ||
 		     (n == best_len && (c->mode & IR_WRITE) && !(best->cell[p].mode & IR_WRITE)))) {
 			best = e;
@@ -526,19 +541,19 @@ deciding_rule(struct sema *s, const char *program, int p)
 		}
 		free(parent);
 	}
-	free(prog);
+	free(want);
 	return best;
 }
 
-/* Why the sandbox could write `program` on platform `p`: the writable
- * rule deciding for it (*rule), or the policy's working directory
+/* Why the sandbox could write `path` on platform `p`: the writable rule
+ * deciding for it (*rule), or the policy's working directory holding it
  * (*workdir). False when neither. */
 static bool
-decider_writable(struct sema *s, const char *program, int p, const struct sema_path **rule,
-		 bool *workdir)
+place_writable(struct sema *s, const char *path, int p, const struct sema_path **rule,
+	       bool *workdir)
 {
 	const char *wd = s->ir->scalar[p].workdir.value;
-	const struct sema_path *r = deciding_rule(s, program, p);
+	const struct sema_path *r = deciding_rule(s, path, p);
 
 	*rule = NULL;
 	*workdir = false;
@@ -548,7 +563,7 @@ decider_writable(struct sema *s, const char *program, int p, const struct sema_p
 	}
 	if (wd) {
 		bool win = p == IR_WINDOWS;
-		char *a = compare_form(s, wd, win), *b = compare_form(s, program, win);
+		char *a = compare_form(s, wd, win), *b = compare_form(s, path, win);
 
 		*workdir = a && b && at_or_beneath(a, b, win);
 		free(a);
@@ -604,7 +619,7 @@ sema_check_decider(struct sema *s)
 			size_t k;
 
 			if (!(group & IR_PLAT_BIT(q)) ||
-			    !decider_writable(s, s->ir->decider[q].program, q, &rule, &wd))
+			    !place_writable(s, s->ir->decider[q].program, q, &rule, &wd))
 				continue;
 			loc = rule ? rule->cell[q].loc : s->slots[SEMA_SLOT_WORKDIR][q].loc;
 			/* One path granted alike on two platforms (by a base
@@ -659,5 +674,206 @@ sema_check_decider(struct sema *s)
 						  "working directory set here");
 			}
 		}
+	}
+}
+
+/* ------------------------------------------------------------ the audit sink */
+
+/* The directory `path` lies in, as the policy would spell it, or NULL
+ * when it is a root or a lone variable (where that leads is known at
+ * launch only). A relative name without a separator lies in the launch
+ * directory. Caller frees. */
+static char *
+parent_of(struct sema *s, const char *path, bool win)
+{
+	const char *sep = NULL;
+
+	for (const char *c = path; *c; c++)
+		if (*c == '/' || (win && *c == '\\'))
+			sep = c;
+	if (!sep) {
+		if (is_rooted(path) || strncmp(path, "${", 2) == 0)
+			return NULL;
+		return sema_strdup(s, "${CWD}");
+	}
+	if (!sep[1])
+		return NULL; /* "/" or "C:\" */
+	if (sep == path || (sep == path + 2 && path[1] == ':'))
+		return sema_strndup(s, path, (size_t)(sep - path) + 1);
+	return sema_strndup(s, path, (size_t)(sep - path));
+}
+
+/* Why the sandbox could write an audit sink, on the platforms of mask. */
+enum sink_how {
+	SINK_AT,      /* the sink lies at or beneath a writable place */
+	SINK_DIR,     /* the directory it lies in does */
+	SINK_BENEATH, /* a writable place lies beneath the daily directory */
+};
+
+struct sink_why {
+	const struct sema_path *rule; /* NULL: the working directory */
+	uint8_t mode;
+	enum sink_how how;
+	struct diag_loc locs[IR_PLATFORM_COUNT];
+	size_t nlocs;
+	unsigned mask;
+};
+
+static void
+add_why(struct sink_why *why, size_t *nwhy, const struct sema_path *rule, enum sink_how how,
+	int q, const struct diag_loc *loc)
+{
+	size_t k;
+
+	/* One place granted alike on two platforms (by a base that says it
+	 * once per platform) is one mistake; a place that holds the sink
+	 * and its directory is said once. */
+	for (k = 0; k < *nwhy; k++)
+		if (why[k].rule == rule && (!rule || why[k].mode == rule->cell[q].mode))
+			break;
+	if (k == *nwhy) {
+		if (k == 3 * IR_PLATFORM_COUNT)
+			return;
+		why[(*nwhy)++] =
+		    (struct sink_why){.rule = rule, .mode = rule ? rule->cell[q].mode : 0, .how = how};
+	}
+	why[k].mask |= IR_PLAT_BIT(q);
+	for (size_t j = 0; j < why[k].nlocs; j++)
+		if (same_loc(&why[k].locs[j], loc))
+			return;
+	if (why[k].nlocs < IR_PLATFORM_COUNT)
+		why[k].locs[why[k].nlocs++] = *loc;
+}
+
+/* The writable places beneath the daily directory `dir` on platform q:
+ * the sandbox could make the day's file there (or a link in its name). */
+static void
+writable_beneath(struct sema *s, const char *dir, int q, struct sink_why *why, size_t *nwhy)
+{
+	bool win = q == IR_WINDOWS;
+	char *d = compare_form(s, dir, win);
+	const char *wd = s->ir->scalar[q].workdir.value;
+
+	if (!d)
+		return;
+	for (size_t i = 0; i < s->npaths; i++) {
+		const struct sema_cell *c = &s->paths[i].cell[q];
+		char *r;
+
+		if (!c->present || !(c->mode & IR_WRITE) ||
+		    !(r = compare_form(s, s->paths[i].path, win)))
+			continue;
+		/* The directory itself, or above it, is SINK_AT's. */
+		if (!at_or_beneath(r, d, win) && at_or_beneath(d, r, win))
+			add_why(why, nwhy, &s->paths[i], SINK_BENEATH, q, &c->loc);
+		free(r);
+	}
+	if (wd) {
+		char *w = compare_form(s, wd, win);
+
+		if (w && !at_or_beneath(w, d, win) && at_or_beneath(d, w, win))
+			add_why(why, nwhy, NULL, SINK_BENEATH, q,
+				&s->slots[SEMA_SLOT_WORKDIR][q].loc);
+		free(w);
+	}
+	free(d);
+}
+
+static void
+report_sink(struct sema *s, int p, const struct sink_why *w, unsigned group)
+{
+	static const char hint[] =
+	    "the sandbox could put a link to a file the host runs (~/.bashrc) in the sink's "
+	    "place, and heel-proxy would append lines the sandbox partly controls to it, or "
+	    "rewrite its own audit record; write the audit where the policy grants no write";
+	const struct ir_scalars *sc = &s->ir->scalar[p];
+	bool daily = sc->audit_kind.value == IR_AUDIT_DAILY;
+	const char *sink = sc->audit_path.value;
+	char on[80] = "", list[SEMA_PLATFORM_LIST_MAX], what[64];
+	int q = 0;
+
+	while (!(w->mask & IR_PLAT_BIT(q)))
+		q++;
+	if (w->mask != group)
+		snprintf(on, sizeof(on), " on %s", sema_platform_list(w->mask, list));
+	snprintf(what, sizeof(what), "`network audit%s` writes %s", daily ? " daily" : "",
+		 daily ? "into" : "to");
+	if (w->rule && w->how == SINK_BENEATH)
+		diag_push(s->ctx, DIAG_ERROR, &s->audit_loc[p], hint,
+			  "%s `%s`, and the sandbox can write beneath it%s: `grant \"%s\" %s`", what,
+			  sink, on, w->rule->path, ir_mode_name(w->mode));
+	else if (w->rule)
+		diag_push(s->ctx, DIAG_ERROR, &s->audit_loc[p], hint,
+			  "%s `%s`, which the sandbox can write%s: %s beneath `grant \"%s\" %s`",
+			  what, sink, on, w->how == SINK_AT ? "it is" : "its directory is",
+			  w->rule->path, ir_mode_name(w->mode));
+	else if (w->how == SINK_BENEATH)
+		diag_push(s->ctx, DIAG_ERROR, &s->audit_loc[p], hint,
+			  "%s `%s`, and the working directory `%s` lies inside it%s", what, sink,
+			  s->ir->scalar[q].workdir.value, on);
+	else
+		diag_push(s->ctx, DIAG_ERROR, &s->audit_loc[p], hint,
+			  "%s `%s`, which the sandbox can write%s: %s inside the working "
+			  "directory `%s`",
+			  what, sink, on, w->how == SINK_AT ? "it is" : "its directory is",
+			  s->ir->scalar[q].workdir.value);
+	for (size_t j = 0; j < w->nlocs; j++)
+		diag_push(s->ctx, DIAG_NOTE, &w->locs[j], NULL,
+			  w->rule ? "granted writable here" : "working directory set here");
+}
+
+void
+sema_check_audit(struct sema *s)
+{
+	unsigned done = 0;
+
+	/* heel-proxy opens the sink on the host, with the launcher's user,
+	 * before it confines itself, and appends to it for the whole run:
+	 * a sink the sandbox can replace is a file of the host the sandbox
+	 * chooses. heelc sees the policy's paths, so this catches what the
+	 * policy itself says, in every spelling it can compare; heel-exec
+	 * checks the real file again at launch. */
+	for (int p = 0; p < IR_PLATFORM_COUNT; p++) {
+		const struct ir_scalars *sc = &s->ir->scalar[p];
+		struct sink_why why[3 * IR_PLATFORM_COUNT];
+		size_t nwhy = 0;
+		unsigned group = 0;
+
+		/* Only the platforms built (check_targets has run). */
+		if (sc->audit_kind.value == IR_AUDIT_NONE || !sc->audit_path.value ||
+		    !(s->ir->platforms & IR_PLAT_BIT(p)) || (done & IR_PLAT_BIT(p)))
+			continue;
+		/* Platforms where the same statement is in force are one
+		 * report: a grant outside any block is one mistake. */
+		for (int q = p; q < IR_PLATFORM_COUNT; q++)
+			if ((s->ir->platforms & IR_PLAT_BIT(q)) &&
+			    s->ir->scalar[q].audit_kind.value != IR_AUDIT_NONE &&
+			    s->ir->scalar[q].audit_path.value &&
+			    same_loc(&s->audit_loc[q], &s->audit_loc[p]))
+				group |= IR_PLAT_BIT(q);
+		done |= group;
+		for (int q = p; q < IR_PLATFORM_COUNT && !s->oom; q++) {
+			const char *sink = s->ir->scalar[q].audit_path.value;
+			const struct sema_path *rule;
+			char *dir;
+			bool wd;
+
+			if (!(group & IR_PLAT_BIT(q)))
+				continue;
+			if (place_writable(s, sink, q, &rule, &wd))
+				add_why(why, &nwhy, rule, SINK_AT, q,
+					rule ? &rule->cell[q].loc : &s->slots[SEMA_SLOT_WORKDIR][q].loc);
+			/* Write in the directory is enough to put a link in
+			 * the sink's name. */
+			dir = parent_of(s, sink, q == IR_WINDOWS);
+			if (dir && place_writable(s, dir, q, &rule, &wd))
+				add_why(why, &nwhy, rule, SINK_DIR, q,
+					rule ? &rule->cell[q].loc : &s->slots[SEMA_SLOT_WORKDIR][q].loc);
+			free(dir);
+			if (s->ir->scalar[q].audit_kind.value == IR_AUDIT_DAILY)
+				writable_beneath(s, sink, q, why, &nwhy);
+		}
+		for (size_t k = 0; k < nwhy; k++)
+			report_sink(s, p, &why[k], group);
 	}
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "artifact.h"
 #include "diag.h"
 #include "sema_int.h"
 #include "suggest.h"
@@ -147,6 +148,29 @@ check_capabilities(struct sema *s)
 	}
 }
 
+/* The artifact carries at most ART_WIN_MAX_CAPABILITIES capability SIDs
+ * (a bound of the format: an AppContainer takes a handful). Names that
+ * differ in case only are one SID (heelc upper-cases before hashing). */
+static void
+check_capability_count(struct sema *s)
+{
+	size_t distinct = 0;
+
+	for (size_t i = 0; i < s->ncaps; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = strcasecmp(s->caps[j].value, s->caps[i].value) == 0;
+		if (seen || ++distinct <= ART_WIN_MAX_CAPABILITIES)
+			continue;
+		diag_push(s->ctx, DIAG_ERROR, &s->caps[i].loc,
+			  "an AppContainer needs a handful; name only those the program uses",
+			  "the Windows part holds at most %u capabilities; `%s` is the %zuth",
+			  ART_WIN_MAX_CAPABILITIES, s->caps[i].value, distinct);
+		return;
+	}
+}
+
 void
 sema_check_windows(struct sema *s)
 {
@@ -157,6 +181,8 @@ sema_check_windows(struct sema *s)
 	check_statements(&r);
 	if (r.any)
 		s->ir->platforms &= (uint8_t)~WIN;
+	if (s->ir->platforms & WIN)
+		check_capability_count(s);
 }
 
 /* Capability names as Windows' own manifests write them: letters,

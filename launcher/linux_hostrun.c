@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/openat2.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,17 +30,6 @@ static const char *const not_a_project[] = { "/", "/tmp", "/var/tmp", "/dev/shm"
  * target (the link itself is still checked after the run). */
 #define HR_MAX_LINKS 8
 
-/* openat2(2) with RESOLVE_NO_SYMLINKS, as every rule of the policy is
- * opened (runtime/landlock_apply.c): a path that is or passes through a
- * symbolic link is told apart, never followed. */
-static int
-open_nofollow(int dirfd, const char *path, uint64_t flags)
-{
-	struct open_how how = { .flags = flags | O_CLOEXEC, .resolve = RESOLVE_NO_SYMLINKS };
-	long fd = syscall(__NR_openat2, dirfd, path, &how, sizeof(how));
-
-	return fd < 0 ? -errno : (int)fd;
-}
 
 /* ------------------------------------------------------------ the rules */
 
@@ -307,7 +295,7 @@ classify(struct ctx *c, const char *path, const char *place, bool exec,
 	struct stat st;
 	char comp[PATH_MAX];
 	size_t plen = strlen(place), ndirs = 0;
-	int fd = open_nofollow(AT_FDCWD, path, O_PATH | O_NOFOLLOW);
+	int fd = ll_open_nofollow(AT_FDCWD, path, O_PATH | O_NOFOLLOW);
 
 	if (fd >= 0) {
 		int r = fstat(fd, &st);
@@ -410,7 +398,7 @@ add_place(struct places *ps, const char *path)
 static bool
 is_dir_nofollow(const char *path)
 {
-	int fd = open_nofollow(AT_FDCWD, path, O_PATH | O_DIRECTORY);
+	int fd = ll_open_nofollow(AT_FDCWD, path, O_PATH | O_DIRECTORY);
 
 	if (fd < 0)
 		return false;
@@ -982,7 +970,7 @@ static int
 walk(const struct hr_guard *g, struct found *f)
 {
 	size_t plen = strlen(g->place), i = plen == 1 ? 1 : plen + 1, k = 0;
-	int dfd = open_nofollow(AT_FDCWD, g->place, O_PATH | O_DIRECTORY);
+	int dfd = ll_open_nofollow(AT_FDCWD, g->place, O_PATH | O_DIRECTORY);
 
 	if (dfd < 0)
 		return dfd;
@@ -1033,7 +1021,7 @@ walk(const struct hr_guard *g, struct found *f)
 			f->dfd = dfd;
 			return 1;
 		}
-		sub = open_nofollow(dfd, f->name, O_PATH | O_DIRECTORY);
+		sub = ll_open_nofollow(dfd, f->name, O_PATH | O_DIRECTORY);
 		close(dfd);
 		if (sub < 0)
 			return sub;

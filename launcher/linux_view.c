@@ -19,6 +19,7 @@
 
 #include "grow.h"
 #include "landlock_abi.h"
+#include "landlock_apply.h"
 #include "pathexpand.h"
 
 /* <linux/mount.h> clashes with glibc's <sys/mount.h> (glibc 2.36), and
@@ -26,6 +27,15 @@
 #ifndef __NR_mount_setattr
 #define __NR_mount_setattr 442 /* the same on every architecture */
 #endif
+#ifndef __NR_open_tree
+#define __NR_open_tree 428
+#endif
+#ifndef __NR_move_mount
+#define __NR_move_mount 429
+#endif
+#define VIEW_OPEN_TREE_CLONE 1u
+#define VIEW_MOVE_MOUNT_F_EMPTY_PATH 0x4u
+#define VIEW_MOVE_MOUNT_T_EMPTY_PATH 0x40u
 #define VIEW_ATTR_RDONLY 0x1ull
 #define VIEW_ATTR_NOSUID 0x2ull
 #define VIEW_ATTR_NODEV 0x4ull
@@ -67,6 +77,15 @@ setattr(const char *path, unsigned flags, uint64_t set, uint64_t clr)
 	struct view_mount_attr a = { .attr_set = set, .attr_clr = clr };
 
 	return (int)syscall(__NR_mount_setattr, AT_FDCWD, path, flags, &a, sizeof(a));
+}
+
+/* The same on the mount `fd` refers to. */
+static int
+setattr_fd(int fd, unsigned flags, uint64_t set, uint64_t clr)
+{
+	struct view_mount_attr a = { .attr_set = set, .attr_clr = clr };
+
+	return (int)syscall(__NR_mount_setattr, fd, "", flags | AT_EMPTY_PATH, &a, sizeof(a));
 }
 
 int
@@ -116,7 +135,7 @@ cmp_place(const void *a, const void *b)
 }
 
 static int
-add_place(struct view *v, const char *path, bool writable, bool exec, bool fresh)
+add_place(struct view *v, const char *path, bool writable, bool exec, bool fresh, bool listed)
 {
 	struct view_place *p;
 	struct statvfs sv;
@@ -128,6 +147,9 @@ add_place(struct view *v, const char *path, bool writable, bool exec, bool fresh
 			v->places[i].writable |= writable;
 			v->places[i].exec = false;
 			v->places[i].fresh_workdir |= fresh;
+			/* Named by a rule that is not a listed entry: it must
+			 * be there. */
+			v->places[i].listed &= listed;
 			return 0;
 		}
 	p = grow_array(v->places, &v->cap, v->nplaces + 1, sizeof(*p), 8);
@@ -140,6 +162,7 @@ add_place(struct view *v, const char *path, bool writable, bool exec, bool fresh
 		.writable = writable,
 		.exec = exec,
 		.fresh_workdir = fresh,
+		.listed = listed,
 	};
 	return 0;
 }
@@ -164,7 +187,7 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 	v->tmpfs_bytes = tmpfs_bytes;
 	for (size_t i = 0; i < sizeof(shared_temp) / sizeof(*shared_temp); i++)
 		if (lstat(shared_temp[i], &st) == 0 && S_ISDIR(st.st_mode) &&
-		    (r = add_place(v, shared_temp[i], false, false, false)) < 0)
+		    (r = add_place(v, shared_temp[i], false, false, false, false)) < 0)
 			goto nomem;
 	for (size_t i = 0; plan && i < plan->nrules; i++) {
 		const struct ll_plan_rule *pr = &plan->rules[i];
@@ -176,11 +199,12 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 		if (!pr->is_dir && !pr->is_reg)
 			continue;
 		r = add_place(v, pr->path, true,
-			      (pr->access & LL_FS_EXECUTE) && !is_shared_temp(pr->path), false);
+			      (pr->access & LL_FS_EXECUTE) && !is_shared_temp(pr->path), false,
+			      pr->kind == LL_PK_SIBLING);
 		if (r < 0)
 			goto nomem;
 	}
-	if (workdir && (r = add_place(v, workdir, true, false, fresh_workdir)) < 0)
+	if (workdir && (r = add_place(v, workdir, true, false, fresh_workdir, false)) < 0)
 		goto nomem;
 	/* A narrower grant inside a writable place (`grant "./target" rx`
 	 * in a kept working directory) gets a place of its own: read-only
@@ -197,7 +221,8 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 		for (size_t j = 0; j < nw; j++)
 			if ((v->places[j].writable || exec) &&
 			    px_beneath(pr->path, v->places[j].path)) {
-				r = add_place(v, pr->path, false, exec, false);
+				r = add_place(v, pr->path, false, exec, false,
+					      pr->kind == LL_PK_SIBLING);
 				if (r < 0)
 					goto nomem;
 				break;
@@ -232,7 +257,7 @@ view_add_readonly(struct view *v, const struct hr_plan *hp, char *err, size_t er
 				merged = true;
 			}
 		if (!merged)
-			r = add_place(v, g->path, false, g->exec, false);
+			r = add_place(v, g->path, false, g->exec, false, false);
 	}
 	for (size_t i = 0; i < hp->npins && r == 0; i++) {
 		bool there = false;
@@ -240,7 +265,7 @@ view_add_readonly(struct view *v, const struct hr_plan *hp, char *err, size_t er
 		/* A place is a mount point already. */
 		for (size_t j = 0; j < v->nplaces; j++)
 			there |= strcmp(v->places[j].path, hp->pins[i]) == 0;
-		if (!there && (r = add_place(v, hp->pins[i], false, false, false)) == 0)
+		if (!there && (r = add_place(v, hp->pins[i], false, false, false, false)) == 0)
 			v->places[v->nplaces - 1].pin = true;
 	}
 	if (r < 0)
@@ -275,6 +300,42 @@ view_make_readonly(char *err, size_t errlen)
 	return fail(err, errlen, errno, "read-only remount of /: %s", strerror(errno));
 }
 
+/* A recursive bind of the place onto itself, made through a descriptor
+ * opened without following any link (open_tree(2) and move_mount(2),
+ * Linux 5.2): between planning and mounting another program may remove
+ * an entry of shared temp, or put a link in its place, and a bind by
+ * name (mount(2) follows links in both its paths) would then fail the
+ * launch or bind the link's target, which the place's flags would then
+ * make writable. The new mount's descriptor, or -ENOENT (gone, or now a
+ * link: nothing to mount on) or another -errno with err set. */
+static int
+bind_itself(const struct view_place *p, char *err, size_t errlen)
+{
+	int fd = ll_open_nofollow(AT_FDCWD, p->path, O_PATH), tree, e;
+
+	if (fd == -ENOENT || fd == -ELOOP) {
+		fail(err, errlen, ENOENT, "bind %s: %s", p->path,
+		     fd == -ELOOP ? "it is a symbolic link now" : strerror(ENOENT));
+		return -ENOENT;
+	}
+	if (fd < 0)
+		return fail(err, errlen, -fd, "bind %s: %s", p->path, strerror(-fd));
+	tree = (int)syscall(__NR_open_tree, fd, "",
+			    VIEW_OPEN_TREE_CLONE | O_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH);
+	if (tree >= 0 && syscall(__NR_move_mount, tree, "", fd, "",
+				 VIEW_MOVE_MOUNT_F_EMPTY_PATH | VIEW_MOVE_MOUNT_T_EMPTY_PATH) < 0) {
+		e = errno;
+		close(tree);
+		tree = -1;
+		errno = e;
+	}
+	e = errno;
+	close(fd);
+	if (tree < 0)
+		return fail(err, errlen, e, "bind %s: %s", p->path, strerror(e));
+	return tree;
+}
+
 /* One place: its own mount, then the attributes. A flag the host's mount
  * has is never cleared (in a user namespace it is locked, and a host
  * read-only or noexec place stays so). */
@@ -282,6 +343,7 @@ static int
 mount_place(const struct view *v, const struct view_place *p, char *err, size_t errlen)
 {
 	uint64_t set = VIEW_ATTR_NOSUID | VIEW_ATTR_NODEV, clr = 0;
+	int tree, r, e;
 
 	if (p->fresh_workdir) {
 		char opts[64] = "mode=0700";
@@ -293,10 +355,12 @@ mount_place(const struct view *v, const struct view_place *p, char *err, size_t 
 			return fail(err, errlen, errno, "tmpfs working directory %s: %s", p->path, strerror(errno));
 		return 0;
 	}
-	if (mount(p->path, p->path, NULL, MS_BIND | MS_REC, NULL) < 0)
-		return fail(err, errlen, errno, "bind %s: %s", p->path, strerror(errno));
-	if (p->pin)
+	if ((tree = bind_itself(p, err, errlen)) < 0)
+		return tree == -ENOENT && p->listed ? 0 : tree;
+	if (p->pin) {
+		close(tree);
 		return 0;
+	}
 	if (p->exec && !(p->host & ST_NOEXEC))
 		clr |= VIEW_ATTR_NOEXEC;
 	else
@@ -305,16 +369,22 @@ mount_place(const struct view *v, const struct view_place *p, char *err, size_t 
 		set |= VIEW_ATTR_RDONLY;
 	else if (!(p->host & ST_RDONLY))
 		clr |= VIEW_ATTR_RDONLY;
-	if (setattr(p->path, AT_RECURSIVE, set, clr) == 0)
-		return 0;
+	/* Through the new mount's descriptor: by name, a link put in the
+	 * place's stead since (a host process is not stopped by the mount,
+	 * which is a mount point in our namespace only) would be followed
+	 * to another mount, which would then be made writable. */
+	r = setattr_fd(tree, AT_RECURSIVE, set, clr);
 	/* A mount beneath the place whose flags the host locked (read-only,
 	 * noexec: firejail's /run/firejail mounts, say): leave it as strict
 	 * as the host has it, and clear the flags on the place itself only.
 	 * Setting flags is never refused. */
-	if (errno == EPERM && clr && setattr(p->path, AT_RECURSIVE, set, 0) == 0 &&
-	    setattr(p->path, 0, 0, clr) == 0)
+	if (r < 0 && errno == EPERM && clr && setattr_fd(tree, AT_RECURSIVE, set, 0) == 0)
+		r = setattr_fd(tree, 0, 0, clr);
+	e = errno;
+	close(tree);
+	if (r == 0)
 		return 0;
-	return fail(err, errlen, errno, "remount %s: %s", p->path, strerror(errno));
+	return fail(err, errlen, e, "remount %s: %s", p->path, strerror(e));
 }
 
 int

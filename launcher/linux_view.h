@@ -48,6 +48,9 @@ struct view_place {
 	bool pin;            /* only made a mount point (a bind of itself, its
 			      * flags kept), so that it cannot be renamed or
 			      * removed: it holds a read-only path below */
+	bool listed;         /* an entry a carve-out listed (LL_PK_SIBLING): of
+			      * a directory other programs share, so it may be
+			      * gone, or be a link, by the time it is mounted */
 };
 
 struct view {
@@ -84,7 +87,12 @@ int view_make_readonly(char *err, size_t errlen);
 /* Mounts each place, outer before inner: a tmpfs for a fresh working
  * directory, a bind of the place onto itself otherwise, then writable
  * where the policy says so, and nosuid,nodev,noexec (no noexec where
- * execute is granted, never for shared temp); a pin is the bind alone. */
+ * execute is granted, never for shared temp); a pin is the bind alone.
+ * A place is opened without following any link and bound and flagged
+ * through that descriptor, never by its name again, so a link put
+ * there since it was planned is never followed; a listed entry that is
+ * gone or became a link gets no place (Landlock grants it nothing
+ * either: ll_plan_enforce). */
 int view_mount_places(const struct view *v, char *err, size_t errlen);
 
 /* The host commands' directory at `dir` (a mount point heel-exec made):

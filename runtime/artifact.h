@@ -482,6 +482,17 @@ enum art_sbpl_kind {
 #define ART_SBPL_MODE_NOEXEC 0x10u   /* shared temp: never executable */
 #define ART_SBPL_MODE_READONLY 0x20u /* `readonly`: never writable */
 #define ART_SBPL_MODE_WORKDIR 0x40u  /* read, write, never executable */
+/* The format's bound, not macOS's: sandbox_init_with_parameters() takes
+ * a NULL-terminated list and is not known to limit its length. What
+ * libsandbox is reported to refuse is size: a profile whose serialised
+ * patterns pass 65535 bytes ("pattern serialization length N exceeds
+ * maximum (65535)", "data object length N exceeds maximum (65535)"; Nix's
+ * macOS builds met it with some 1600 store paths). Every path the
+ * parameters name is among those patterns, so 4096 paths of any usual
+ * length are past it already: a higher bound would only move the refusal
+ * from heelc, at the grant that passes it (compiler/sema_limits.c), to
+ * every launch on a Mac, unlocated. It also keeps the reader's pairwise
+ * checks of names and ranks, and the launcher's order check, small. */
 #define ART_SBPL_MAX_PARAMS 4096u
 #define ART_SBPL_NAME_MAX 32u
 struct art_rec_sbpl_param {

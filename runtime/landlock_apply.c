@@ -318,6 +318,12 @@ open2(int dirfd, const char *path, uint64_t flags, uint64_t resolve)
 	return fd < 0 ? -errno : (int)fd;
 }
 
+int
+ll_open_nofollow(int dirfd, const char *path, uint64_t flags)
+{
+	return open2(dirfd, path, flags, RESOLVE_NO_SYMLINKS);
+}
+
 /* Resolves a deny, following links: a deny only ever removes access, so
  * following is safe, and the thing to protect is what the name leads
  * to. A missing tail is kept as written under its longest existing

@@ -235,4 +235,10 @@ int ll_plan_add_dir(struct ll_plan *plan, const char *dir, uint64_t access, cons
  * seccomp comes after (it may forbid the calls used here). Irreversible. */
 int ll_plan_enforce(const struct ll_plan *plan, char *err, size_t errlen);
 
+/* openat2(2) with RESOLVE_NO_SYMLINKS and O_CLOEXEC added to `flags`: a
+ * path that is, or passes through, a symbolic link fails with -ELOOP
+ * instead of being followed, as every rule of a plan is opened. The one
+ * openat2 wrapper of the launcher. A descriptor, or -errno. */
+int ll_open_nofollow(int dirfd, const char *path, uint64_t flags);
+
 #endif

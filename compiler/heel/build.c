@@ -239,6 +239,17 @@ build_text(struct diag_ctx *ctx, const struct build_in *in, char **text, char *e
 	return rc;
 }
 
+/* The text registered as `name`, for an error about the policy as a
+ * whole (the last one: a context may hold an earlier compile's). */
+static const struct diag_source *
+top_source(const struct diag_ctx *ctx, const char *name)
+{
+	for (size_t i = diag_source_count(ctx); i-- > 0;)
+		if (strcmp(diag_source_at(ctx, i)->path, name) == 0)
+			return diag_source_at(ctx, i);
+	return NULL;
+}
+
 int
 build_compile(struct diag_ctx *ctx, const char *name, const char *text, bool quiet_top,
 	      uint8_t **bytes, size_t *len)
@@ -267,6 +278,13 @@ build_compile(struct diag_ctx *ctx, const char *name, const char *text, bool qui
 	if (bytes)
 		rc = artifact_write(ir, bytes, len);
 	ir_policy_free(ir);
+	if (rc && rc != -ENOMEM) {
+		char msg[256];
+
+		diag_push(ctx, DIAG_ERROR, &(struct diag_loc){top_source(ctx, name), 0, 0}, NULL, "%s",
+			  artifact_write_strerror(rc, msg, sizeof(msg)));
+		rc = -EINVAL;
+	}
 	return rc;
 }
 

@@ -144,13 +144,84 @@ for args in "-o $tmp/ro.hpol" "check" "emit sbpl"; do
 	# shellcheck disable=SC2086
 	"$heelc" $args "$tmp/ro.heel" >/dev/null 2>"$tmp/err"
 	rc=$?
-	if [ "$rc" = 1 ] && grep -qF 'readonly each-writable "a]b"`: the character `]` cannot be matched in an SBPL regex' "$tmp/err"; then
+	if [ "$rc" = 1 ] && grep -qF "$tmp/ro.heel:2:26: error: macos: \`readonly each-writable \"a]b\"\`: the character \`]\` cannot be matched in an SBPL regex" "$tmp/err"; then
 		pass=$((pass + 1))
 	else
 		report_fail "heelc $args of an each-writable name SBPL cannot match: exit $rc: $(head -1 "$tmp/err")"
 	fi
 done
 if "$heelc" --target linux "$tmp/ro.heel" -o "$tmp/ro.hpol" 2>"$tmp/err"; then pass=$((pass + 1)); else report_fail "the same name for linux alone: $(head -1 "$tmp/err")"; fi
+
+# What a platform's part can hold (the macOS part's SBPL parameters, the
+# Windows part's ACE entries, the artifact's size) is refused at the grant
+# that passes it, file:line:col, exit 1 (exit 3 is for files that cannot
+# be read or written), by compile and check alike; the policy compiles
+# for the platforms it fits. The policies are generated: thousands of
+# grants, one a line from line 3.
+gen_grants() { # N [windows]
+	echo 'heel 1'
+	echo 'isolation default'
+	if [ "${2:-}" = windows ]; then
+		awk -v n="$1" 'BEGIN { print "on windows {"; for (i = 0; i < n; i++) printf "    grant \"C:/opt/tree%05d\" rw optional\n", i; print "}" }'
+	else
+		awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "grant \"/opt/tree%05d/sub\" r optional\n", i }'
+	fi
+}
+limit_case() { # name policy expected-regex targets...
+	local n=$1 pol=$2 want=$3
+	shift 3
+	for cmd in compile check; do
+		# shellcheck disable=SC2086
+		if [ $cmd = compile ]; then
+			"$heelc" "$@" "$pol" -o "$tmp/big.hpol" >/dev/null 2>"$tmp/err"
+		else
+			"$heelc" check "$@" "$pol" >/dev/null 2>"$tmp/err"
+		fi
+		rc=$?
+		if [ -z "$want" ]; then
+			if [ "$rc" = 0 ]; then pass=$((pass + 1)); else report_fail "$n ($cmd $*): exit $rc: $(head -1 "$tmp/err")"; fi
+		elif [ "$rc" = 1 ] && head -1 "$tmp/err" | grep -qE "$want"; then
+			pass=$((pass + 1))
+		else
+			report_fail "$n ($cmd $*): exit $rc, expected 1 and /$want/: $(head -1 "$tmp/err")"
+		fi
+	done
+}
+gen_grants 5000 >"$tmp/big.heel"
+limit_case "5000 grants" "$tmp/big.heel" \
+	"^$tmp/big.heel:[0-9]+:1: error: the macOS part of this policy needs 5[0-9]{3} SBPL path parameters \(one a path rule\), more than the 4096 heel-exec takes on macOS; \`/opt/tree[0-9]{5}/sub\` is the path rule that passes the limit$"
+# The grant named is the one past the limit: the fixed rules (the base,
+# the protections, shared temp, the working directory) count first.
+line=$(head -1 "$tmp/err" | sed -n 's/^[^:]*:\([0-9]*\):.*/\1/p')
+total=$(head -1 "$tmp/err" | sed -n 's/.* needs \([0-9]*\) SBPL.*/\1/p')
+if [ -n "$line" ] && [ "$line" = $((4096 - (total - 5000) + 3)) ] &&
+	sed -n "${line}p" "$tmp/big.heel" | grep -q "tree$(printf %05d $((line - 3)))/sub"; then
+	pass=$((pass + 1))
+else
+	report_fail "5000 grants: the error names line $line, not the grant past 4096 parameters ($total in all)"
+fi
+limit_case "5000 grants without macos" "$tmp/big.heel" "" --target linux
+limit_case "5000 grants without macos" "$tmp/big.heel" "" --target linux --target windows
+gen_grants 7000 windows >"$tmp/big.heel"
+limit_case "7000 windows grants" "$tmp/big.heel" \
+	"^$tmp/big.heel:[0-9]+:5: error: the Windows part of this policy needs [0-9]+ ACE entries, more than the 65536 heel-exec.exe takes; "
+limit_case "7000 windows grants without windows" "$tmp/big.heel" "" --target linux --target macos
+# One statement past the limit, at that statement: 65 Windows
+# capabilities, 257 `arg` lines and 257 positionals of one ipc command.
+awk 'BEGIN { print "heel 1\non windows {"; for (i = 0; i < 65; i++) printf "    capability \"cap%02dx\"\n", i; print "}" }' >"$tmp/big.heel"
+limit_case "65 capabilities" "$tmp/big.heel" \
+	"^$tmp/big.heel:67:5: error: the Windows part holds at most 64 capabilities; \`cap64x\` is the 65th$"
+limit_case "65 capabilities without windows" "$tmp/big.heel" "" --target linux
+awk 'BEGIN { print "heel 1\nipc \"tool\" {\n    exec \"/usr/bin/true\""; for (i = 0; i < 257; i++) printf "    arg \"a%d\" string\n", i; print "}" }' >"$tmp/big.heel"
+limit_case "257 ipc arg lines" "$tmp/big.heel" \
+	"^$tmp/big.heel:260:9: error: an ipc command has at most 256 \`arg\` lines; \`a256\` is the 257th$"
+awk 'BEGIN { print "heel 1\nipc \"tool\" {\n    exec \"/usr/bin/true\""; for (i = 0; i < 257; i++) printf "    positional \"p%d\"\n", i; print "}" }' >"$tmp/big.heel"
+limit_case "257 ipc positionals" "$tmp/big.heel" \
+	"^$tmp/big.heel:260:16: error: an ipc command has at most 256 positional arguments; \`p256\` is the 257th$"
+gen_grants 180000 >"$tmp/big.heel"
+limit_case "180000 grants" "$tmp/big.heel" \
+	"^$tmp/big.heel: error: the compiled artifact would be larger than 16 MiB, the most heel-exec reads" --target linux
+rm -f "$tmp/big.heel" "$tmp/big.hpol"
 
 # The command line: a misused option is a usage error, exit
 # 2 naming it, and nothing is written, never an option quietly ignored.

@@ -30,6 +30,7 @@ T=$(mktemp -d /tmp/heel-launcher-test.XXXXXX)
 chmod 755 "$T"
 cleanup() {
 	pkill -KILL -f '^sleep 31[0-9][0-9][0-9]$' 2>/dev/null
+	[ -n "${CHURN_PID:-}" ] && kill "$CHURN_PID" 2>/dev/null && rm -rf /tmp/heel-churn.*
 	chmod -R u+rwx "$T" 2>/dev/null
 	rm -rf "$T"
 }
@@ -922,6 +923,109 @@ for u in $users; do
 	fi
 	cli_suite "$u"
 done
+
+# ---------------------------------------------------------------- a grant carved out of shared temp
+# `isolation permissive` started in a directory under /tmp (what `heel run
+# --isolation permissive` does there): the launch directory's read-only
+# grant is carved out of the writable /tmp, so each entry of /tmp is
+# granted on its own and each writable one gets a mount of its own. Other
+# programs add and remove entries there all the time (a compiler's
+# temporary files, other launches' working directories): an entry gone,
+# or replaced by a link, between the listing and the mount once failed
+# about one launch in four ("bind /tmp/ccXXXX.s: No such file or
+# directory"), and a link would have been followed. A churner makes it
+# happen in nearly every launch here.
+compile carved-tmp <<'EOF' || exit 1
+heel 1
+isolation permissive
+grant "${CWD}" r
+EOF
+CHURN_PID=
+# churn_start: creates and removes files, directories and links in /tmp
+# until churn_stop, counting rounds in $T/churn-count.
+churn_start() {
+	/usr/bin/python3 -c '
+import os, sys
+base, count = "/tmp/heel-churn.%d." % os.getpid(), sys.argv[1]
+i, prev = 0, []
+while True:
+    # A set of entries lives one round: made, then gone or a link.
+    i += 1
+    cur = [base + "%d.%d" % (i, k) for k in range(24)]
+    for k, f in enumerate(cur):
+        if k % 3:
+            open(f, "w").close()
+        else:
+            os.mkdir(f)
+    for k, f in enumerate(prev):
+        if k % 3:
+            os.unlink(f)
+        else:
+            os.rmdir(f)
+        if k % 4 == 1:
+            os.symlink("/etc", f)
+            os.unlink(f)
+    prev = cur
+    if i % 64 == 0:
+        with open(count, "w") as c:
+            c.write(str(i))
+' "$T/churn-count" &
+	CHURN_PID=$!
+}
+churn_stop() { [ -n "$CHURN_PID" ] && kill "$CHURN_PID" 2>/dev/null; wait "$CHURN_PID" 2>/dev/null; CHURN_PID=; rm -rf /tmp/heel-churn.*; }
+
+carve_suite() {
+	local U=$1 tag="[$1] permissive from a directory under /tmp:" owner L S n fails seen
+	local TB=$T/tmp-carve-$U
+	case $U in root) owner=0 ;; *) owner=$NOBODY ;; esac
+	L=$(mktemp -d /tmp/heel-carve-launch.XXXXXX)
+	S=$(mktemp /tmp/heel-carve-sibling.XXXXXX)
+	mkdir -p "$TB"
+	chown "$owner:$owner" "$TB" "$S"
+	chmod 755 "$L"
+	chmod 644 "$S"
+
+	# Positive controls: an entry of /tmp that was there at launch is
+	# writable and its mode can be changed (it is a writable place of
+	# its own); the launch directory carved out of /tmp is not.
+	cd "$L" || return
+	rx "$T/pol/carved-tmp.hpol" -- sh -c "echo more >>'$S' && chmod 600 '$S' && ! touch '$L/x' 2>/dev/null"
+	check "$tag control: an entry of /tmp is written and chmod'ed, the launch directory is not written" rc_is 0
+	check "$tag control: ... the entry was appended to" grep -qx more "$S"
+	check "$tag control: ... its mode changed" test "$(stat -c %a "$S")" = 600
+	check "$tag control: ... nothing was made in the launch directory" test ! -e "$L/x"
+
+	churn_start
+	sleep 0.2
+	fails=0 seen=0
+	for n in $(seq 40); do
+		rx "$T/pol/carved-tmp.hpol" -- sh -c 'ls -a /tmp | grep -c "^heel-churn\."; exit 0'
+		if [ "$rc" != 0 ]; then
+			fails=$((fails + 1))
+			echo "     launch $n: exit $rc: $(head -c 200 "$T/err")"
+		fi
+		[ "$(cat "$T/out" 2>/dev/null)" -gt 0 ] 2>/dev/null && seen=$((seen + 1))
+	done
+	churn_stop
+	cd "$T" || return
+	check "$tag 40 launches while entries of /tmp come and go: none fails" test "$fails" = 0
+	check "$tag ... the churner ran throughout ($(cat "$T/churn-count" 2>/dev/null) rounds) and the sandbox saw its entries" \
+		test "$seen" -gt 0
+	rm -rf "$L" "$S"
+}
+
+if [ -x /usr/bin/python3 ]; then
+	for u in $users; do
+		if [ "$u" = nobody ] && as nobody "$T/bin/heel-exec" check "$P" 2>/dev/null |
+			grep -q '^private /proc: not available'; then
+			skip "[nobody] permissive from a directory under /tmp: no /proc of the sandbox's own here"
+			continue
+		fi
+		carve_suite "$u"
+	done
+else
+	skip "permissive from a directory under /tmp: no /usr/bin/python3 for the churner"
+fi
 
 # ---------------------------------------------------------------- job control
 # Ctrl-Z on a sandboxed command in an interactive shell: the job stops (the

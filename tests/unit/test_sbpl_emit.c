@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "artifact.h"
+#include "artifact_write.h"
 #include "diag.h"
 #include "ir.h"
 #include "sbpl_emit.h"
@@ -489,4 +490,108 @@ Test(sbpl_emit, print_header_format)
 	cr_assert_not_null(strstr(buf, ";; param PROXY proxy localhost:PORT\n(version 1)\n"));
 	free(buf);
 	sbpl_profile_free(&p);
+}
+
+Test(sbpl_emit, each_writable_check_points_at_what_a_regex_cannot_carry)
+{
+	char err[256] = "", long_name[200];
+	size_t at = 99;
+
+	cr_assert_eq(sbpl_check_each_writable(".git/hooks", &at, err, sizeof(err)), 0);
+	cr_assert_eq(sbpl_check_each_writable("ab/c]d", &at, err, sizeof(err)), -EINVAL);
+	cr_assert_eq(at, 4, "the offset of `]`, not %zu", at);
+	cr_assert_not_null(strstr(err, "`]` cannot be matched in an SBPL regex"), "%s", err);
+	/* Every letter becomes a bracket of four bytes ("[Aa]"): 70 of them
+	 * are past the 255 bytes an SBPL reader takes; the whole name is
+	 * blamed. */
+	memset(long_name, 'a', 70);
+	long_name[70] = '\0';
+	cr_assert_eq(sbpl_check_each_writable(long_name, &at, err, sizeof(err)), -EINVAL);
+	cr_assert_eq(at, 70);
+	cr_assert_not_null(strstr(err, "too long for an SBPL regex"), "%s", err);
+}
+
+/* A policy of `heel 1`, `isolation default` and n grants of distinct
+ * paths, one a line from line 3 (caller frees). */
+static char *
+many_grants(size_t n)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_not_null(f);
+	fputs("heel 1\nisolation default\n", f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "grant \"/opt/tree%05zu/sub\" r optional\n", i);
+	cr_assert_eq(fclose(f), 0);
+	return text;
+}
+
+/* sema_compile of text for the platforms of mask: its return, the
+ * artifact's bytes written when it succeeds, the first error's line. */
+static int
+compile_for(const char *text, unsigned mask, uint32_t *err_line, char *msg, size_t msglen)
+{
+	struct sema_options o = {.path = "t.heel", .text = text, .len = strlen(text),
+				 .platforms = mask, .target_explicit = mask != 0};
+	struct diag_ctx *ctx = diag_new();
+	struct ir_policy *ir = NULL;
+	uint8_t *bytes = NULL;
+	size_t len = 0;
+	int rc;
+
+	cr_assert_not_null(ctx);
+	rc = sema_compile(ctx, &o, &ir);
+	*err_line = 0;
+	for (size_t i = 0; i < diag_count(ctx); i++) {
+		const struct diag *d = diag_get(ctx, i);
+
+		if (d->severity == DIAG_ERROR) {
+			*err_line = d->loc.line;
+			snprintf(msg, msglen, "%s", d->message);
+			break;
+		}
+	}
+	diag_free(ctx);
+	if (rc == 0) {
+		/* What sema accepts, the writer writes and the reader takes. */
+		cr_assert_eq(artifact_write(ir, &bytes, &len), 0);
+		free(bytes);
+	}
+	ir_policy_free(ir);
+	return rc;
+}
+
+/* The macOS part holds ART_SBPL_MAX_PARAMS parameters: a policy at the
+ * limit compiles for every platform, one grant more is refused at that
+ * grant (not by the writer with a bare errno), and compiles without
+ * macos. The policy is generated, thousands of lines long. */
+Test(sbpl_emit, parameter_limit_refused_at_the_grant_that_passes_it, .timeout = 60)
+{
+	struct sbpl_profile p = emit("heel 1\nisolation default\n");
+	size_t fixed = p.nparams, fit = ART_SBPL_MAX_PARAMS - fixed;
+	char *at_limit = many_grants(fit), *past = many_grants(fit + 1), *far = many_grants(5000);
+	char msg[512] = "", want[64];
+	uint32_t line;
+
+	sbpl_profile_free(&p);
+	cr_assert_eq(compile_for(at_limit, 0, &line, msg, sizeof(msg)), 0, "%u: %s", line, msg);
+	cr_assert_eq(compile_for(past, 0, &line, msg, sizeof(msg)), -EINVAL);
+	/* Line 3 is the first grant: the last one is the one past. */
+	cr_assert_eq(line, fit + 3, "error at line %u, the grant past the limit is on %zu", line,
+		     fit + 3);
+	snprintf(want, sizeof(want), "needs %u SBPL path parameters", ART_SBPL_MAX_PARAMS + 1);
+	cr_assert_not_null(strstr(msg, want), "%s", msg);
+	cr_assert_not_null(strstr(msg, "more than the 4096 heel-exec takes on macOS"), "%s", msg);
+	cr_assert_eq(compile_for(far, 0, &line, msg, sizeof(msg)), -EINVAL);
+	cr_assert_eq(line, fit + 3, "the same grant passes it in a longer policy: %u", line);
+	cr_assert_eq(compile_for(far, IR_PLAT_BIT(IR_LINUX), &line, msg, sizeof(msg)), 0,
+		     "without macos: %u: %s", line, msg);
+	cr_assert_eq(compile_for(far, IR_PLAT_BIT(IR_LINUX) | IR_PLAT_BIT(IR_WINDOWS), &line, msg,
+				 sizeof(msg)),
+		     0, "linux and windows: %u: %s", line, msg);
+	free(at_limit);
+	free(past);
+	free(far);
 }
