@@ -291,11 +291,13 @@ network audit \"$D/logs/audit.jsonl\"" || prob "hard link: $(cat "$D/pol/sink.lo
 	fi
 	# heel run: the sandbox's own writable directory, and permissive.
 	fresh_tree
+	# (heelc refuses it where it can tell, heel-exec at launch always.)
+	local sink_msg="put it where the sandbox cannot write\|which the sandbox can write"
 	OUT=$(as "$HEEL" run --writable . --network allow-all --audit-log ./run.jsonl -- true 2>&1) RC=$?
-	refused "heel run --writable . --audit-log ./run.jsonl" "put it where the sandbox cannot write"
+	refused "heel run --writable . --audit-log ./run.jsonl" "$sink_msg"
 	[ ! -e "$P/run.jsonl" ] || prob "heel run --writable .: the refused run made the sink"
 	OUT=$(as "$HEEL" run --isolation permissive --network allow-all --audit-log "$D/logs/p.jsonl" -- true 2>&1) RC=$?
-	refused "heel run --isolation permissive --audit-log" "put it where the sandbox cannot write"
+	refused "heel run --isolation permissive --audit-log" "$sink_msg"
 	forget
 	OUT=$(as "$HEEL" run --writable ./tools --network allow-all --audit-log ./run.jsonl -- true 2>&1) RC=$?
 	[ "$RC" = 0 ] && [ -f "$P/run.jsonl" ] || prob "control: heel run --audit-log outside the writable place: exit $RC: $OUT"
