@@ -485,6 +485,19 @@ python { venv \"$v\"; }" || { prob "$(cat "$D/pol/missing.log")"; return; }
 	[ "$RC" = 125 ] || prob "a missing grant: exit $RC: $OUT"
 	[ ! -e "$v" ] || prob "a refused launch made the venv"
 	grep -q "missing; made with" <<<"$OUT" && prob "it said it was making the venv: $OUT"
+	# A process limit where no cgroup can be made (uid 65534 has no
+	# delegated cgroup here): refused as well, before the venv.
+	if [ "$U" != root ]; then
+		pol limit "limit processes 20
+python { venv \"$v\"; }" || { prob "$(cat "$D/pol/limit.log")"; return; }
+		run limit true
+		if [ "$RC" = 125 ] && grep -q "no cgroup could be made" <<<"$OUT"; then
+			[ ! -e "$v" ] || prob "a launch refused for its limit made the venv"
+			grep -q "missing; made with" <<<"$OUT" && prob "it said it was making the venv: $OUT"
+		else
+			skipr "uid 65534 has a cgroup of its own here: the limit is held"
+		fi
+	fi
 	# Control: the same policy without the missing grant makes it.
 	pol fine "python { venv \"$v\"; }" || { prob "$(cat "$D/pol/fine.log")"; return; }
 	run fine true
