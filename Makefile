@@ -340,7 +340,7 @@ $(TBIN)/test_hostenv: tests/unit/test_hostenv.c $(OBJ)/launcher/linux_hostenv.o 
 	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_ALL) -Ilauncher -Itests/unit -o $@ $< $(OBJ)/launcher/linux_hostenv.o $(LIB)/libheelrt.a -lcriterion
 
 check-unit: $(UNIT_BIN) $(BIN)/heelc
-	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; HEELC=$(BIN)/heelc $$t --jobs 2; done
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; HEELC=$(BIN)/heelc bash tests/lib/own-state.sh $$t --jobs 2; done
 
 check-golden: $(BIN)/heelc
 	@bash tests/golden/run.sh $(BIN)/heelc
@@ -350,7 +350,7 @@ check-roundtrip: $(BIN)/heelc
 
 # heel-exec run for real, as root and as uid 65534, on artifacts heelc makes.
 check-launcher: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(TBIN)/heel-exec-noenforce
-	@bash tests/launcher/run.sh $(B)
+	@bash tests/lib/own-state.sh bash tests/launcher/run.sh $(B)
 
 # The escape suite (tests/conformance): the escape catalogue run for real against
 # bin/heel-exec, as root and as uid 65534. Its helpers are static so they
@@ -373,7 +373,7 @@ check-conformance: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/
 		$(CONF)/try $(CONF)/ptyrun $(CONF)/serve $(CONF)/payload $(CONF)/hpolpatch
 	@set -e; for x in heel-exec heel-exec-static heel-exec-musl; do \
 		echo "== conformance: $$x"; \
-		bash tests/conformance/run.sh $(BIN)/heelc $(BIN)/$$x $(CONF); \
+		bash tests/lib/own-state.sh bash tests/conformance/run.sh $(BIN)/heelc $(BIN)/$$x $(CONF); \
 	done
 
 # The launcher and escape suites again in a container-like setting: a PID
@@ -385,7 +385,7 @@ check-conformance: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/
 # --best-effort.
 check-container: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(TBIN)/heel-exec-noenforce \
 		$(CONF)/try $(CONF)/ptyrun $(CONF)/serve $(CONF)/payload $(CONF)/hpolpatch $(B)/container/dockerlike
-	@bash tests/container/run.sh $(B)
+	@bash tests/lib/own-state.sh bash tests/container/run.sh $(B)
 
 $(B)/container/dockerlike: tests/container/dockerlike.c
 	$(Q)mkdir -p $(dir $@)
@@ -396,7 +396,7 @@ $(B)/container/dockerlike: tests/container/dockerlike.c
 # by tests/lib/debian-suite.sh (Debian 12's parser predates the `userns`
 # rule). Nothing is loaded into the kernel.
 check-apparmor: all
-	@bash tests/apparmor/run.sh
+	@bash tests/lib/own-state.sh bash tests/apparmor/run.sh
 
 # The launcher and conformance suites inside Debian's own kernels, booted
 # in QEMU (TCG) on the host's / (tests/kernels): one guest per kernel
@@ -426,7 +426,7 @@ check-kernel-%: deps-kernels $(KERNEL_PREREQS)
 check-matrix: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl
 	@set -e; for x in heel-exec heel-exec-static heel-exec-musl; do \
 		echo "== isolation matrix: $$x"; \
-		bash tests/matrix/run.sh $(B) $$x; \
+		bash tests/lib/own-state.sh bash tests/matrix/run.sh $(B) $$x; \
 	done
 
 # The artifact reader (and everything in runtime/) again under ASan+UBSan,
@@ -654,7 +654,7 @@ clean:
 # as root and as uid 65534.
 .PHONY: check-broker
 check-broker: $(BIN)/heel-broker $(BIN)/heel-ipc $(TBIN)/broker_live
-	@bash tests/broker/run.sh $(B)
+	@bash tests/lib/own-state.sh bash tests/broker/run.sh $(B)
 
 $(TBIN)/broker_live: tests/broker/broker_live.c $(LIB)/libheelrt.a | $(TBIN)
 	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_TRUSTED) -o $@ $< $(LIB)/libheelrt.a
@@ -663,7 +663,7 @@ $(TBIN)/broker_live: tests/broker/broker_live.c $(LIB)/libheelrt.a | $(TBIN)
 # sandbox calls the commands by name, as root and as uid 65534.
 .PHONY: check-ipc
 check-ipc: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-broker $(BIN)/heel-ipc $(BIN)/heel-proxy
-	@bash tests/ipc/run.sh $(B)
+	@bash tests/lib/own-state.sh bash tests/ipc/run.sh $(B)
 
 # The host side's escape suite (tests/hostside): nothing a sandbox can
 # write steers the host across runs (a rewritten host command or decider,
@@ -688,11 +688,11 @@ check-workflow: all
 # 65534.
 .PHONY: check-python
 check-python: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel
-	@bash tests/python/run.sh $(B)
+	@bash tests/lib/own-state.sh bash tests/python/run.sh $(B)
 
 .PHONY: check-net
 check-net: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-proxy
-	@bash tests/net/run.sh $(B)
+	@bash tests/lib/own-state.sh bash tests/net/run.sh $(B)
 
 # ---------------------------------------------------------------- heel
 # The front end (compiler/heel/): `heel run|shell|python` turns options
@@ -775,7 +775,7 @@ $(BIN)/heel: $(OBJ)/musl-heel/compiler/heel/main.o $(LIB)/libheel-musl.a \
 # the README's first commands among them.
 .PHONY: check-front
 check-front: all
-	@bash tests/front/run.sh $(B)
+	@bash tests/lib/own-state.sh bash tests/front/run.sh $(B)
 
 # ---------------------------------------------------------------- libheel
 # libheel (compiler/libheel/, libheel(3)): policies from files, text or
@@ -903,7 +903,7 @@ $(LH_TSAN)/libheel_threads: tests/libheel/threads.c $(LH_TSAN)/libheel-tsan.a
 .PHONY: check-libheel check-libheel-tsan
 check-libheel: $(LIBHEEL_OUT) $(BIN)/heel-exec $(BIN)/heelc $(TBIN)/libheel_live $(TBIN)/libheel_threads \
 		$(B)/examples/run $(LH_TSAN)/libheel_threads
-	@bash tests/libheel/run.sh $(B)
+	@bash tests/lib/own-state.sh bash tests/libheel/run.sh $(B)
 check-libheel-tsan: $(BIN)/heel-exec $(LH_TSAN)/libheel_threads
 	@TSAN_OPTIONS=halt_on_error=1 $(LH_TSAN)/libheel_threads $(CURDIR)/$(BIN)/heel-exec 2
 

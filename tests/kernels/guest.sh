@@ -9,6 +9,9 @@
 set -u
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=dumb USER=root LOGNAME=root SHELL=/bin/bash
+# heel-exec's record of writable places (heel(5), WHAT PERSISTS BETWEEN
+# RUNS): the guest's own, not the host's root's as the boot found it.
+export XDG_STATE_HOME=/tmp/heel-guest-state
 B=/usr/bin/busybox
 
 note() { echo "heel-guest: $*"; }
