@@ -230,11 +230,18 @@ Test(live, write_outside_the_working_directory_is_refused)
 Test(live, environment_additions_arrive)
 {
 	const char *env[] = {"ADDED=from the caller", NULL};
-	const char *launcher_env[] = {"PATH=/usr/bin:/bin", "SECRET=s3cret", NULL};
+	/* The suite's own record of writable places (tests/lib/own-state.sh),
+	 * or, without HOME, heel-exec would keep the real home's. */
+	char state[PATH_MAX + 32];
+	const char *launcher_env[] = {"PATH=/usr/bin:/bin", "SECRET=s3cret", state, NULL};
 	struct heel_spawn_opts o;
 	heel_policy *p = fresh();
 	struct heel_capture c;
 
+	if (getenv("XDG_STATE_HOME"))
+		snprintf(state, sizeof(state), "XDG_STATE_HOME=%s", getenv("XDG_STATE_HOME"));
+	else
+		snprintf(state, sizeof(state), "HEEL_TEST_NO_STATE=1");
 	opts(&o);
 	c = run(p, &o, "printf '%s|%s' \"$ADDED\" \"$SECRET\"");
 	cr_assert_str_eq(c.out, "|", "%s", c.out);
