@@ -44,7 +44,7 @@ static const char usage_text[] =
 	"usage: heel-exec [OPTIONS] POLICY.hpol -- CMD [ARG...]\n"
 	"       heel-exec [OPTIONS] --artifact-fd N -- CMD [ARG...]\n"
 	"       heel-exec check [-v | -vv] POLICY.hpol\n"
-	"       heel-exec --help | --version\n";
+	"       heel-exec --help | --version (-V)\n";
 
 static const char help_text[] =
 	"\n"
@@ -66,7 +66,7 @@ static const char help_text[] =
 	"  -v, --verbose           say what is done; -vv also lists each optional rule\n"
 	"                          skipped because its path is missing here\n"
 	"  -h, --help              this text\n"
-	"      --version           the version, and the artifact format it reads\n"
+	"  -V, --version           the version, and the artifact format it reads\n"
 	"\n"
 	"check POLICY.hpol says what this machine can enforce of the policy (-vv: and\n"
 	"lists each optional rule skipped), without running anything.\n"
@@ -644,17 +644,49 @@ policy_verdict(const struct art_view *view, const struct hc_places *ps, struct l
 }
 
 /* An option getopt_long did not know, or one that lacks its value, named
- * as it was written. */
+ * as it was written (argv[at]), with the nearest option heel-exec has. */
 static void __attribute__((noreturn))
-bad_option(char *argv[], int ch)
+bad_option(char *argv[], int at, int ch, const struct option *longopts)
 {
-	const char *arg = argv[optind - 1];
+	const char *arg = argv[at < optind ? at : optind - 1], *near = NULL;
+	size_t n = strcspn(arg, "=");
+	int best = 3;
 
 	if (ch == ':')
 		usage_error("%s needs a value", arg);
 	if (optopt && strncmp(arg, "--", 2) != 0)
 		usage_error("-%c: unknown option", optopt);
+	for (const struct option *o = longopts; o->name && n > 2; o++) {
+		char word[17];
+		int d;
+
+		snprintf(word, sizeof(word), "%.*s", (int)(n - 2), arg + 2);
+		if ((d = word_distance(word, o->name)) < best ||
+		    (n - 2 >= 3 && strncmp(o->name, arg + 2, n - 2) == 0 && best > 2)) {
+			best = d < best ? d : 2;
+			near = o->name;
+		}
+	}
+	if (near)
+		usage_error("%.*s: unknown option (did you mean --%s?)", (int)n, arg, near);
 	usage_error("%s: unknown option", arg);
+}
+
+/* getopt_long takes any unique prefix of a long option (`--best` for
+ * --best-effort): an option that weakens the sandbox is asked for by its
+ * name, and a later option sharing the prefix would change what an old
+ * script means. Exits 125 unless argv[at] is the option in full. */
+static void
+check_spelled_in_full(char *argv[], int at, int idx, const struct option *longopts)
+{
+	const char *arg = argv[at];
+	size_t n = strcspn(arg, "=");
+
+	if (idx < 0 || (n == strlen(longopts[idx].name) + 2 &&
+			strncmp(arg + 2, longopts[idx].name, n - 2) == 0))
+		return;
+	usage_error("%.*s: write the option in full, --%s (heel-exec takes no abbreviations)",
+		    (int)n, arg, longopts[idx].name);
 }
 
 /* What `readonly` (the host-run set) keeps read-only here: the writable
@@ -731,7 +763,9 @@ check_main(int argc, char *argv[])
 	const char *policy;
 
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+:vh", longopts, NULL)) != -1) {
+	for (int at = optind, idx = -1; (ch = getopt_long(argc, argv, "+:vh", longopts, &idx)) != -1;
+	     at = optind, idx = -1) {
+		check_spelled_in_full(argv, at, idx, longopts);
 		switch (ch) {
 		case 'v':
 			verbosity++;
@@ -741,7 +775,7 @@ check_main(int argc, char *argv[])
 			fputs(help_text, stdout);
 			exit(0);
 		default:
-			bad_option(argv, ch);
+			bad_option(argv, at, ch, longopts);
 		}
 	}
 	if (optind >= argc)
@@ -884,7 +918,9 @@ parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c
 
 	c->artifact_fd = -1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+:vh", longopts, NULL)) != -1) {
+	for (int was = optind, idx = -1;
+	     (ch = getopt_long(argc, argv, "+:vhV", longopts, &idx)) != -1; was = optind, idx = -1) {
+		check_spelled_in_full(argv, was, idx, longopts);
 		switch (ch) {
 		case 'w':
 			c->workdir = optarg;
@@ -923,7 +959,7 @@ parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c
 			       HEEL_VERSION, ART_FMT_MAJOR, ART_FMT_MAJOR, ART_FMT_MINOR);
 			exit(0);
 		default:
-			bad_option(argv, ch);
+			bad_option(argv, was, ch, longopts);
 		}
 	}
 	l->verbose = verbosity >= 1;
