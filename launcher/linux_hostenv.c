@@ -208,6 +208,18 @@ read_apparmor(struct hostenv *h, const char *root)
 		*nl = '\0';
 }
 
+/* PID 1 named heel-exec under a seccomp filter: the init of a heel
+ * sandbox's PID namespace, seen from a command inside it. A name is
+ * enough: it only chooses the words of a refusal the kernel made. */
+static void
+read_nested(struct hostenv *h, const char *root)
+{
+	char comm[32];
+
+	h->in_heel = h->seccomp == 2 && read_below(root, "/proc/1/comm", comm, sizeof(comm)) > 0 &&
+		     strcmp(comm, "heel-exec\n") == 0;
+}
+
 void
 hostenv_observe(struct hostenv *h, const char *root)
 {
@@ -220,6 +232,7 @@ hostenv_observe(struct hostenv *h, const char *root)
 	h->unshare_refused = unshare(0) < 0 ? errno : 0;
 	read_masked(h, root);
 	read_engine(h, root);
+	read_nested(h, root);
 	h->userns_restrict =
 	    (int)read_number(root, "/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
 	h->userns_clone = (int)read_number(root, "/proc/sys/kernel/unprivileged_userns_clone");
@@ -298,6 +311,9 @@ cause_of(const struct hostenv *h, enum he_step step, int err)
 {
 	bool user = !h->root;
 
+	/* heel-exec's own filter refuses what a sandbox would need. */
+	if (h->in_heel && perm_or_nosys(err))
+		return HE_CAUSE_NESTED;
 	switch (step) {
 	case HE_STEP_CLONE:
 		if (err == ENOSPC)
@@ -493,6 +509,16 @@ hostenv_diagnose(const struct hostenv *h, enum he_step step, int err, struct he_
 		    "allow them with `sudo sysctl -w kernel.unprivileged_userns_clone=1`, or run "
 		    "heel-exec as root");
 		break;
+	case HE_CAUSE_NESTED:
+		d->brief = "inside a heel sandbox";
+		put(d->why, sizeof(d->why),
+		    "heel-exec runs inside a heel sandbox, whose seccomp filter refuses %s to "
+		    "everything in it: a sandbox is not made inside another",
+		    what);
+		put(d->way_out, sizeof(d->way_out),
+		    "run heel outside the sandbox; inside it, the outer sandbox's walls already "
+		    "hold for every command");
+		return d->cause;
 	case HE_CAUSE_USERNS_LIMIT:
 		d->brief = "user namespace limit";
 		if (h->max_userns == 0) {
@@ -540,7 +566,9 @@ hostenv_container_line(const struct hostenv *h, const struct he_diag *d, char *b
 	bool ours = d && (d->cause == HE_CAUSE_SECCOMP || d->cause == HE_CAUSE_NO_CAP ||
 			  d->cause == HE_CAUSE_MOUNT_DENIED || d->cause == HE_CAUSE_PROC_MASKED);
 
-	if (h->engine == HE_ENGINE_NONE)
+	if (h->in_heel)
+		put(buf, len, "a heel sandbox (PID 1 is heel-exec, under a seccomp filter)");
+	else if (h->engine == HE_ENGINE_NONE)
 		put(buf, len, "none detected");
 	else if (ours)
 		put(buf, len, "%s (%s): %s", h->engine_name, d->brief, d->way_out);

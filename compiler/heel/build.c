@@ -2,9 +2,12 @@
  * Options and a configuration file -> policy text -> artifact bytes (see
  * build.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "artifact_read.h"
 #include "artifact_write.h"
@@ -163,6 +166,25 @@ settle_network(struct settings *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* 0 when `path` opens for reading and is a regular file; -errno. */
+static int
+readable_file(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (S_ISDIR(st.st_mode))
+		r = -EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		r = -EINVAL;
+	close(fd);
+	return r;
+}
+
 int
 build_text(struct diag_ctx *ctx, const struct build_in *in, char **text, char *err, size_t errlen)
 {
@@ -191,6 +213,13 @@ build_text(struct diag_ctx *ctx, const struct build_in *in, char **text, char *e
 		abs[i] = r.path;
 		r.path = NULL;
 		pathres_free(&r);
+		/* Said of the option here: the compiler would report it as a
+		 * failed `include` in the text heel made. */
+		if ((rc = readable_file(abs[i])) < 0) {
+			snprintf(err, errlen, "%s %s: %s", i == 0 ? "--policy" : "--config", f,
+				 strerror(-rc));
+			break;
+		}
 		includes[nincludes++] = abs[i];
 	}
 	if (!rc && in->config && !ends_with(in->config, ".heel")) {
