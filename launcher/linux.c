@@ -48,16 +48,18 @@
  * unix sockets out of reach). */
 #define SANDBOX_NAMESPACES (CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET)
 
-/* What a launch without them gives up, in one sentence. */
-#define NO_NAMESPACES_WEAKENING \
+/* What a launch without them gives up: one sentence for a weakening's
+ * note (SEP "; "), a list for the refusal (SEP a new line and a dash). */
+#define NO_NAMESPACES_LIST(SEP, AND) \
 	"everything outside the writable places stays writable for chmod, chown, utimes, " \
-	"xattrs and inode flags; writable places are not noexec mounts (a written file can " \
-	"be run through the dynamic loader), nor is shared temp; the working directory is " \
-	"on disk where other processes of the user can read it; SysV IPC, POSIX message " \
-	"queues, abstract unix sockets and /proc/net are the host's; the host's processes " \
-	"are visible in /proc; as root, files under /etc that their mode keeps from other " \
-	"users are readable unless a deny names them; and the tree is tracked by process " \
-	"group and subreaper only"
+	"xattrs and inode flags" SEP "writable places are not noexec mounts (a written file " \
+	"can be run through the dynamic loader), nor is shared temp" SEP "the working " \
+	"directory is on disk where other processes of the user can read it" SEP "SysV IPC, " \
+	"POSIX message queues, abstract unix sockets and /proc/net are the host's" SEP \
+	"the host's processes are visible in /proc" SEP "as root, files under /etc that " \
+	"their mode keeps from other users are readable unless a deny names them" SEP AND \
+	"the tree is tracked by process group and subreaper only"
+#define NO_NAMESPACES_WEAKENING NO_NAMESPACES_LIST("; ", "and ")
 
 /* Waits for a throw-away child: 0 when it exited 0, else -its status. */
 static int
@@ -969,14 +971,21 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 			 * seccomp profile, a sysctl), beside the errno. */
 			explain_host(HE_STEP_CLONE, e, why, sizeof(why));
 			/* Fail closed: the read-only view, the noexec mounts
-			 * and the private IPC, network and /proc need them. */
+			 * and the private IPC, network and /proc need them.
+			 * Several lines: the cause, the way out and what
+			 * --best-effort would give up are each read apart. */
 			if (!l->best_effort) {
-				snprintf(
-				    msg, msglen,
-				    "cannot create user/PID/mount/IPC/network namespaces (%s)%s%s"
-				    "without them %s; --best-effort accepts that",
-				    strerror(e), why, why[0] ? "; " : ": ",
-				    NO_NAMESPACES_WEAKENING);
+				struct hostenv h;
+				struct he_diag d;
+
+				hostenv_observe(&h, "");
+				hostenv_diagnose(&h, HE_STEP_CLONE, e, &d);
+				snprintf(msg, msglen,
+					 "cannot create user/PID/mount/IPC/network namespaces (%s)"
+					 "%s%s%s%s\n  --best-effort runs without them, and then:\n"
+					 "  - " NO_NAMESPACES_LIST("\n  - ", ""),
+					 strerror(e), d.why[0] ? "\n  why: " : "", d.why,
+					 d.way_out[0] ? "\n  way out: " : "", d.way_out);
 				close(go[0]);
 				close(go[1]);
 				close(rep[0]);
