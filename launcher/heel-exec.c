@@ -119,6 +119,17 @@ fail(const char *fmt, ...)
 	exit(EXIT_HEEL);
 }
 
+/* A refusal about the policy: named by its file; a policy handed over
+ * on a descriptor (heel run's, libheel's) has no name its user gave,
+ * and "--artifact-fd 3" would only be noise before the reason. */
+static void __attribute__((noreturn))
+fail_in(const char *policy, const char *err)
+{
+	if (strncmp(policy, "--artifact-fd ", 14) == 0)
+		fail("%s", err);
+	fail("%s: %s", policy, err);
+}
+
 /* With 0, 1 or 2 closed, the artifact or a pipe could land there and the
  * command would read or write it as stdin or stdout. */
 static void
@@ -441,13 +452,13 @@ plan_venv(const char *policy, const struct art_view *view, const char *cwd, cons
 	char err[PATH_MAX + 1024], wd[PATH_MAX];
 
 	if (venv_plan(vp, view, ART_LINUX, environ, cwd, err, sizeof(err)) < 0)
-		fail("%s: %s", policy, err);
+		fail_in(policy, err);
 	/* Most policies have none: nothing more on the launch's path. */
 	if (vp->state == VENV_NONE)
 		return;
 	if (venv_check_places(vp, view, environ, cwd, kept_workdir(view, workdir, cwd, wd), err,
 			      sizeof(err)) < 0)
-		fail("%s: %s", policy, err);
+		fail_in(policy, err);
 }
 
 /* Whether the venv is to be made or completed before the launch. */
@@ -471,7 +482,7 @@ prepare_venv(const char *policy, struct venv_plan *vp, const struct hc_places *p
 	venv_describe(vp, line, sizeof(line));
 	note("%s", line);
 	if (venv_prepare(vp, environ, ps, err, sizeof(err)) < 0)
-		fail("%s: %s", policy, err);
+		fail_in(policy, err);
 }
 
 /* `heel-exec check` prints on stdout what a launch would note. */
@@ -1061,7 +1072,7 @@ main(int argc, char *argv[])
 	 * this launch or an earlier run could have written. */
 	if (build_places(&places, &view, cwd, kept_workdir(&view, workdir_arg, cwd, path), err,
 			 sizeof(err)) < 0)
-		fail("%s: %s", policy, err);
+		fail_in(policy, err);
 	l.heel_state = places.lg.dir[0] ? places.lg.dir : NULL;
 	plan_venv(policy, &view, cwd, workdir_arg, &venv);
 	/* The command runs in the working directory, but "./build.sh" on
@@ -1083,7 +1094,7 @@ main(int argc, char *argv[])
 	 * know, so that a launch that would be refused has run nothing. */
 	if (venv_pending(&venv)) {
 		if (precheck(&l, &view, &places, &vars, err, sizeof(err)) < 0)
-			fail("%s: %s", policy, err);
+			fail_in(policy, err);
 		prepare_venv(policy, &venv, &places);
 	}
 	/* heel-proxy first, so that its start overlaps the sandbox's: the
@@ -1092,7 +1103,7 @@ main(int argc, char *argv[])
 	if (linux_proxy_wanted(&view)) {
 		if (linux_proxy_start(&proxy, &view, &places, &vars, l.namespaces, err,
 				      sizeof(err)) < 0)
-			fail("%s: %s", policy, err);
+			fail_in(policy, err);
 		l.proxy = &proxy;
 		/* Never silent: the weaker of the two ways to the proxy. */
 		if (!l.namespaces)
@@ -1110,7 +1121,7 @@ main(int argc, char *argv[])
 			     policy);
 		if (linux_broker_check(&broker, &view, &places, err, sizeof(err)) < 0 ||
 		    linux_broker_start(&broker, &view, &places, &vars, err, sizeof(err)) < 0)
-			fail("%s: %s", policy, err);
+			fail_in(policy, err);
 		l.broker = &broker;
 		launch_mark("heel-broker started");
 	}

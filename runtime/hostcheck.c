@@ -425,8 +425,17 @@ walk(struct walk *w)
 			goto out;
 		}
 		if (fd < 0 || fstat(fd, &st) < 0) {
-			r = rt_error(w->err, w->errlen, -errno, "%s %s: %s/%s: %s", w->what,
-				     w->path, w->top ? w->done : "", comp, strerror(errno));
+			int e = errno;
+			char at[PATH_MAX];
+
+			/* The component that failed, unless it is the path itself. */
+			snprintf(at, sizeof(at), "%s/%s", w->top ? w->done : "", comp);
+			if (strcmp(at, w->path) == 0)
+				r = rt_error(w->err, w->errlen, -e, "%s %s: %s", w->what, w->path,
+					     strerror(e));
+			else
+				r = rt_error(w->err, w->errlen, -e, "%s %s: %s: %s", w->what, w->path,
+					     at, strerror(e));
 			if (fd >= 0)
 				close(fd);
 			goto out;

@@ -64,8 +64,18 @@ add_named(struct build_named_list *l, const char *cwd, const char *spelled, cons
 	else if (asprintf(&v->path, "%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "",
 			  spelled[0] ? spelled : ".") < 0)
 		v->path = NULL;
-	if (asprintf(&v->origin, "%s:", origin ? origin : "a path") < 0)
-		v->origin = NULL;
+	/* "--audit-log /x" and the path /x: said once ("--audit-log /x: ..."). */
+	{
+		size_t no = origin ? strlen(origin) : 0, ns = strlen(v->path ? v->path : "");
+
+		if (origin && spelled[0] == '/' && v->path && no > ns && origin[no - ns - 1] == ' ' &&
+		    strcmp(origin + no - ns, v->path) == 0) {
+			if (asprintf(&v->origin, "%.*s", (int)(no - ns - 1), origin) < 0)
+				v->origin = NULL;
+		} else if (asprintf(&v->origin, "%s:", origin ? origin : "a path") < 0) {
+			v->origin = NULL;
+		}
+	}
 	if (!v->path || !v->origin) {
 		free(v->path);
 		free(v->origin);

@@ -63,9 +63,13 @@ read_settings(struct settings *st)
 	st->audit_fd = -1;
 	for (;;) {
 		n = proxyctl_recv(PROXYCTL_FD, msg, sizeof(msg), &fd);
-		if (n <= 0)
+		/* heel-exec hung up half-way: it refused the launch (and
+		 * said why) or died; a line of ours would only blur that. */
+		if (n == 0)
+			_exit(1);
+		if (n < 0)
 			die("the control socket ended before the settings did (%s)",
-			    n < 0 ? strerror((int)-n) : "end of stream");
+			    strerror((int)-n));
 		if ((v = proxyctl_value(msg, "audit"))) {
 			/* The sink heel-exec opened and checked: never a name,
 			 * which a sandbox could have redirected. */
