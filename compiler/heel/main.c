@@ -244,7 +244,7 @@ compile_cached(struct diag_ctx *ctx, const char *text, uint8_t **bytes, size_t *
 		free(*bytes);
 		*bytes = NULL;
 	}
-	rc = build_compile(ctx, "<heel run>", text, true, bytes, len);
+	rc = build_compile_options(ctx, "<heel run>", text, bytes, len);
 	if (!rc && cached && diag_count(ctx) == 0)
 		cache_store(dir, key, ctx, *bytes, *len);
 	return rc;
