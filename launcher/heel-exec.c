@@ -863,11 +863,14 @@ check_main(int argc, char *argv[])
 static void
 note_capped(const struct lim_plan *plan)
 {
+	char asked[64], kept[64];
+
 	for (int i = 0; i < ART_LIMIT_COUNT; i++)
 		if (plan->rl[i].set && plan->rl[i].capped)
-			note("limit %s: the policy asks %llu, above the hard limit; kept at %llu",
-			     lim_step_name(i), (unsigned long long)plan->rl[i].asked,
-			     (unsigned long long)plan->rl[i].value);
+			note("%s: above the hard limit; kept at %s",
+			     lim_text(i, plan->rl[i].asked, asked, sizeof(asked)),
+			     lim_text(i, (uint64_t)plan->rl[i].value, kept, sizeof(kept)) +
+				     strlen("limit ") + strlen(lim_step_name(i)) + 1);
 }
 
 /* --artifact-fd N: a descriptor above the standard streams (0, 1 and 2

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "errmsg.h"
 #include "landlock_apply.h"
 #include "execpath.h"
 #include "launch_timing.h"
@@ -797,9 +799,10 @@ linux_block_signals(struct linux_launch *l)
 }
 
 /* Reads every record the children left and turns them into heel-exec's
- * exit status; `status` is the first child's own wait status. */
+ * exit status; `status` is the first child's own wait status, *cmd the
+ * command's. */
 static int
-collect(struct linux_launch *l, int rep, int status, char *msg, size_t msglen)
+collect(struct linux_launch *l, int rep, int status, int *cmd, char *msg, size_t msglen)
 {
 	struct report r, setup = { 0 }, exec = { 0 };
 	int cmd_status = status;
@@ -813,6 +816,7 @@ collect(struct linux_launch *l, int rep, int status, char *msg, size_t msglen)
 		else if (r.kind == REP_STATUS)
 			cmd_status = r.status; /* the init's, more precise than its exit */
 	}
+	*cmd = cmd_status;
 	if (setup.kind) {
 		snprintf(msg, msglen, "%s", setup.msg);
 		return 125;
@@ -832,6 +836,82 @@ collect(struct linux_launch *l, int rep, int status, char *msg, size_t msglen)
 			l->note("%s: exited with %d", l->argv[0], WEXITSTATUS(cmd_status));
 	}
 	return exit_code(cmd_status);
+}
+
+/* "limit cpu 2s (--max-cpu-time 2)": the limit as the policy says it,
+ * and what set it (an option of heel run, or FILE:LINE). */
+static const char *
+limit_said(const struct linux_launch *l, int i, char *buf, size_t len)
+{
+	struct art_scalar s;
+	char text[64], at[PATH_MAX];
+
+	lim_text(i, l->limits->rl[i].asked, text, sizeof(text));
+	if (art_scalar(l->view, ART_LINUX, ART_SC_LIMIT_FIRST + (unsigned)i, &s) == 0 &&
+	    s.origin.file && s.origin.file[0] != '<')
+		snprintf(buf, len, "%s (%s)", text,
+			 rt_origin(at, sizeof(at), s.origin.file, s.origin.line));
+	else
+		snprintf(buf, len, "%s", text);
+	return buf;
+}
+
+/* A kill the policy's limits made, named (heel(5), LIMITS): the kernel
+ * only says "killed by signal 9". The tree's cgroup counts its OOM kills;
+ * RLIMIT_CPU ends a process with SIGKILL (soft = hard) once it has used
+ * the limit, which the CPU time the tree's reaped processes used (cpu_us)
+ * shows; RLIMIT_FSIZE with SIGXFSZ. `forwarded`: heel-exec passed a
+ * signal on to the sandbox (a SIGKILL may be the user's then). Into msg,
+ * left empty otherwise. */
+static void
+explain_limit_kill(const struct linux_launch *l, int cmd_status, uint64_t cpu_us, bool forwarded,
+		   char *msg, size_t msglen)
+{
+	/* The command's own death, or a shell's exit status that reports a
+	 * child's (128 + N): then "a process of the sandbox". */
+	bool own = WIFSIGNALED(cmd_status);
+	int sig = own ? WTERMSIG(cmd_status)
+		  : WIFEXITED(cmd_status) && WEXITSTATUS(cmd_status) > 128 ? WEXITSTATUS(cmd_status) - 128
+									   : 0;
+	const char *who = own ? l->argv[0] : "a process of the sandbox";
+	const struct lim_plan *p = l->limits;
+	uint64_t ooms = linux_cgroup_oom_kills(l->cgroup);
+	char lim[PATH_MAX + 128];
+
+	if (!p)
+		return;
+	if (ooms && p->rl[0].set)
+		snprintf(msg, msglen,
+			 "%s: the sandbox's processes went past it, and the kernel killed %llu "
+			 "of them (out of memory)%s",
+			 limit_said(l, 0, lim, sizeof(lim)), (unsigned long long)ooms,
+			 sig == SIGKILL ? ", the command among them" : "");
+	/* The kernel checks the limit against raw tick samples, which on a
+	 * loaded or virtual machine run well ahead of the time rusage
+	 * reports (2 s of ticks for 1.7 s reported, measured here): half the
+	 * limit used, and a SIGKILL nobody forwarded, is the limit's. */
+	else if ((sig == SIGKILL || sig == SIGXCPU) && p->rl[1].set && !forwarded &&
+		 cpu_us * 2 >= (uint64_t)p->rl[1].value * 1000000)
+		snprintf(msg, msglen,
+			 "%s: %s reached it and the kernel killed it (%s; its CPU time as reported: "
+			 "%llu.%02llu s)",
+			 limit_said(l, 1, lim, sizeof(lim)), who,
+			 sig == SIGKILL ? "SIGKILL" : "SIGXCPU", (unsigned long long)(cpu_us / 1000000),
+			 (unsigned long long)(cpu_us % 1000000 / 10000));
+	else if (sig == SIGXFSZ && p->rl[4].set)
+		snprintf(msg, msglen, "%s: %s wrote a file past it and the kernel killed it (SIGXFSZ)",
+			 limit_said(l, 4, lim, sizeof(lim)), who);
+}
+
+static uint64_t
+children_cpu_us(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_CHILDREN, &ru) < 0)
+		return 0;
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
 /* What a launch without a mount namespace does to `readonly`, in words. */
@@ -919,7 +999,8 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 static int
 run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 {
-	int go[2], rep[2], jc[2], flags = 0, status, first_sig, ret, max_fd;
+	int go[2], rep[2], jc[2], flags = 0, status, first_sig, ret, max_fd, cmd_status;
+	uint64_t cpu_before;
 	pid_t parent = getpid(), child, fg = getpgrp();
 	bool tty = false;
 	struct rlimit nofile;
@@ -1073,6 +1154,7 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 		goto out;
 	}
 
+	cpu_before = children_cpu_us();
 	if (write(go[1], "g", 1) != 1) {
 		snprintf(msg, msglen, "starting the child: %s", strerror(errno));
 		close(go[1]);
@@ -1095,10 +1177,14 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 	if (first_sig && l->verbose)
 		l->note("forwarded %s to the command", strsignal(first_sig));
 
+	/* The tree's CPU time: the init and all it reaped, the command too. */
+	cpu_before = children_cpu_us() - cpu_before;
 	fcntl(rep[0], F_SETFL, O_NONBLOCK);
-	ret = collect(l, rep[0], status, msg, msglen);
+	ret = collect(l, rep[0], status, &cmd_status, msg, msglen);
 	if (linux_cgroup_spent(l->cgroup, msg, msglen))
 		ret = 128 + SIGXCPU;
+	else if (!msg[0])
+		explain_limit_kill(l, cmd_status, cpu_before, first_sig != 0, msg, msglen);
 out:
 	if (tty)
 		set_foreground(STDIN_FILENO, fg);
