@@ -903,6 +903,37 @@ check_cwd_arg(const char *dir)
 		fail("--cwd %s: not a directory", dir);
 }
 
+/* Under network deny, what the sandbox tried to reach beyond itself and
+ * failed, said once at the end (netrefused.h says how it is counted),
+ * with the way to allow a host in the words the user wrote the policy
+ * in: heel run's options (a policy handed over on a descriptor by heel
+ * run, whose network is the default or an option's) or a policy file. */
+static void
+note_network_refused(const struct linux_launch *l, const struct art_view *view, bool from_fd)
+{
+	unsigned long long v4 = l->net_refused[0], v6 = l->net_refused[1], n = v4 + v6;
+	struct art_scalar net;
+	char at[PATH_MAX] = "", way[PATH_MAX + 128];
+	bool options = from_fd;
+
+	if (!n)
+		return;
+	if (art_scalar(view, ART_LINUX, ART_SC_NETWORK, &net) == 0 && net.set && net.origin.file &&
+	    net.origin.file[0] != '<') {
+		rt_origin(at, sizeof(at), net.origin.file, net.origin.line);
+		options = net.origin.file[0] == '-' || strstr(net.origin.file, ".toml");
+	}
+	if (options)
+		snprintf(way, sizeof(way), "heel run --network allow-list --allow-domain HOST");
+	else
+		snprintf(way, sizeof(way), "`network allow { \"HOST\" }` in the policy%s%s%s",
+			 at[0] ? " (network deny is at " : "", at, at[0] ? ")" : "");
+	note("the command tried %llu time%s to reach an address outside the sandbox (%s%s%s), "
+	     "which network deny refuses: the sandbox has its own loopback and nothing else; "
+	     "to let it reach a host: %s",
+	     n, n == 1 ? "" : "s", v4 ? "IPv4" : "", v4 && v6 ? " and " : "", v6 ? "IPv6" : "", way);
+}
+
 /* What the command line asks beyond struct linux_launch. */
 struct cli {
 	const char *policy;	/* POLICY.hpol, or fdname */
@@ -1234,6 +1265,7 @@ out:
 	if (l.proxy_died)
 		note("heel-proxy died while the command ran; from then on the sandbox had no "
 		     "network at all");
+	note_network_refused(&l, &view, c.artifact_fd >= 0);
 	if (l.proxy)
 		linux_proxy_stop(l.proxy);
 	/* heel-broker kills the calls still running as it stops. */

@@ -34,6 +34,7 @@
 #include "linux_proxy.h"
 #include "linux_view.h"
 #include "linux_cgroup.h"
+#include "netrefused.h"
 #include "proctree.h"
 #include "write_once.h"
 
@@ -257,12 +258,14 @@ linux_load_seccomp(struct linux_launch *l, int *listener, char *err, size_t errl
  * status. Each record is one write() below PIPE_BUF, so records never
  * interleave. */
 
-enum report_kind { REP_SETUP = 1, REP_EXEC, REP_STATUS };
+enum report_kind { REP_SETUP = 1, REP_EXEC, REP_STATUS, REP_NET };
 
 struct report {
 	int kind;
 	int err;    /* errno, for REP_SETUP and REP_EXEC */
 	int status; /* REP_STATUS: the command's wait status */
+	/* REP_NET: attempts to reach beyond the sandbox's loopback under
+	 * network deny, IPv4 and IPv6 (netrefused.h), in msg as "V4 V6" */
 	char msg[1012]; /* the record stays below PIPE_BUF (4096) */
 };
 
@@ -673,6 +676,16 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep, int 
 		pt_kill_tree(0);
 		_exit(125);
 	}
+	/* Under network deny, in the sandbox's own network namespace: what
+	 * it tried to reach beyond it, for heel-exec to explain once. The
+	 * kernel counted it; reading costs the launch nothing before now. */
+	if ((flags & CLONE_NEWNET) && !l->proxy) {
+		uint64_t v4, v6;
+
+		if (netrefused_read(&v4, &v6) == 0 && (v4 || v6))
+			report(rep, REP_NET, 0, 0, "%llu %llu", (unsigned long long)v4,
+			       (unsigned long long)v6);
+	}
 	report(rep, REP_STATUS, 0, status, NULL);
 	/* Not the group: we are in it. Everything in it descends from us,
 	 * so the sweep of our descendants finds it all. */
@@ -815,6 +828,8 @@ collect(struct linux_launch *l, int rep, int status, int *cmd, char *msg, size_t
 			exec = r;
 		else if (r.kind == REP_STATUS)
 			cmd_status = r.status; /* the init's, more precise than its exit */
+		else if (r.kind == REP_NET)
+			sscanf(r.msg, "%llu %llu", &l->net_refused[0], &l->net_refused[1]);
 	}
 	*cmd = cmd_status;
 	if (setup.kind) {

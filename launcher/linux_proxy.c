@@ -64,6 +64,47 @@ send_decider(struct linux_proxy *p, const struct art_view *view, const struct hc
 	return 0;
 }
 
+/* Whose words heel-proxy's refusals use ("add --allow-domain HOST" or
+ * "add \"HOST\" to `network allow { }` in FILE"): the words the user
+ * wrote the network in, told by the origins of the network setting and
+ * of the allow-list entries. An option of heel run wins (that is what
+ * the user typed last); then a TOML configuration; then a policy file. */
+static void
+network_words(const struct art_view *view, char *buf, size_t len)
+{
+	const char *toml = NULL, *policy = NULL;
+	bool option = false;
+	struct art_scalar kind;
+	size_t n = art_net_count(view);
+
+	for (size_t i = 0; i <= n; i++) {
+		const char *f = NULL, *dot;
+		struct art_net e;
+
+		if (i == n && art_scalar(view, ART_LINUX, ART_SC_NETWORK, &kind) == 0 && kind.set)
+			f = kind.origin.file;
+		else if (i < n && art_net_at(view, i, &e) == 0)
+			f = e.origin.file;
+		if (!f || f[0] == '<')
+			continue;
+		dot = strrchr(f, '.');
+		if (f[0] == '-')
+			option = true;
+		else if (dot && strcmp(dot, ".toml") == 0)
+			toml = toml ? toml : f;
+		else
+			policy = policy ? policy : f;
+	}
+	if (option)
+		snprintf(buf, len, "options");
+	else if (toml)
+		snprintf(buf, len, "toml %s", toml);
+	else if (policy)
+		snprintf(buf, len, "policy %s", policy);
+	else
+		snprintf(buf, len, "policy");
+}
+
 /* The settings, `sink` and its descriptor `fd` (opened before the proxy
  * started; closed here) among them. */
 static int
@@ -79,6 +120,9 @@ send_settings(struct linux_proxy *p, const struct art_view *view, const struct h
 	art_scalar(view, ART_LINUX, ART_SC_NETWORK, &kind);
 	if ((r = send_setting(p, "mode", kind.value == 1 ? "allow-all" : "allow-list", err,
 			      errlen)) < 0)
+		goto out;
+	network_words(view, buf, sizeof(buf));
+	if ((r = send_setting(p, "words", buf, err, errlen)) < 0)
 		goto out;
 	if (art_scalar(view, ART_LINUX, ART_SC_ALLOW_PRIVATE, &priv) == 0 && priv.set &&
 	    priv.value && (r = send_setting(p, "allow-private", "1", err, errlen)) < 0)

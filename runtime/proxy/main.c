@@ -95,6 +95,9 @@ read_settings(struct settings *st)
 			else if (strcmp(v, "allow-list") != 0)
 				die("mode `%s`: not allow-all or allow-list", v);
 			st->have_mode = true;
+		} else if ((v = proxyctl_value(msg, "words"))) {
+			if (proxy_policy_set_words(&st->policy, v) < 0)
+				die("words `%.40s`: not options, toml FILE or policy [FILE]", v);
 		} else if ((v = proxyctl_value(msg, "allow-private"))) {
 			st->policy.allow_private = !strcmp(v, "1");
 		} else if ((v = proxyctl_value(msg, "allow"))) {
