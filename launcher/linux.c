@@ -956,6 +956,7 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 		.workdir = l->fresh_workdir ? NULL : l->workdir,
 		.heel_state = l->heel_state,
 	};
+	struct hr_watch watch;
 	bool started = false;
 	int ret;
 
@@ -985,9 +986,17 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 			: g->kind == HR_LINK ? "a link, checked after the run"
 					     : "missing, checked after the run");
 	}
+	/* A change the read-only mounts refused, explained at the end. */
+	hr_watch_start(&hostrun, &watch);
 	ret = run_tree(l, &started, msg, msglen);
 	/* The tree is gone (run_tree swept it): nothing of the sandbox can
 	 * change these any more. */
+	if (started)
+		hr_watch_report(&hostrun, &watch, l->note);
+	else if (watch.fd >= 0) {
+		close(watch.fd);
+		free(watch.wd);
+	}
 	if (started) {
 		struct gs_stats st;
 		struct timespec t0, t1;
