@@ -339,6 +339,11 @@ $(TBIN)/test_hostrun: tests/unit/test_hostrun.c $(OBJ)/launcher/linux_hostrun.o 
 $(TBIN)/test_hostenv: tests/unit/test_hostenv.c $(OBJ)/launcher/linux_hostenv.o $(LIB)/libheelrt.a | $(TBIN)
 	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_ALL) -Ilauncher -Itests/unit -o $@ $< $(OBJ)/launcher/linux_hostenv.o $(LIB)/libheelrt.a -lcriterion
 
+# The view's covers are launcher code: the test links that object and
+# the runtime it uses.
+$(TBIN)/test_view: tests/unit/test_view.c $(OBJ)/launcher/linux_view.o $(LIB)/libheelrt.a | $(TBIN)
+	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_ALL) -Ilauncher -Itests/unit -o $@ $< $(OBJ)/launcher/linux_view.o $(LIB)/libheelrt.a -lcriterion
+
 check-unit: $(UNIT_BIN) $(BIN)/heelc
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; HEELC=$(BIN)/heelc $$t --jobs 2; done
 
