@@ -495,7 +495,7 @@ hostenv_diagnose(const struct hostenv *h, enum he_step step, int err, struct he_
 			  "capabilities (the profile unprivileged_userns)");
 		put(d->way_out, sizeof(d->way_out),
 		    "install heel's AppArmor profile, which allows `userns` to the installed "
-		    "heel-exec (`sudo make install` puts it in /etc/apparmor.d/heel-exec and loads "
+		    "heel-exec (`sudo make install-apparmor` puts it in /etc/apparmor.d/heel-exec and loads "
 		    "it), or lift the restriction for every program: `sudo sysctl "
 		    "-w " RESTRICT_SYSCTL "=0`");
 		break;

@@ -245,7 +245,7 @@ Test(hostenv, ubuntu_restriction_refuses_the_id_maps)
 	has(d.why, "kernel.apparmor_restrict_unprivileged_userns=1");
 	has(d.why, "without capabilities");
 	has(d.way_out, "heel's AppArmor profile");
-	has(d.way_out, "sudo make install");
+	has(d.way_out, "sudo make install-apparmor");
 	has(d.way_out, "`" SYSCTL_OFF "`");
 	lacks(d.why, "on the host");
 	/* The namespaces exist by then: --best-effort alone cannot fall back. */
