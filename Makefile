@@ -652,12 +652,12 @@ uninstall-apparmor:
 	$(Q)sh packaging/apparmor/install.sh --remove packaging/apparmor/heel-exec "$(PREFIX)" "$(DESTDIR)"
 
 uninstall:
+	$(Q)sh packaging/apparmor/install.sh --remove --staged packaging/apparmor/heel-exec "$(PREFIX)" "$(DESTDIR)"
 	$(call quiet,RM,$(DESTDIR)$(PREFIX))set -e; for e in $(INSTALL_MAP); do \
 		rest=$${e#*:}; dst=$${rest%%:*}; rm -f "$(DESTDIR)$(PREFIX)/$$dst"; \
 	done; \
 	rm -f "$(DESTDIR)$(PREFIX)/lib/libheel.so"; \
 	for d in $(INSTALL_OWN_DIRS); do rmdir "$(DESTDIR)$(PREFIX)/$$d" 2>/dev/null || true; done
-	$(Q)sh packaging/apparmor/install.sh --remove --staged packaging/apparmor/heel-exec "$(PREFIX)" "$(DESTDIR)"
 
 clean:
 	$(call quiet,CLEAN,$(B))rm -rf $(B)

@@ -146,4 +146,5 @@ wf_make_install_into_home() {
 	(cd "$src" && as make -s uninstall PREFIX="$pre") >>"$HOMEDIR/install.log" 2>&1 || prob "make uninstall"
 	out=$(find "$pre" -type f ! -path "$pre/state/*" 2>/dev/null)
 	[ -z "$out" ] || prob "left after uninstall: $out"
+	[ ! -e "$pre/share/heel" ] || prob "share/heel left after uninstall: $(find "$pre/share/heel" | head -3)"
 }
