@@ -83,6 +83,8 @@ read_status(struct hostenv *h, const char *root)
 
 		if (strncmp(line, "Seccomp:", 8) == 0)
 			h->seccomp = atoi(line + 8);
+		else if (strncmp(line, "NoNewPrivs:", 11) == 0)
+			h->no_new_privs = atoi(line + 11);
 		else if (strncmp(line, "CapBnd:", 7) == 0 && sscanf(line + 7, "%llx", &caps) == 1)
 			h->cap_bnd_sys_admin = (caps >> CAP_SYS_ADMIN_BIT) & 1;
 		else if (strncmp(line, "CapEff:", 7) == 0 && sscanf(line + 7, "%llx", &caps) == 1)
@@ -208,15 +210,18 @@ read_apparmor(struct hostenv *h, const char *root)
 		*nl = '\0';
 }
 
-/* PID 1 named heel-exec under a seccomp filter: the init of a heel
- * sandbox's PID namespace, seen from a command inside it. A name is
+/* PID 1 named heel-exec, with no_new_privs and a seccomp filter on us
+ * (every heel sandbox has both): the init of a heel sandbox's PID
+ * namespace, seen from a command inside it. Not when we are PID 1
+ * ourselves: that is heel-exec as a container's entry point. A name is
  * enough: it only chooses the words of a refusal the kernel made. */
 static void
 read_nested(struct hostenv *h, const char *root)
 {
 	char comm[32];
 
-	h->in_heel = h->seccomp == 2 && read_below(root, "/proc/1/comm", comm, sizeof(comm)) > 0 &&
+	h->in_heel = h->seccomp == 2 && h->no_new_privs == 1 && getpid() != 1 &&
+		     read_below(root, "/proc/1/comm", comm, sizeof(comm)) > 0 &&
 		     strcmp(comm, "heel-exec\n") == 0;
 }
 
@@ -226,6 +231,7 @@ hostenv_observe(struct hostenv *h, const char *root)
 	memset(h, 0, sizeof(*h));
 	h->root = geteuid() == 0;
 	h->seccomp = h->cap_bnd_sys_admin = h->cap_eff_sys_admin = HE_UNKNOWN;
+	h->no_new_privs = HE_UNKNOWN;
 	read_status(h, root);
 	/* unshare(0) changes nothing and the kernel never refuses it: a
 	 * failure is a seccomp filter's answer. */

@@ -57,8 +57,10 @@ struct hostenv {
 	int userns_restrict;      /* kernel.apparmor_restrict_unprivileged_userns */
 	int userns_clone;         /* kernel.unprivileged_userns_clone (Debian's kernels) */
 	long max_userns;          /* user.max_user_namespaces */
-	bool in_heel;             /* PID 1 is heel-exec's sandbox init and a seccomp
-				   * filter is on us: run inside a heel sandbox */
+	int no_new_privs;         /* /proc/self/status NoNewPrivs: 1, 0 */
+	bool in_heel;             /* PID 1 is heel-exec's sandbox init (not us), and
+				   * no_new_privs and a seccomp filter are on us:
+				   * run inside a heel sandbox */
 	bool apparmor;            /* AppArmor is enabled */
 	char label[64];           /* the AppArmor label this process runs under,
 				   * "docker-default (enforce)"; "" unknown */

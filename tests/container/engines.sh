@@ -85,7 +85,7 @@ one_line() { [ "$(wc -l <"$T/err")" = 1 ] && grep -q '^heel-exec: ' "$T/err" || 
 # cause, the way out and what --best-effort gives up, each a line of its
 # own, none of them a wall of text.
 short_lines() { grep -q '^heel-exec: cannot create' "$T/err" && [ "$(wc -l <"$T/err")" -ge 4 ] &&
-	awk 'length > 240 { bad = 1 } END { exit bad }' "$T/err" || { echo "     stderr: $(cat "$T/err")"; return 1; }; }
+	awk 'length > 260 { bad = 1 } END { exit bad }' "$T/err" || { echo "     stderr: $(cat "$T/err")"; return 1; }; }
 never_ran() { ! grep -q '^ran$' "$T/out"; }
 ran() { grep -qx 'ran' "$T/out" || { echo "     stdout: $(head -c 300 "$T/out"); stderr: $(head -c 300 "$T/err")"; return 1; }; }
 no_workdir_left() { [ -z "$(ls -A "$T/tmp-$1")" ] || { echo "     left: $(ls -A "$T/tmp-$1")"; return 1; }; }

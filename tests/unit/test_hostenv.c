@@ -572,7 +572,8 @@ Test(hostenv_facts, inside_a_heel_sandbox)
 	struct he_diag d;
 	char line[512];
 
-	put("/proc/self/status", STATUS("2", DOCKER_CAPS, DOCKER_CAPS));
+	/* A heel sandbox: a filter and no_new_privs, always both. */
+	put("/proc/self/status", "NoNewPrivs:\t1\nSeccomp:\t2\n");
 	put("/proc/1/comm", "heel-exec\n");
 	hostenv_observe(&h, root);
 	cr_assert(h.in_heel);
@@ -586,4 +587,10 @@ Test(hostenv_facts, inside_a_heel_sandbox)
 	hostenv_observe(&h, root);
 	cr_assert_not(h.in_heel);
 	cr_assert_eq(hostenv_diagnose(&h, HE_STEP_CLONE, EPERM, &d), HE_CAUSE_SECCOMP);
+	/* heel-exec as a container's entry point (Docker's filter, no
+	 * no_new_privs): a container, not a heel sandbox. */
+	put("/proc/self/status", STATUS("2", DOCKER_CAPS, DOCKER_CAPS));
+	put("/proc/1/comm", "heel-exec\n");
+	hostenv_observe(&h, root);
+	cr_assert_not(h.in_heel);
 }
