@@ -109,7 +109,7 @@ LIBS_HEELC := $(shell pkg-config --libs jansson nettle 2>/dev/null || echo -ljan
 # builds its BPF itself and does not link it.
 LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lseccomp)
 
-.PHONY: uninstall all deps deps-check deps-bench deps-demo deps-kernels check-kernels check-kernel-no-landlock demo check fuzz bench fmt install clean \
+.PHONY: uninstall install-apparmor uninstall-apparmor all deps deps-check deps-bench deps-demo deps-kernels check-kernels check-kernel-no-landlock demo check fuzz bench fmt install clean \
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
 	check-launcher check-conformance check-matrix check-container check-apparmor
 
@@ -338,6 +338,11 @@ $(TBIN)/test_hostrun: tests/unit/test_hostrun.c $(OBJ)/launcher/linux_hostrun.o 
 # runtime it uses (mountinfo's unescape).
 $(TBIN)/test_hostenv: tests/unit/test_hostenv.c $(OBJ)/launcher/linux_hostenv.o $(LIB)/libheelrt.a | $(TBIN)
 	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_ALL) -Ilauncher -Itests/unit -o $@ $< $(OBJ)/launcher/linux_hostenv.o $(LIB)/libheelrt.a -lcriterion
+
+# The view's covers are launcher code: the test links that object and
+# the runtime it uses.
+$(TBIN)/test_view: tests/unit/test_view.c $(OBJ)/launcher/linux_view.o $(LIB)/libheelrt.a | $(TBIN)
+	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_ALL) -Ilauncher -Itests/unit -o $@ $< $(OBJ)/launcher/linux_view.o $(LIB)/libheelrt.a -lcriterion
 
 check-unit: $(UNIT_BIN) $(BIN)/heelc
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; HEELC=$(BIN)/heelc bash tests/lib/own-state.sh $$t --jobs 2; done
@@ -623,26 +628,36 @@ INSTALL_MAP = \
 	$(LIBHEEL_INSTALL_MAP)
 # Directories only heel uses: removed by uninstall once empty.
 INSTALL_OWN_DIRS := share/heel/policies/protect share/heel/policies/devices share/heel/policies \
-	share/heel share/doc/heel/examples share/doc/heel
+	share/heel/apparmor share/heel share/doc/heel/examples share/doc/heel
 
-# Also heel-exec's AppArmor profile, for PREFIX/bin/heel-exec: into
-# DESTDIR/etc/apparmor.d, and loaded where AppArmor is enabled and no
-# DESTDIR is given (packaging/apparmor/install.sh says when it is not).
+# Also heel-exec's AppArmor profile, for PREFIX/bin/heel-exec, into
+# PREFIX/share/heel/apparmor (and, with DESTDIR, DESTDIR/etc/apparmor.d,
+# for a package). Nothing outside PREFIX or DESTDIR is written unless
+# asked for by name: `make install-apparmor` puts the profile into
+# /etc/apparmor.d and loads it where AppArmor is enabled, never replacing
+# another PREFIX's profile without APPARMOR_REPLACE=1
+# (packaging/apparmor/install.sh says what it does and when).
 install: all
 	$(call quiet,INSTALL,$(DESTDIR)$(PREFIX))set -e; for e in $(INSTALL_MAP); do \
 		src=$${e%%:*}; rest=$${e#*:}; dst=$${rest%%:*}; mode=$${rest##*:}; \
 		install -D -m $$mode "$$src" "$(DESTDIR)$(PREFIX)/$$dst"; \
 	done; \
 	ln -sf libheel.so.0 "$(DESTDIR)$(PREFIX)/lib/libheel.so"
+	$(Q)sh packaging/apparmor/install.sh --staged packaging/apparmor/heel-exec "$(PREFIX)" "$(DESTDIR)"
+
+install-apparmor:
 	$(Q)sh packaging/apparmor/install.sh packaging/apparmor/heel-exec "$(PREFIX)" "$(DESTDIR)"
 
+uninstall-apparmor:
+	$(Q)sh packaging/apparmor/install.sh --remove packaging/apparmor/heel-exec "$(PREFIX)" "$(DESTDIR)"
+
 uninstall:
+	$(Q)sh packaging/apparmor/install.sh --remove --staged packaging/apparmor/heel-exec "$(PREFIX)" "$(DESTDIR)"
 	$(call quiet,RM,$(DESTDIR)$(PREFIX))set -e; for e in $(INSTALL_MAP); do \
 		rest=$${e#*:}; dst=$${rest%%:*}; rm -f "$(DESTDIR)$(PREFIX)/$$dst"; \
 	done; \
 	rm -f "$(DESTDIR)$(PREFIX)/lib/libheel.so"; \
 	for d in $(INSTALL_OWN_DIRS); do rmdir "$(DESTDIR)$(PREFIX)/$$d" 2>/dev/null || true; done
-	$(Q)sh packaging/apparmor/install.sh --remove packaging/apparmor/heel-exec "$(PREFIX)" "$(DESTDIR)"
 
 clean:
 	$(call quiet,CLEAN,$(B))rm -rf $(B)

@@ -233,7 +233,7 @@ severity_name(enum diag_severity sev)
 }
 
 static void
-render_one(const struct diag *d, const struct diag *prev, FILE *out)
+render_one(const struct diag *d, const struct diag *prev, const char *program, FILE *out)
 {
 	const struct diag_source *src = d->loc.src;
 	size_t start, len;
@@ -255,7 +255,7 @@ render_one(const struct diag *d, const struct diag *prev, FILE *out)
 		fprintf(out, "%s: %s: %s\n", src->path,
 			severity_name(d->severity), d->message);
 	else
-		fprintf(out, "heelc: %s: %s\n", severity_name(d->severity),
+		fprintf(out, "%s: %s: %s\n", program, severity_name(d->severity),
 			d->message);
 	if (src && d->loc.line && find_line(src, d->loc.line, &start, &len) == 0) {
 		int width = fprintf(out, "%5u | ", d->loc.line) - 2;
@@ -288,10 +288,16 @@ render_one(const struct diag *d, const struct diag *prev, FILE *out)
 }
 
 void
-diag_render(const struct diag_ctx *ctx, FILE *out)
+diag_render_as(const struct diag_ctx *ctx, const char *program, FILE *out)
 {
 	for (size_t i = 0; i < ctx->ndiags; i++)
-		render_one(&ctx->diags[i], i ? &ctx->diags[i - 1] : NULL, out);
+		render_one(&ctx->diags[i], i ? &ctx->diags[i - 1] : NULL, program, out);
 	if (ctx->oom)
-		fputs("heelc: error: out of memory\n", out);
+		fprintf(out, "%s: error: out of memory\n", program);
+}
+
+void
+diag_render(const struct diag_ctx *ctx, FILE *out)
+{
+	diag_render_as(ctx, "heelc", out);
 }

@@ -86,6 +86,9 @@ const struct diag *diag_get(const struct diag_ctx *ctx, size_t i);
  *     hint: ...
  * preceded by "in file included from ..." lines for included sources. */
 void diag_render(const struct diag_ctx *ctx, FILE *out);
+/* The same, with `program` ("heel") naming who speaks where a
+ * diagnostic has no file to name. */
+void diag_render_as(const struct diag_ctx *ctx, const char *program, FILE *out);
 
 /* Column (1-based, in characters) of byte offset `off` within line `line`
  * of `src`; used by the lexer and by errors inside strings. */

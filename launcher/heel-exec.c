@@ -44,7 +44,7 @@ static const char usage_text[] =
 	"usage: heel-exec [OPTIONS] POLICY.hpol -- CMD [ARG...]\n"
 	"       heel-exec [OPTIONS] --artifact-fd N -- CMD [ARG...]\n"
 	"       heel-exec check [-v | -vv] POLICY.hpol\n"
-	"       heel-exec --help | --version\n";
+	"       heel-exec --help | --version (-V)\n";
 
 static const char help_text[] =
 	"\n"
@@ -66,7 +66,7 @@ static const char help_text[] =
 	"  -v, --verbose           say what is done; -vv also lists each optional rule\n"
 	"                          skipped because its path is missing here\n"
 	"  -h, --help              this text\n"
-	"      --version           the version, and the artifact format it reads\n"
+	"  -V, --version           the version, and the artifact format it reads\n"
 	"\n"
 	"check POLICY.hpol says what this machine can enforce of the policy (-vv: and\n"
 	"lists each optional rule skipped), without running anything.\n"
@@ -117,6 +117,17 @@ fail(const char *fmt, ...)
 	vnote(fmt, ap);
 	va_end(ap);
 	exit(EXIT_HEEL);
+}
+
+/* A refusal about the policy: named by its file; a policy handed over
+ * on a descriptor (heel run's, libheel's) has no name its user gave,
+ * and "--artifact-fd 3" would only be noise before the reason. */
+static void __attribute__((noreturn))
+fail_in(const char *policy, const char *err)
+{
+	if (strncmp(policy, "--artifact-fd ", 14) == 0)
+		fail("%s", err);
+	fail("%s: %s", policy, err);
 }
 
 /* With 0, 1 or 2 closed, the artifact or a pipe could land there and the
@@ -441,13 +452,13 @@ plan_venv(const char *policy, const struct art_view *view, const char *cwd, cons
 	char err[PATH_MAX + 1024], wd[PATH_MAX];
 
 	if (venv_plan(vp, view, ART_LINUX, environ, cwd, err, sizeof(err)) < 0)
-		fail("%s: %s", policy, err);
+		fail_in(policy, err);
 	/* Most policies have none: nothing more on the launch's path. */
 	if (vp->state == VENV_NONE)
 		return;
 	if (venv_check_places(vp, view, environ, cwd, kept_workdir(view, workdir, cwd, wd), err,
 			      sizeof(err)) < 0)
-		fail("%s: %s", policy, err);
+		fail_in(policy, err);
 }
 
 /* Whether the venv is to be made or completed before the launch. */
@@ -471,7 +482,7 @@ prepare_venv(const char *policy, struct venv_plan *vp, const struct hc_places *p
 	venv_describe(vp, line, sizeof(line));
 	note("%s", line);
 	if (venv_prepare(vp, environ, ps, err, sizeof(err)) < 0)
-		fail("%s: %s", policy, err);
+		fail_in(policy, err);
 }
 
 /* `heel-exec check` prints on stdout what a launch would note. */
@@ -644,17 +655,49 @@ policy_verdict(const struct art_view *view, const struct hc_places *ps, struct l
 }
 
 /* An option getopt_long did not know, or one that lacks its value, named
- * as it was written. */
+ * as it was written (argv[at]), with the nearest option heel-exec has. */
 static void __attribute__((noreturn))
-bad_option(char *argv[], int ch)
+bad_option(char *argv[], int at, int ch, const struct option *longopts)
 {
-	const char *arg = argv[optind - 1];
+	const char *arg = argv[at < optind ? at : optind - 1], *near = NULL;
+	size_t n = strcspn(arg, "=");
+	int best = 3;
 
 	if (ch == ':')
 		usage_error("%s needs a value", arg);
 	if (optopt && strncmp(arg, "--", 2) != 0)
 		usage_error("-%c: unknown option", optopt);
+	for (const struct option *o = longopts; o->name && n > 2; o++) {
+		char word[17];
+		int d;
+
+		snprintf(word, sizeof(word), "%.*s", (int)(n - 2), arg + 2);
+		if ((d = word_distance(word, o->name)) < best ||
+		    (n - 2 >= 3 && strncmp(o->name, arg + 2, n - 2) == 0 && best > 2)) {
+			best = d < best ? d : 2;
+			near = o->name;
+		}
+	}
+	if (near)
+		usage_error("%.*s: unknown option (did you mean --%s?)", (int)n, arg, near);
 	usage_error("%s: unknown option", arg);
+}
+
+/* getopt_long takes any unique prefix of a long option (`--best` for
+ * --best-effort): an option that weakens the sandbox is asked for by its
+ * name, and a later option sharing the prefix would change what an old
+ * script means. Exits 125 unless argv[at] is the option in full. */
+static void
+check_spelled_in_full(char *argv[], int at, int idx, const struct option *longopts)
+{
+	const char *arg = argv[at];
+	size_t n = strcspn(arg, "=");
+
+	if (idx < 0 || (n == strlen(longopts[idx].name) + 2 &&
+			strncmp(arg + 2, longopts[idx].name, n - 2) == 0))
+		return;
+	usage_error("%.*s: write the option in full, --%s (heel-exec takes no abbreviations)",
+		    (int)n, arg, longopts[idx].name);
 }
 
 /* What `readonly` (the host-run set) keeps read-only here: the writable
@@ -731,7 +774,9 @@ check_main(int argc, char *argv[])
 	const char *policy;
 
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+:vh", longopts, NULL)) != -1) {
+	for (int at = optind, idx = -1; (ch = getopt_long(argc, argv, "+:vh", longopts, &idx)) != -1;
+	     at = optind, idx = -1) {
+		check_spelled_in_full(argv, at, idx, longopts);
 		switch (ch) {
 		case 'v':
 			verbosity++;
@@ -741,7 +786,7 @@ check_main(int argc, char *argv[])
 			fputs(help_text, stdout);
 			exit(0);
 		default:
-			bad_option(argv, ch);
+			bad_option(argv, at, ch, longopts);
 		}
 	}
 	if (optind >= argc)
@@ -818,11 +863,14 @@ check_main(int argc, char *argv[])
 static void
 note_capped(const struct lim_plan *plan)
 {
+	char asked[64], kept[64];
+
 	for (int i = 0; i < ART_LIMIT_COUNT; i++)
 		if (plan->rl[i].set && plan->rl[i].capped)
-			note("limit %s: the policy asks %llu, above the hard limit; kept at %llu",
-			     lim_step_name(i), (unsigned long long)plan->rl[i].asked,
-			     (unsigned long long)plan->rl[i].value);
+			note("%s: above the hard limit; kept at %s",
+			     lim_text(i, plan->rl[i].asked, asked, sizeof(asked)),
+			     lim_text(i, (uint64_t)plan->rl[i].value, kept, sizeof(kept)) +
+				     strlen("limit ") + strlen(lim_step_name(i)) + 1);
 }
 
 /* --artifact-fd N: a descriptor above the standard streams (0, 1 and 2
@@ -855,6 +903,37 @@ check_cwd_arg(const char *dir)
 		fail("--cwd %s: not a directory", dir);
 }
 
+/* Under network deny, what the sandbox tried to reach beyond itself and
+ * failed, said once at the end (netrefused.h says how it is counted),
+ * with the way to allow a host in the words the user wrote the policy
+ * in: heel run's options (a policy handed over on a descriptor by heel
+ * run, whose network is the default or an option's) or a policy file. */
+static void
+note_network_refused(const struct linux_launch *l, const struct art_view *view, bool from_fd)
+{
+	unsigned long long v4 = l->net_refused[0], v6 = l->net_refused[1], n = v4 + v6;
+	struct art_scalar net;
+	char at[PATH_MAX] = "", way[PATH_MAX + 128];
+	bool options = from_fd;
+
+	if (!n)
+		return;
+	if (art_scalar(view, ART_LINUX, ART_SC_NETWORK, &net) == 0 && net.set && net.origin.file &&
+	    net.origin.file[0] != '<') {
+		rt_origin(at, sizeof(at), net.origin.file, net.origin.line);
+		options = net.origin.file[0] == '-' || strstr(net.origin.file, ".toml");
+	}
+	if (options)
+		snprintf(way, sizeof(way), "heel run --network allow-list --allow-domain HOST");
+	else
+		snprintf(way, sizeof(way), "`network allow { \"HOST\" }` in the policy%s%s%s",
+			 at[0] ? " (network deny is at " : "", at, at[0] ? ")" : "");
+	note("the command tried %llu time%s to reach an address outside the sandbox (%s%s%s), "
+	     "which network deny refuses: the sandbox has its own loopback and nothing else; "
+	     "to let it reach a host: %s",
+	     n, n == 1 ? "" : "s", v4 ? "IPv4" : "", v4 && v6 ? " and " : "", v6 ? "IPv6" : "", way);
+}
+
 /* What the command line asks beyond struct linux_launch. */
 struct cli {
 	const char *policy;	/* POLICY.hpol, or fdname */
@@ -884,7 +963,9 @@ parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c
 
 	c->artifact_fd = -1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+:vh", longopts, NULL)) != -1) {
+	for (int was = optind, idx = -1;
+	     (ch = getopt_long(argc, argv, "+:vhV", longopts, &idx)) != -1; was = optind, idx = -1) {
+		check_spelled_in_full(argv, was, idx, longopts);
 		switch (ch) {
 		case 'w':
 			c->workdir = optarg;
@@ -923,7 +1004,7 @@ parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c
 			       HEEL_VERSION, ART_FMT_MAJOR, ART_FMT_MAJOR, ART_FMT_MINOR);
 			exit(0);
 		default:
-			bad_option(argv, ch);
+			bad_option(argv, was, ch, longopts);
 		}
 	}
 	l->verbose = verbosity >= 1;
@@ -1025,7 +1106,7 @@ main(int argc, char *argv[])
 	 * this launch or an earlier run could have written. */
 	if (build_places(&places, &view, cwd, kept_workdir(&view, workdir_arg, cwd, path), err,
 			 sizeof(err)) < 0)
-		fail("%s: %s", policy, err);
+		fail_in(policy, err);
 	l.heel_state = places.lg.dir[0] ? places.lg.dir : NULL;
 	plan_venv(policy, &view, cwd, workdir_arg, &venv);
 	/* The command runs in the working directory, but "./build.sh" on
@@ -1047,7 +1128,7 @@ main(int argc, char *argv[])
 	 * know, so that a launch that would be refused has run nothing. */
 	if (venv_pending(&venv)) {
 		if (precheck(&l, &view, &places, &vars, err, sizeof(err)) < 0)
-			fail("%s: %s", policy, err);
+			fail_in(policy, err);
 		prepare_venv(policy, &venv, &places);
 	}
 	/* heel-proxy first, so that its start overlaps the sandbox's: the
@@ -1056,7 +1137,7 @@ main(int argc, char *argv[])
 	if (linux_proxy_wanted(&view)) {
 		if (linux_proxy_start(&proxy, &view, &places, &vars, l.namespaces, err,
 				      sizeof(err)) < 0)
-			fail("%s: %s", policy, err);
+			fail_in(policy, err);
 		l.proxy = &proxy;
 		/* Never silent: the weaker of the two ways to the proxy. */
 		if (!l.namespaces)
@@ -1074,7 +1155,7 @@ main(int argc, char *argv[])
 			     policy);
 		if (linux_broker_check(&broker, &view, &places, err, sizeof(err)) < 0 ||
 		    linux_broker_start(&broker, &view, &places, &vars, err, sizeof(err)) < 0)
-			fail("%s: %s", policy, err);
+			fail_in(policy, err);
 		l.broker = &broker;
 		launch_mark("heel-broker started");
 	}
@@ -1184,6 +1265,7 @@ out:
 	if (l.proxy_died)
 		note("heel-proxy died while the command ran; from then on the sandbox had no "
 		     "network at all");
+	note_network_refused(&l, &view, c.artifact_fd >= 0);
 	if (l.proxy)
 		linux_proxy_stop(l.proxy);
 	/* heel-broker kills the calls still running as it stops. */

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "errmsg.h"
 #include "landlock_apply.h"
 #include "execpath.h"
 #include "launch_timing.h"
@@ -32,6 +34,7 @@
 #include "linux_proxy.h"
 #include "linux_view.h"
 #include "linux_cgroup.h"
+#include "netrefused.h"
 #include "proctree.h"
 #include "write_once.h"
 
@@ -48,16 +51,18 @@
  * unix sockets out of reach). */
 #define SANDBOX_NAMESPACES (CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET)
 
-/* What a launch without them gives up, in one sentence. */
-#define NO_NAMESPACES_WEAKENING \
+/* What a launch without them gives up: one sentence for a weakening's
+ * note (SEP "; "), a list for the refusal (SEP a new line and a dash). */
+#define NO_NAMESPACES_LIST(SEP, AND) \
 	"everything outside the writable places stays writable for chmod, chown, utimes, " \
-	"xattrs and inode flags; writable places are not noexec mounts (a written file can " \
-	"be run through the dynamic loader), nor is shared temp; the working directory is " \
-	"on disk where other processes of the user can read it; SysV IPC, POSIX message " \
-	"queues, abstract unix sockets and /proc/net are the host's; the host's processes " \
-	"are visible in /proc; as root, files under /etc that their mode keeps from other " \
-	"users are readable unless a deny names them; and the tree is tracked by process " \
-	"group and subreaper only"
+	"xattrs and inode flags" SEP "writable places are not noexec mounts (a written file " \
+	"can be run through the dynamic loader), nor is shared temp" SEP "the working " \
+	"directory is on disk where other processes of the user can read it" SEP "SysV IPC, " \
+	"POSIX message queues, abstract unix sockets and /proc/net are the host's" SEP \
+	"the host's processes are visible in /proc" SEP "as root, files under /etc that " \
+	"their mode keeps from other users are readable unless a deny names them" SEP AND \
+	"the tree is tracked by process group and subreaper only"
+#define NO_NAMESPACES_WEAKENING NO_NAMESPACES_LIST("; ", "and ")
 
 /* Waits for a throw-away child: 0 when it exited 0, else -its status. */
 static int
@@ -253,12 +258,14 @@ linux_load_seccomp(struct linux_launch *l, int *listener, char *err, size_t errl
  * status. Each record is one write() below PIPE_BUF, so records never
  * interleave. */
 
-enum report_kind { REP_SETUP = 1, REP_EXEC, REP_STATUS };
+enum report_kind { REP_SETUP = 1, REP_EXEC, REP_STATUS, REP_NET };
 
 struct report {
 	int kind;
 	int err;    /* errno, for REP_SETUP and REP_EXEC */
 	int status; /* REP_STATUS: the command's wait status */
+	/* REP_NET: attempts to reach beyond the sandbox's loopback under
+	 * network deny, IPv4 and IPv6 (netrefused.h), in msg as "V4 V6" */
 	char msg[1012]; /* the record stays below PIPE_BUF (4096) */
 };
 
@@ -669,6 +676,16 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep, int 
 		pt_kill_tree(0);
 		_exit(125);
 	}
+	/* Under network deny, in the sandbox's own network namespace: what
+	 * it tried to reach beyond it, for heel-exec to explain once. The
+	 * kernel counted it; reading costs the launch nothing before now. */
+	if ((flags & CLONE_NEWNET) && !l->proxy) {
+		uint64_t v4, v6;
+
+		if (netrefused_read(&v4, &v6) == 0 && (v4 || v6))
+			report(rep, REP_NET, 0, 0, "%llu %llu", (unsigned long long)v4,
+			       (unsigned long long)v6);
+	}
 	report(rep, REP_STATUS, 0, status, NULL);
 	/* Not the group: we are in it. Everything in it descends from us,
 	 * so the sweep of our descendants finds it all. */
@@ -795,9 +812,10 @@ linux_block_signals(struct linux_launch *l)
 }
 
 /* Reads every record the children left and turns them into heel-exec's
- * exit status; `status` is the first child's own wait status. */
+ * exit status; `status` is the first child's own wait status, *cmd the
+ * command's. */
 static int
-collect(struct linux_launch *l, int rep, int status, char *msg, size_t msglen)
+collect(struct linux_launch *l, int rep, int status, int *cmd, char *msg, size_t msglen)
 {
 	struct report r, setup = { 0 }, exec = { 0 };
 	int cmd_status = status;
@@ -810,7 +828,10 @@ collect(struct linux_launch *l, int rep, int status, char *msg, size_t msglen)
 			exec = r;
 		else if (r.kind == REP_STATUS)
 			cmd_status = r.status; /* the init's, more precise than its exit */
+		else if (r.kind == REP_NET)
+			sscanf(r.msg, "%llu %llu", &l->net_refused[0], &l->net_refused[1]);
 	}
+	*cmd = cmd_status;
 	if (setup.kind) {
 		snprintf(msg, msglen, "%s", setup.msg);
 		return 125;
@@ -830,6 +851,82 @@ collect(struct linux_launch *l, int rep, int status, char *msg, size_t msglen)
 			l->note("%s: exited with %d", l->argv[0], WEXITSTATUS(cmd_status));
 	}
 	return exit_code(cmd_status);
+}
+
+/* "limit cpu 2s (--max-cpu-time 2)": the limit as the policy says it,
+ * and what set it (an option of heel run, or FILE:LINE). */
+static const char *
+limit_said(const struct linux_launch *l, int i, char *buf, size_t len)
+{
+	struct art_scalar s;
+	char text[64], at[PATH_MAX];
+
+	lim_text(i, l->limits->rl[i].asked, text, sizeof(text));
+	if (art_scalar(l->view, ART_LINUX, ART_SC_LIMIT_FIRST + (unsigned)i, &s) == 0 &&
+	    s.origin.file && s.origin.file[0] != '<')
+		snprintf(buf, len, "%s (%s)", text,
+			 rt_origin(at, sizeof(at), s.origin.file, s.origin.line));
+	else
+		snprintf(buf, len, "%s", text);
+	return buf;
+}
+
+/* A kill the policy's limits made, named (heel(5), LIMITS): the kernel
+ * only says "killed by signal 9". The tree's cgroup counts its OOM kills;
+ * RLIMIT_CPU ends a process with SIGKILL (soft = hard) once it has used
+ * the limit, which the CPU time the tree's reaped processes used (cpu_us)
+ * shows; RLIMIT_FSIZE with SIGXFSZ. `forwarded`: heel-exec passed a
+ * signal on to the sandbox (a SIGKILL may be the user's then). Into msg,
+ * left empty otherwise. */
+static void
+explain_limit_kill(const struct linux_launch *l, int cmd_status, uint64_t cpu_us, bool forwarded,
+		   char *msg, size_t msglen)
+{
+	/* The command's own death, or a shell's exit status that reports a
+	 * child's (128 + N): then "a process of the sandbox". */
+	bool own = WIFSIGNALED(cmd_status);
+	int sig = own ? WTERMSIG(cmd_status)
+		  : WIFEXITED(cmd_status) && WEXITSTATUS(cmd_status) > 128 ? WEXITSTATUS(cmd_status) - 128
+									   : 0;
+	const char *who = own ? l->argv[0] : "a process of the sandbox";
+	const struct lim_plan *p = l->limits;
+	uint64_t ooms = linux_cgroup_oom_kills(l->cgroup);
+	char lim[PATH_MAX + 128];
+
+	if (!p)
+		return;
+	if (ooms && p->rl[0].set)
+		snprintf(msg, msglen,
+			 "%s: the sandbox's processes went past it, and the kernel killed %llu "
+			 "of them (out of memory)%s",
+			 limit_said(l, 0, lim, sizeof(lim)), (unsigned long long)ooms,
+			 sig == SIGKILL ? ", the command among them" : "");
+	/* The kernel checks the limit against raw tick samples, which on a
+	 * loaded or virtual machine run well ahead of the time rusage
+	 * reports (2 s of ticks for 1.7 s reported, measured here): half the
+	 * limit used, and a SIGKILL nobody forwarded, is the limit's. */
+	else if ((sig == SIGKILL || sig == SIGXCPU) && p->rl[1].set && !forwarded &&
+		 cpu_us * 2 >= (uint64_t)p->rl[1].value * 1000000)
+		snprintf(msg, msglen,
+			 "%s: %s reached it and the kernel killed it (%s; its CPU time as reported: "
+			 "%llu.%02llu s)",
+			 limit_said(l, 1, lim, sizeof(lim)), who,
+			 sig == SIGKILL ? "SIGKILL" : "SIGXCPU", (unsigned long long)(cpu_us / 1000000),
+			 (unsigned long long)(cpu_us % 1000000 / 10000));
+	else if (sig == SIGXFSZ && p->rl[4].set)
+		snprintf(msg, msglen, "%s: %s wrote a file past it and the kernel killed it (SIGXFSZ)",
+			 limit_said(l, 4, lim, sizeof(lim)), who);
+}
+
+static uint64_t
+children_cpu_us(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_CHILDREN, &ru) < 0)
+		return 0;
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
 /* What a launch without a mount namespace does to `readonly`, in words. */
@@ -859,6 +956,7 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 		.workdir = l->fresh_workdir ? NULL : l->workdir,
 		.heel_state = l->heel_state,
 	};
+	struct hr_watch watch;
 	bool started = false;
 	int ret;
 
@@ -888,9 +986,17 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 			: g->kind == HR_LINK ? "a link, checked after the run"
 					     : "missing, checked after the run");
 	}
+	/* A change the read-only mounts refused, explained at the end. */
+	hr_watch_start(&hostrun, &watch);
 	ret = run_tree(l, &started, msg, msglen);
 	/* The tree is gone (run_tree swept it): nothing of the sandbox can
 	 * change these any more. */
+	if (started)
+		hr_watch_report(&hostrun, &watch, l->note);
+	else if (watch.fd >= 0) {
+		close(watch.fd);
+		free(watch.wd);
+	}
 	if (started) {
 		struct gs_stats st;
 		struct timespec t0, t1;
@@ -917,7 +1023,8 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 static int
 run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 {
-	int go[2], rep[2], jc[2], flags = 0, status, first_sig, ret, max_fd;
+	int go[2], rep[2], jc[2], flags = 0, status, first_sig, ret, max_fd, cmd_status;
+	uint64_t cpu_before;
 	pid_t parent = getpid(), child, fg = getpgrp();
 	bool tty = false;
 	struct rlimit nofile;
@@ -969,14 +1076,21 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 			 * seccomp profile, a sysctl), beside the errno. */
 			explain_host(HE_STEP_CLONE, e, why, sizeof(why));
 			/* Fail closed: the read-only view, the noexec mounts
-			 * and the private IPC, network and /proc need them. */
+			 * and the private IPC, network and /proc need them.
+			 * Several lines: the cause, the way out and what
+			 * --best-effort would give up are each read apart. */
 			if (!l->best_effort) {
-				snprintf(
-				    msg, msglen,
-				    "cannot create user/PID/mount/IPC/network namespaces (%s)%s%s"
-				    "without them %s; --best-effort accepts that",
-				    strerror(e), why, why[0] ? "; " : ": ",
-				    NO_NAMESPACES_WEAKENING);
+				struct hostenv h;
+				struct he_diag d;
+
+				hostenv_observe(&h, "");
+				hostenv_diagnose(&h, HE_STEP_CLONE, e, &d);
+				snprintf(msg, msglen,
+					 "cannot create user/PID/mount/IPC/network namespaces (%s)"
+					 "%s%s%s%s\n  --best-effort runs without them, and then:\n"
+					 "  - " NO_NAMESPACES_LIST("\n  - ", ""),
+					 strerror(e), d.why[0] ? "\n  why: " : "", d.why,
+					 d.way_out[0] ? "\n  way out: " : "", d.way_out);
 				close(go[0]);
 				close(go[1]);
 				close(rep[0]);
@@ -1064,6 +1178,7 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 		goto out;
 	}
 
+	cpu_before = children_cpu_us();
 	if (write(go[1], "g", 1) != 1) {
 		snprintf(msg, msglen, "starting the child: %s", strerror(errno));
 		close(go[1]);
@@ -1086,10 +1201,14 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 	if (first_sig && l->verbose)
 		l->note("forwarded %s to the command", strsignal(first_sig));
 
+	/* The tree's CPU time: the init and all it reaped, the command too. */
+	cpu_before = children_cpu_us() - cpu_before;
 	fcntl(rep[0], F_SETFL, O_NONBLOCK);
-	ret = collect(l, rep[0], status, msg, msglen);
+	ret = collect(l, rep[0], status, &cmd_status, msg, msglen);
 	if (linux_cgroup_spent(l->cgroup, msg, msglen))
 		ret = 128 + SIGXCPU;
+	else if (!msg[0])
+		explain_limit_kill(l, cmd_status, cpu_before, first_sig != 0, msg, msglen);
 out:
 	if (tty)
 		set_foreground(STDIN_FILENO, fg);

@@ -87,6 +87,9 @@ struct linux_launch {
 				   * NULL without host commands */
 	bool proxy_died;          /* set by linux_run: heel-proxy died while
 				   * the command ran */
+	unsigned long long net_refused[2]; /* set by linux_run under network
+				   * deny: attempts to reach beyond the
+				   * sandbox, IPv4 and IPv6 (netrefused.h) */
 
 	struct hr_plan *hostrun;  /* the paths `readonly` keeps (linux_hostrun.h),
 				   * planned by linux_run before the fork */

@@ -51,24 +51,7 @@ asked(const struct lim_plan *plan, int c)
 static void
 limit_text(const struct lim_plan *plan, int c, char *out, size_t len)
 {
-	static const char *const units[] = { "GiB", "MiB", "KiB" };
-	uint64_t v = asked(plan, c);
-
-	if (c == CG_CPU) {
-		snprintf(out, len, "limit cpu %" PRIu64 "s", v);
-		return;
-	}
-	if (c == CG_MEMORY && v) {
-		for (int i = 0; i < 3; i++) {
-			uint64_t u = 1ULL << (10 * (3 - i));
-
-			if (v % u == 0) {
-				snprintf(out, len, "limit memory %" PRIu64 "%s", v / u, units[i]);
-				return;
-			}
-		}
-	}
-	snprintf(out, len, "limit %s %" PRIu64, cg_ctl_name(c), v);
+	lim_text(plan_index[c], asked(plan, c), out, len);
 }
 
 /* "limit processes 20 and limit cpu 2s" for the limits in mask. */
@@ -312,6 +295,16 @@ linux_cgroup_spent(const struct linux_cgroup *lc, char *msg, size_t msglen)
 		 lc->cpu_budget_usec / 1000000, lc->cpu_used_usec / 1000000,
 		 lc->cpu_used_usec % 1000000 / 10000);
 	return true;
+}
+
+uint64_t
+linux_cgroup_oom_kills(const struct linux_cgroup *lc)
+{
+	uint64_t n = 0;
+
+	if (!lc || !lc->cg.made || !(lc->cg.ctls & CG_BIT(CG_MEMORY)) || cg_oom_kills(&lc->cg, &n) < 0)
+		return 0;
+	return n;
 }
 
 void

@@ -62,6 +62,10 @@ const struct pt_watch *linux_cgroup_watch(struct linux_cgroup *lc);
  * tree killed for it (heel-exec exits 128 + SIGXCPU). */
 bool linux_cgroup_spent(const struct linux_cgroup *lc, char *msg, size_t msglen);
 
+/* After the wait: how many processes of the tree the kernel's OOM killer
+ * ended for `limit memory` (0 without a memory cgroup). */
+uint64_t linux_cgroup_oom_kills(const struct linux_cgroup *lc);
+
 /* Removes the cgroup once the tree is dead; a no-op when none was made.
  * Notes a failure. */
 void linux_cgroup_remove(struct linux_launch *l, struct linux_cgroup *lc);

@@ -83,6 +83,8 @@ read_status(struct hostenv *h, const char *root)
 
 		if (strncmp(line, "Seccomp:", 8) == 0)
 			h->seccomp = atoi(line + 8);
+		else if (strncmp(line, "NoNewPrivs:", 11) == 0)
+			h->no_new_privs = atoi(line + 11);
 		else if (strncmp(line, "CapBnd:", 7) == 0 && sscanf(line + 7, "%llx", &caps) == 1)
 			h->cap_bnd_sys_admin = (caps >> CAP_SYS_ADMIN_BIT) & 1;
 		else if (strncmp(line, "CapEff:", 7) == 0 && sscanf(line + 7, "%llx", &caps) == 1)
@@ -208,18 +210,35 @@ read_apparmor(struct hostenv *h, const char *root)
 		*nl = '\0';
 }
 
+/* PID 1 named heel-exec, with no_new_privs and a seccomp filter on us
+ * (every heel sandbox has both): the init of a heel sandbox's PID
+ * namespace, seen from a command inside it. Not when we are PID 1
+ * ourselves: that is heel-exec as a container's entry point. A name is
+ * enough: it only chooses the words of a refusal the kernel made. */
+static void
+read_nested(struct hostenv *h, const char *root)
+{
+	char comm[32];
+
+	h->in_heel = h->seccomp == 2 && h->no_new_privs == 1 && getpid() != 1 &&
+		     read_below(root, "/proc/1/comm", comm, sizeof(comm)) > 0 &&
+		     strcmp(comm, "heel-exec\n") == 0;
+}
+
 void
 hostenv_observe(struct hostenv *h, const char *root)
 {
 	memset(h, 0, sizeof(*h));
 	h->root = geteuid() == 0;
 	h->seccomp = h->cap_bnd_sys_admin = h->cap_eff_sys_admin = HE_UNKNOWN;
+	h->no_new_privs = HE_UNKNOWN;
 	read_status(h, root);
 	/* unshare(0) changes nothing and the kernel never refuses it: a
 	 * failure is a seccomp filter's answer. */
 	h->unshare_refused = unshare(0) < 0 ? errno : 0;
 	read_masked(h, root);
 	read_engine(h, root);
+	read_nested(h, root);
 	h->userns_restrict =
 	    (int)read_number(root, "/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
 	h->userns_clone = (int)read_number(root, "/proc/sys/kernel/unprivileged_userns_clone");
@@ -298,6 +317,9 @@ cause_of(const struct hostenv *h, enum he_step step, int err)
 {
 	bool user = !h->root;
 
+	/* heel-exec's own filter refuses what a sandbox would need. */
+	if (h->in_heel && perm_or_nosys(err))
+		return HE_CAUSE_NESTED;
 	switch (step) {
 	case HE_STEP_CLONE:
 		if (err == ENOSPC)
@@ -479,7 +501,7 @@ hostenv_diagnose(const struct hostenv *h, enum he_step step, int err, struct he_
 			  "capabilities (the profile unprivileged_userns)");
 		put(d->way_out, sizeof(d->way_out),
 		    "install heel's AppArmor profile, which allows `userns` to the installed "
-		    "heel-exec (`sudo make install` puts it in /etc/apparmor.d/heel-exec and loads "
+		    "heel-exec (`sudo make install-apparmor` puts it in /etc/apparmor.d/heel-exec and loads "
 		    "it), or lift the restriction for every program: `sudo sysctl "
 		    "-w " RESTRICT_SYSCTL "=0`");
 		break;
@@ -493,6 +515,16 @@ hostenv_diagnose(const struct hostenv *h, enum he_step step, int err, struct he_
 		    "allow them with `sudo sysctl -w kernel.unprivileged_userns_clone=1`, or run "
 		    "heel-exec as root");
 		break;
+	case HE_CAUSE_NESTED:
+		d->brief = "inside a heel sandbox";
+		put(d->why, sizeof(d->why),
+		    "heel-exec runs inside a heel sandbox, whose seccomp filter refuses %s to "
+		    "everything in it: a sandbox is not made inside another",
+		    what);
+		put(d->way_out, sizeof(d->way_out),
+		    "run heel outside the sandbox; inside it, the outer sandbox's walls already "
+		    "hold for every command");
+		return d->cause;
 	case HE_CAUSE_USERNS_LIMIT:
 		d->brief = "user namespace limit";
 		if (h->max_userns == 0) {
@@ -540,7 +572,9 @@ hostenv_container_line(const struct hostenv *h, const struct he_diag *d, char *b
 	bool ours = d && (d->cause == HE_CAUSE_SECCOMP || d->cause == HE_CAUSE_NO_CAP ||
 			  d->cause == HE_CAUSE_MOUNT_DENIED || d->cause == HE_CAUSE_PROC_MASKED);
 
-	if (h->engine == HE_ENGINE_NONE)
+	if (h->in_heel)
+		put(buf, len, "a heel sandbox (PID 1 is heel-exec, under a seccomp filter)");
+	else if (h->engine == HE_ENGINE_NONE)
 		put(buf, len, "none detected");
 	else if (ours)
 		put(buf, len, "%s (%s): %s", h->engine_name, d->brief, d->way_out);

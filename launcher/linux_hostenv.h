@@ -57,6 +57,10 @@ struct hostenv {
 	int userns_restrict;      /* kernel.apparmor_restrict_unprivileged_userns */
 	int userns_clone;         /* kernel.unprivileged_userns_clone (Debian's kernels) */
 	long max_userns;          /* user.max_user_namespaces */
+	int no_new_privs;         /* /proc/self/status NoNewPrivs: 1, 0 */
+	bool in_heel;             /* PID 1 is heel-exec's sandbox init (not us), and
+				   * no_new_privs and a seccomp filter are on us:
+				   * run inside a heel sandbox */
 	bool apparmor;            /* AppArmor is enabled */
 	char label[64];           /* the AppArmor label this process runs under,
 				   * "docker-default (enforce)"; "" unknown */
@@ -65,6 +69,7 @@ struct hostenv {
 /* Reads the facts below `root` ("" on a real system; a tree of plain
  * files in the unit test): /proc/self/status, /proc/self/mountinfo,
  * /.dockerenv, /run/.containerenv, /proc/1/environ (where readable),
+ * /proc/1/comm,
  * /proc/sys/{kernel,user}/..., /sys/kernel/security/apparmor,
  * /proc/self/attr. unshare_refused asks the kernel, not the tree. In a
  * new user namespace the capability sets are full whatever the host
@@ -84,6 +89,8 @@ enum he_cause {
 				      * restriction (Ubuntu 23.10 and later) */
 	HE_CAUSE_USERNS_DISABLED,    /* kernel.unprivileged_userns_clone=0 */
 	HE_CAUSE_USERNS_LIMIT,       /* user.max_user_namespaces (ENOSPC) */
+	HE_CAUSE_NESTED,             /* inside a heel sandbox, whose filter refuses
+				      * namespaces and mounts by design */
 };
 
 struct he_diag {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -1107,4 +1108,77 @@ hr_check_repos(const struct hr_plan *hp, struct gs_stats *st, void (*warn)(const
 	if (!hp->nroots)
 		return 0;
 	return gs_check_after(&sc, st, warn);
+}
+
+void
+hr_watch_start(const struct hr_plan *hp, struct hr_watch *w)
+{
+	*w = (struct hr_watch){ .fd = -1 };
+	for (size_t i = 0; i < hp->n; i++) {
+		const struct hr_guard *g = &hp->g[i];
+		char dir[PATH_MAX];
+		const char *slash = strrchr(g->path, '/');
+
+		if (g->kind != HR_MOUNT || g->is_dir || !slash || slash == g->path)
+			continue;
+		if (w->fd < 0) {
+			if ((w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) < 0 ||
+			    !(w->wd = malloc(hp->n * sizeof(*w->wd)))) {
+				if (w->fd >= 0)
+					close(w->fd);
+				*w = (struct hr_watch){ .fd = -1 };
+				return;
+			}
+			w->n = hp->n;
+			for (size_t k = 0; k < w->n; k++)
+				w->wd[k] = -1;
+		}
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - g->path), g->path);
+		w->wd[i] = inotify_add_watch(w->fd, dir, IN_CREATE | IN_ONLYDIR | IN_DONT_FOLLOW);
+	}
+}
+
+void
+hr_watch_report(const struct hr_plan *hp, struct hr_watch *w,
+		void (*warn)(const char *fmt, ...))
+{
+	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
+	bool *said;
+	ssize_t n;
+
+	if (w->fd < 0)
+		return;
+	said = calloc(w->n ? w->n : 1, sizeof(*said));
+	while (said && (n = read(w->fd, buf, sizeof(buf))) > 0) {
+		for (char *p = buf; p < buf + n;) {
+			const struct inotify_event *e = (const struct inotify_event *)(void *)p;
+
+			p += sizeof(*e) + e->len;
+			for (size_t i = 0; e->len && i < w->n; i++) {
+				const struct hr_guard *g = &hp->g[i];
+				const char *base = strrchr(g->path, '/') + 1;
+				size_t bl = strlen(base);
+				char by[PATH_MAX + 64];
+
+				if (w->wd[i] != e->wd || said[i] || strncmp(e->name, base, bl) != 0 ||
+				    strcmp(e->name + bl, ".lock") != 0)
+					continue;
+				said[i] = true;
+				warn("%s: something in the sandbox tried to change it (it made %s.lock, "
+				     "as git does to rewrite a config) and could not (renaming over it "
+				     "fails: \"Device or resource busy\"): %s keeps it read-only, %s; "
+				     "change it outside the sandbox%s",
+				     g->path, base, who(g, by, sizeof(by)),
+				     g->because ? g->because : "the host runs what it says",
+				     g->set == ART_SET_HOST_RUN
+					 ? ", or give --protect-host-run=false (`unprotect host-run` in "
+					   "a policy) to let the sandbox change what the host runs"
+					 : "");
+			}
+		}
+	}
+	free(said);
+	free(w->wd);
+	close(w->fd);
+	*w = (struct hr_watch){ .fd = -1 };
 }

@@ -133,4 +133,26 @@ size_t hr_check_after(const struct hr_plan *hp, void (*warn)(const char *fmt, ..
 size_t hr_check_repos(const struct hr_plan *hp, struct gs_stats *st,
 		      void (*warn)(const char *fmt, ...));
 
+/* Whether the sandbox tried to replace a file kept read-only by a
+ * mount: a tool that changes a file writes NAME.lock beside it and
+ * renames that over it (git config does), and the rename onto a mount
+ * point fails with EBUSY ("Device or resource busy"), which names no
+ * sandbox. An inotify watch on the directories of those files sees the
+ * lock file made; nothing else is watched, nothing of the sandbox is on
+ * its path, and its events are read once, at the end. */
+struct hr_watch {
+	int fd;   /* the inotify descriptor; -1: none */
+	int *wd;  /* per guard: its directory's watch, or -1 */
+	size_t n;
+};
+
+/* Before the fork. Sets w->fd to -1 when there is nothing to watch (or
+ * inotify refuses: the explanation is then lost, nothing else). */
+void hr_watch_start(const struct hr_plan *hp, struct hr_watch *w);
+
+/* After the tree is gone: one line to warn() for each file the sandbox
+ * tried to replace, saying what heel did and the way out; frees w. */
+void hr_watch_report(const struct hr_plan *hp, struct hr_watch *w,
+		     void (*warn)(const char *fmt, ...));
+
 #endif

@@ -64,24 +64,69 @@ send_decider(struct linux_proxy *p, const struct art_view *view, const struct hc
 	return 0;
 }
 
+/* Whose words heel-proxy's refusals use ("add --allow-domain HOST" or
+ * "add \"HOST\" to `network allow { }` in FILE"): the words the user
+ * wrote the network in, told by the origins of the network setting and
+ * of the allow-list entries. An option of heel run wins (that is what
+ * the user typed last); then a TOML configuration; then a policy file. */
+static void
+network_words(const struct art_view *view, char *buf, size_t len)
+{
+	const char *toml = NULL, *policy = NULL;
+	bool option = false;
+	struct art_scalar kind;
+	size_t n = art_net_count(view);
+
+	for (size_t i = 0; i <= n; i++) {
+		const char *f = NULL, *dot;
+		struct art_net e;
+
+		if (i == n && art_scalar(view, ART_LINUX, ART_SC_NETWORK, &kind) == 0 && kind.set)
+			f = kind.origin.file;
+		else if (i < n && art_net_at(view, i, &e) == 0)
+			f = e.origin.file;
+		if (!f || f[0] == '<')
+			continue;
+		dot = strrchr(f, '.');
+		if (f[0] == '-')
+			option = true;
+		else if (dot && strcmp(dot, ".toml") == 0)
+			toml = toml ? toml : f;
+		else
+			policy = policy ? policy : f;
+	}
+	if (option)
+		snprintf(buf, len, "options");
+	else if (toml)
+		snprintf(buf, len, "toml %s", toml);
+	else if (policy)
+		snprintf(buf, len, "policy %s", policy);
+	else
+		snprintf(buf, len, "policy");
+}
+
+/* The settings, `sink` and its descriptor `fd` (opened before the proxy
+ * started; closed here) among them. */
 static int
 send_settings(struct linux_proxy *p, const struct art_view *view, const struct hc_places *ps,
-	      const struct envb_launch *vars, char *err, size_t errlen)
+	      const char *sink, int fd, char *err, size_t errlen)
 {
 	struct art_scalar kind, priv;
 	char buf[PROXYCTL_MSG_MAX];
-	const char *sink;
-	int r, fd;
+	int r;
 
 	if ((r = send_setting(p, "token", p->token, err, errlen)) < 0)
-		return r;
+		goto out;
 	art_scalar(view, ART_LINUX, ART_SC_NETWORK, &kind);
 	if ((r = send_setting(p, "mode", kind.value == 1 ? "allow-all" : "allow-list", err,
 			      errlen)) < 0)
-		return r;
+		goto out;
+	network_words(view, buf, sizeof(buf));
+	if ((r = send_setting(p, "words", buf, err, errlen)) < 0)
+		goto out;
 	if (art_scalar(view, ART_LINUX, ART_SC_ALLOW_PRIVATE, &priv) == 0 && priv.set &&
 	    priv.value && (r = send_setting(p, "allow-private", "1", err, errlen)) < 0)
-		return r;
+		goto out;
 	for (size_t i = 0; kind.value == 2 && i < art_net_count(view); i++) {
 		struct art_net n;
 
@@ -89,19 +134,22 @@ send_settings(struct linux_proxy *p, const struct art_view *view, const struct h
 			continue;
 		snprintf(buf, sizeof(buf), "%u %s", n.port, n.host);
 		if ((r = send_setting(p, "allow", buf, err, errlen)) < 0)
-			return r;
+			goto out;
 	}
-	if ((r = helper_audit_sink(view, ps, vars, &sink, &fd, err, errlen)) < 0)
-		return r;
 	if (sink) {
 		r = helper_send(&p->h, "heel-proxy", "audit", sink, fd, err, errlen);
 		close(fd);
+		fd = -1;
 		if (r < 0)
-			return r;
+			goto out;
 	}
 	if ((r = send_decider(p, view, ps, err, errlen)) < 0)
-		return r;
-	return send_setting(p, "end", NULL, err, errlen);
+		goto out;
+	r = send_setting(p, "end", NULL, err, errlen);
+out:
+	if (fd >= 0)
+		close(fd);
+	return r;
 }
 
 /* The socket on the host's loopback, for a sandbox without a network
@@ -132,9 +180,9 @@ linux_proxy_start(struct linux_proxy *p, const struct art_view *view, const stru
 	char *const *host_env = vars->env;
 	char exe[PATH_MAX], home[PATH_MAX + 8] = "", lang[256] = "";
 	char *envp[4];
-	const char *v;
+	const char *v, *sink;
 	size_t ne = 0;
-	int r;
+	int r, fd;
 
 	p->on = true;
 	p->h = (struct helper){ .pidfd = -1, .ctl = -1 };
@@ -148,8 +196,16 @@ linux_proxy_start(struct linux_proxy *p, const struct art_view *view, const stru
 		snprintf(err, errlen, "proxy credentials: getrandom: %s", strerror(-r));
 		return r;
 	}
-	if (!netns && (r = host_listener(p, err, errlen)) < 0)
+	/* The sink opened now: one that cannot be opened (a directory the
+	 * user may not write) is refused before any proxy exists, in the
+	 * launch's own words. */
+	if ((r = helper_audit_sink(view, ps, vars, &sink, &fd, err, errlen)) < 0)
 		return r;
+	if (!netns && (r = host_listener(p, err, errlen)) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
 	/* What the decider may need of the user's; the credentials travel
 	 * on the socket, never in the environment. */
 	envp[ne++] = "PATH=/usr/bin:/bin";
@@ -162,9 +218,12 @@ linux_proxy_start(struct linux_proxy *p, const struct art_view *view, const stru
 		envp[ne++] = lang;
 	}
 	envp[ne] = NULL;
-	if ((r = helper_start(&p->h, exe, envp, err, errlen)) < 0)
+	if ((r = helper_start(&p->h, exe, envp, err, errlen)) < 0) {
+		if (fd >= 0)
+			close(fd);
 		return r;
-	return send_settings(p, view, ps, vars, err, errlen);
+	}
+	return send_settings(p, view, ps, sink, fd, err, errlen);
 }
 
 int

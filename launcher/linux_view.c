@@ -412,14 +412,14 @@ cmp_str(const void *a, const void *b)
  * under it, and in a user namespace the kernel refuses a plain bind of
  * a directory with locked mounts beneath it (EINVAL). */
 static int
-pin_parents(const struct ll_plan *plan, char *err, size_t errlen)
+pin_parents(const struct ll_plan *plan, const bool *nested, char *err, size_t errlen)
 {
 	const char **pins;
 	size_t npins = 0;
 	int r = 0;
 
 	for (size_t m = 0; m < plan->nmounts; m++)
-		npins += plan->mounts[m].nkeep;
+		npins += nested[m] ? 0 : plan->mounts[m].nkeep;
 	if (!npins)
 		return 0;
 	pins = calloc(npins, sizeof(*pins));
@@ -427,7 +427,7 @@ pin_parents(const struct ll_plan *plan, char *err, size_t errlen)
 		return fail(err, errlen, ENOMEM, "planning the covers: %s", strerror(ENOMEM));
 	npins = 0;
 	for (size_t m = 0; m < plan->nmounts; m++)
-		for (size_t k = 0; k < plan->mounts[m].nkeep; k++)
+		for (size_t k = 0; !nested[m] && k < plan->mounts[m].nkeep; k++)
 			pins[npins++] = plan->mounts[m].keep[k];
 	qsort(pins, npins, sizeof(*pins), cmp_str);
 	for (size_t i = 0; i < npins && r == 0; i++) {
@@ -643,19 +643,30 @@ int
 view_mount_covers(const struct ll_plan *plan, bool root_only, char *err, size_t errlen)
 {
 	struct covers cv = { 0 };
-	int r = 0;
+	bool *nested = plan && plan->nmounts ? calloc(plan->nmounts, sizeof(*nested)) : NULL;
+	int r = plan && plan->nmounts && !nested ? -ENOMEM : 0;
 
+	/* A deny beneath a denied directory (~/.docker/config.json under
+	 * ~/.docker, as two protection sets say, both covers without
+	 * Landlock) is hidden by that directory's cover already, and once
+	 * that cover is bound the path no longer exists to bind onto. */
 	for (size_t m = 0; plan && r == 0 && m < plan->nmounts; m++)
-		r = add_cover(&cv, plan->mounts[m].deny, plan->mounts[m].is_dir, false);
+		for (size_t o = 0; o < plan->nmounts && !nested[m]; o++)
+			nested[m] = o != m && plan->mounts[o].is_dir &&
+				    px_beneath(plan->mounts[m].deny, plan->mounts[o].deny);
+	for (size_t m = 0; plan && r == 0 && m < plan->nmounts; m++)
+		if (!nested[m])
+			r = add_cover(&cv, plan->mounts[m].deny, plan->mounts[m].is_dir, false);
 	if (r < 0)
 		r = fail(err, errlen, -r, "planning the covers: %s", strerror(-r));
 	if (r == 0 && root_only)
 		r = cover_root_only(&cv, err, errlen);
 	if (r == 0 && plan)
-		r = pin_parents(plan, err, errlen);
+		r = pin_parents(plan, nested, err, errlen);
 	if (r == 0)
 		r = bind_covers(&cv, err, errlen);
 	/* The paths of the scan are the process's until it execs. */
 	free(cv.c);
+	free(nested);
 	return r;
 }

@@ -557,6 +557,27 @@ cg_cpu_usec(const struct cg *cg, uint64_t *usec)
 	return -EIO;
 }
 
+int
+cg_oom_kills(const struct cg *cg, uint64_t *n)
+{
+	char path[CG_PATH_MAX + 32], buf[1024], *p;
+	const char *dir = cg->dir[CG_MEMORY];
+	ssize_t r;
+
+	if (!dir[0])
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/%s", dir,
+		 cg->version == 2 ? "memory.events" : "memory.oom_control");
+	if ((r = read_small(path, buf, sizeof(buf))) < 0)
+		return (int)r;
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (strncmp(p, "oom_kill ", 9) == 0) {
+			*n = strtoull(p + 9, NULL, 10);
+			return 0;
+		}
+	return -ENOENT;
+}
+
 /* Kills each pid the cgroup lists. */
 static void
 kill_listed(const char *dir)

@@ -81,6 +81,11 @@ int cg_enter(const struct cg *cg, pid_t pid);
  * (v2 cpu.stat usage_usec, v1 cpuacct.usage). 0 or -errno. */
 int cg_cpu_usec(const struct cg *cg, uint64_t *usec);
 
+/* How many processes the kernel's OOM killer ended in the cgroup for
+ * its memory limit (v2 memory.events oom_kill, v1 memory.oom_control
+ * oom_kill, Linux 4.13). 0 or -errno. */
+int cg_oom_kills(const struct cg *cg, uint64_t *n);
+
 /* SIGKILLs every process in the cgroup: v2 cgroup.kill where the kernel
  * has it, else each pid listed once (a process forked meanwhile is the
  * launcher's sweep's, which finds every descendant). */

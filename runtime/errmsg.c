@@ -17,3 +17,15 @@ rt_error(char *err, size_t errlen, int rc, const char *fmt, ...)
 	}
 	return rc;
 }
+
+const char *
+rt_origin(char *buf, size_t len, const char *file, unsigned line)
+{
+	if (!file)
+		snprintf(buf, len, "%s", "");
+	else if (!line)
+		snprintf(buf, len, "%s", file);
+	else
+		snprintf(buf, len, "%s:%u", file, line);
+	return buf;
+}

@@ -21,4 +21,9 @@
 int rt_error(char *err, size_t errlen, int rc, const char *fmt, ...)
 	__attribute__((format(RT_PRINTF_FORMAT, 4, 5)));
 
+/* Where a rule came from, for a message: "FILE:LINE", or FILE alone when
+ * line is 0 (a rule `heel run` made from an option, whose origin is the
+ * option as written: "--writable ./out"); "" without a file. Returns buf. */
+const char *rt_origin(char *buf, size_t len, const char *file, unsigned line);
+
 #endif

@@ -112,11 +112,13 @@ hc_places_add_policy(struct hc_places *ps, const struct art_view *view,
 			    "grant \"%s\" (writable): %s; heel cannot tell what the sandbox "
 			    "may write, so it runs and opens nothing on the host",
 			    rv.path, px_describe(&info, desc, sizeof(desc)));
-		if (rv.origin)
-			snprintf(why, sizeof(why), "grant \"%s\" %s at %s:%u", rv.path,
-				 (rv.access & LL_FS_EXECUTE) ? "rwx" : "rw", rv.origin,
-				 rv.origin_line);
-		else
+		if (rv.origin) {
+			char at[PATH_MAX];
+
+			snprintf(why, sizeof(why), "grant \"%s\" %s at %s", rv.path,
+				 (rv.access & LL_FS_EXECUTE) ? "rwx" : "rw",
+				 rt_origin(at, sizeof(at), rv.origin, rv.origin_line));
+		} else
 			snprintf(why, sizeof(why), "grant \"%s\" %s", rv.path,
 				 (rv.access & LL_FS_EXECUTE) ? "rwx" : "rw");
 		if ((r = hc_places_add(ps, path, why, false)) < 0)
@@ -425,8 +427,17 @@ walk(struct walk *w)
 			goto out;
 		}
 		if (fd < 0 || fstat(fd, &st) < 0) {
-			r = rt_error(w->err, w->errlen, -errno, "%s %s: %s/%s: %s", w->what,
-				     w->path, w->top ? w->done : "", comp, strerror(errno));
+			int e = errno;
+			char at[PATH_MAX];
+
+			/* The component that failed, unless it is the path itself. */
+			snprintf(at, sizeof(at), "%s/%s", w->top ? w->done : "", comp);
+			if (strcmp(at, w->path) == 0)
+				r = rt_error(w->err, w->errlen, -e, "%s %s: %s", w->what, w->path,
+					     strerror(e));
+			else
+				r = rt_error(w->err, w->errlen, -e, "%s %s: %s: %s", w->what, w->path,
+					     at, strerror(e));
 			if (fd >= 0)
 				close(fd);
 			goto out;

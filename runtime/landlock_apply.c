@@ -440,10 +440,12 @@ label(const struct builder *b, const struct ent *e, char *buf, size_t len)
 		return buf;
 	}
 	ll_table_rule(b->t, (uint32_t)e->tidx, &r);
-	if (r.origin)
-		snprintf(buf, len, "%s \"%s\" (%s:%u)", r.kind == LL_KIND_GRANT ? "grant" : "deny",
-			 r.path, r.origin, r.origin_line);
-	else
+	if (r.origin) {
+		char at[PATH_MAX];
+
+		snprintf(buf, len, "%s \"%s\" (%s)", r.kind == LL_KIND_GRANT ? "grant" : "deny",
+			 r.path, rt_origin(at, sizeof(at), r.origin, r.origin_line));
+	} else
 		snprintf(buf, len, "%s \"%s\"", r.kind == LL_KIND_GRANT ? "grant" : "deny", r.path);
 	return buf;
 }
@@ -460,9 +462,33 @@ fix_where(const struct builder *b, const struct ent *e, char *buf, size_t len)
 	if (e->tidx < 0)
 		return buf;
 	ll_table_rule(b->t, (uint32_t)e->tidx, &r);
-	if (r.origin && r.origin[0] != '<')
+	if (r.origin && r.origin[0] != '<' && r.origin_line)
 		snprintf(buf, len, "%s:%u", r.origin, r.origin_line);
 	return buf;
+}
+
+/* The way out of a required grant whose path is missing, in the words of
+ * what wrote it: an option of `heel run` (origin "--writable ./out", line
+ * 0) or a line of its TOML configuration has no `optional`. */
+static void
+missing_fix(const struct builder *b, const struct ent *e, char *buf, size_t len)
+{
+	struct ll_rule_view r;
+	char where[PATH_MAX + 16];
+	size_t n;
+
+	r.origin = NULL;
+	if (e->tidx >= 0)
+		ll_table_rule(b->t, (uint32_t)e->tidx, &r);
+	n = r.origin ? strlen(r.origin) : 0;
+	if (r.origin && !r.origin_line)
+		snprintf(buf, len, "create it, or leave out %s", r.origin);
+	else if (r.origin && n > 5 && strcmp(r.origin + n - 5, ".toml") == 0)
+		snprintf(buf, len, "create it, or remove it from %s:%u", r.origin, r.origin_line);
+	else
+		snprintf(buf, len, "create it, or mark the grant `optional` %s%s if the sandbox can "
+			 "do without it", fix_where(b, e, where, sizeof(where))[0] ? "at " : "in the policy",
+			 where);
 }
 
 static int
@@ -557,7 +583,7 @@ add_grant(struct builder *b, const char *path, uint64_t access, bool optional,
 	  enum ll_plan_kind pk, int32_t tidx, const char *why)
 {
 	struct ent e = { .fd = -1, .pk = pk, .tidx = tidx, .why = why, .exists = true };
-	char lab[PATH_MAX + 64], where[PATH_MAX + 16];
+	char lab[PATH_MAX + 64], where[PATH_MAX + 128];
 	struct stat st;
 	int fd, rc;
 
@@ -593,11 +619,9 @@ add_grant(struct builder *b, const char *path, uint64_t access, bool optional,
 		/* A required grant of a path this machine lacks: the way out
 		 * is the user's to choose. */
 		if (fd == -ENOENT || fd == -ENOTDIR) {
-			fix_where(b, &e, where, sizeof(where));
-			return rt_error(b->err, b->errlen, fd,
-				    "%s: %s does not exist; create it, or mark the grant `optional` "
-				    "%s%s if the sandbox can do without it", lab, path,
-				    where[0] ? "at " : "in the policy", where);
+			missing_fix(b, &e, where, sizeof(where));
+			return rt_error(b->err, b->errlen, fd, "%s: %s does not exist; %s", lab, path,
+					where);
 		}
 		return rt_error(b->err, b->errlen, fd, "%s: %s %s", lab, path, what);
 	}

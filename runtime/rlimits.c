@@ -3,6 +3,7 @@
 #include "rlimits.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #ifdef __APPLE__
@@ -43,6 +44,35 @@ lim_step_name(int step)
 	if (step == LIM_STEP_IOPRIO)
 		return "io-priority";
 	return "?";
+}
+
+const char *
+lim_text(int i, uint64_t v, char *buf, size_t len)
+{
+	static const struct {
+		const char *unit;
+		uint64_t size;
+	} units[] = {
+		{ "TiB", 1ULL << 40 }, { "TB", 1000000000000ULL }, { "GiB", 1ULL << 30 },
+		{ "GB", 1000000000ULL }, { "MiB", 1ULL << 20 },	  { "MB", 1000000ULL },
+		{ "KiB", 1ULL << 10 },	{ "KB", 1000ULL },
+	};
+	const char *name = lim_step_name(i);
+
+	if (i == 1) {
+		snprintf(buf, len, "limit %s %llus", name, (unsigned long long)v);
+		return buf;
+	}
+	/* memory, file-size, stack, core: sizes; the rest counts. */
+	for (size_t u = 0; v && (i == 0 || i >= 4) && u < sizeof(units) / sizeof(units[0]); u++)
+		if (v % units[u].size == 0) {
+			snprintf(buf, len, "limit %s %llu%s", name,
+				 (unsigned long long)(v / units[u].size), units[u].unit);
+			return buf;
+		}
+	snprintf(buf, len, "limit %s %llu%s", name, (unsigned long long)v,
+		 i == 0 || i >= 4 ? "B" : "");
+	return buf;
 }
 
 int

@@ -9,6 +9,7 @@
 #define HEEL_RUNTIME_RLIMITS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/resource.h>
 
@@ -43,6 +44,12 @@ enum { LIM_STEP_NICE = ART_LIMIT_COUNT, LIM_STEP_IOPRIO };
 
 /* The policy's name of limit i ("open-files"), or of a step. */
 const char *lim_step_name(int step);
+
+/* "limit NAME VALUE" as a policy would write it: a size in the largest
+ * unit that holds it exactly, decimal or binary as it divides (2GB stays
+ * 2GB, not 1953125KiB; 2GiB stays 2GiB), CPU time in seconds, counts as
+ * they are. Returns buf. */
+const char *lim_text(int i, uint64_t v, char *buf, size_t len);
 
 /* Fills *plan from the policy's `limit`, `nice` and `io-priority` as seen
  * on `platform`, reading the launcher's current hard limits: a limit is

@@ -263,7 +263,7 @@ venv_check_places(const struct venv_plan *vp, const struct art_view *view, char 
 	for (uint32_t i = 0; i < t.rule_count; i++) {
 		struct ll_rule_view rv;
 		struct px_info info;
-		char path[PATH_MAX];
+		char path[PATH_MAX], at[PATH_MAX];
 
 		ll_table_rule(&t, i, &rv);
 		if (rv.kind != LL_KIND_GRANT || !(rv.access & LL_FS_WRITE_RIGHTS) ||
@@ -271,12 +271,12 @@ venv_check_places(const struct venv_plan *vp, const struct art_view *view, char 
 		    !at_or_beneath(path, vp->path))
 			continue;
 		return rt_error(err, errlen, -EPERM,
-				"venv %s: the policy lets the sandbox write %s (grant \"%s\"%s%s:%u); "
+				"venv %s: the policy lets the sandbox write %s (grant \"%s\"%s%s); "
 				"with allow-pip-install no the sandbox must not write the venv (the "
 				"host runs its python and pip when it is prepared): drop the grant, "
 				"or say allow-pip-install yes",
 				vp->path, path, rv.path, rv.origin ? ", " : "",
-				rv.origin ? rv.origin : "", rv.origin_line);
+				rt_origin(at, sizeof(at), rv.origin, rv.origin_line));
 	}
 	return 0;
 }

@@ -2,9 +2,12 @@
  * Options and a configuration file -> policy text -> artifact bytes (see
  * build.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "artifact_read.h"
 #include "artifact_write.h"
@@ -61,8 +64,18 @@ add_named(struct build_named_list *l, const char *cwd, const char *spelled, cons
 	else if (asprintf(&v->path, "%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "",
 			  spelled[0] ? spelled : ".") < 0)
 		v->path = NULL;
-	if (asprintf(&v->origin, "%s:", origin ? origin : "a path") < 0)
-		v->origin = NULL;
+	/* "--audit-log /x" and the path /x: said once ("--audit-log /x: ..."). */
+	{
+		size_t no = origin ? strlen(origin) : 0, ns = strlen(v->path ? v->path : "");
+
+		if (origin && spelled[0] == '/' && v->path && no > ns && origin[no - ns - 1] == ' ' &&
+		    strcmp(origin + no - ns, v->path) == 0) {
+			if (asprintf(&v->origin, "%.*s", (int)(no - ns - 1), origin) < 0)
+				v->origin = NULL;
+		} else if (asprintf(&v->origin, "%s:", origin ? origin : "a path") < 0) {
+			v->origin = NULL;
+		}
+	}
 	if (!v->path || !v->origin) {
 		free(v->path);
 		free(v->origin);
@@ -163,6 +176,25 @@ settle_network(struct settings *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* 0 when `path` opens for reading and is a regular file; -errno. */
+static int
+readable_file(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (S_ISDIR(st.st_mode))
+		r = -EISDIR;
+	else if (!S_ISREG(st.st_mode))
+		r = -EINVAL;
+	close(fd);
+	return r;
+}
+
 int
 build_text(struct diag_ctx *ctx, const struct build_in *in, char **text, char *err, size_t errlen)
 {
@@ -191,6 +223,13 @@ build_text(struct diag_ctx *ctx, const struct build_in *in, char **text, char *e
 		abs[i] = r.path;
 		r.path = NULL;
 		pathres_free(&r);
+		/* Said of the option here: the compiler would report it as a
+		 * failed `include` in the text heel made. */
+		if ((rc = readable_file(abs[i])) < 0) {
+			snprintf(err, errlen, "%s %s: %s", i == 0 ? "--policy" : "--config", f,
+				 strerror(-rc));
+			break;
+		}
 		includes[nincludes++] = abs[i];
 	}
 	if (!rc && in->config && !ends_with(in->config, ".heel")) {
@@ -250,9 +289,87 @@ top_source(const struct diag_ctx *ctx, const char *name)
 	return NULL;
 }
 
-int
-build_compile(struct diag_ctx *ctx, const char *name, const char *text, bool quiet_top,
-	      uint8_t **bytes, size_t *len)
+/* One origin of the text `name` moved to what its line's comment names:
+ * "--writable ./out" (line 0: an option, said as written), or
+ * "/x/heel.toml:4:12" (that file, line and column). A line without a
+ * comment keeps its place in the text. 0 or -ENOMEM. */
+static int
+relocate(struct ir_policy *ir, struct ir_origin *o, const char *name, const char *text)
+{
+	char c[1024], *end;
+	const char *colon2, *colon1;
+	unsigned long line, col;
+
+	if (!o->file || strcmp(o->file, name) != 0 ||
+	    policytext_origin_at(text, o->line, c, sizeof(c)) < 0)
+		return 0;
+	o->line = o->col = 0;
+	/* FILE:LINE:COL: the two last colons, digits after each. */
+	colon2 = strrchr(c, ':');
+	for (colon1 = colon2 ? colon2 - 1 : NULL; colon1 && colon1 > c && *colon1 != ':'; colon1--)
+		;
+	if (c[0] != '-' && colon2 && colon1 && colon1 > c && *colon1 == ':' &&
+	    (line = strtoul(colon1 + 1, &end, 10)) > 0 && end == colon2 &&
+	    (col = strtoul(colon2 + 1, &end, 10)) > 0 && !*end && line < UINT32_MAX &&
+	    col < UINT32_MAX) {
+		*(char *)colon1 = '\0';
+		o->line = (uint32_t)line;
+		o->col = (uint32_t)col;
+	}
+	o->file = ir_intern(ir, c);
+	return o->file ? 0 : -ENOMEM;
+}
+
+/* Every rule of `heel run`'s text gets the origin its comment names, so
+ * that heel-exec's messages (a grant whose path is missing, a limit that
+ * killed the command) point at the option or the TOML line the user
+ * wrote rather than at a line of a text they never saw. */
+static int
+relocate_all(struct ir_policy *ir, const char *name, const char *text)
+{
+	int r = 0;
+
+#define RELOC(o) (r = r ? r : relocate(ir, &(o), name, text))
+	for (size_t i = 0; i < ir->npaths; i++)
+		RELOC(ir->paths[i].origin);
+	for (size_t i = 0; i < ir->nreadonly; i++)
+		RELOC(ir->readonly[i].origin);
+	for (size_t i = 0; i < ir->npatterns; i++)
+		RELOC(ir->patterns[i].origin);
+	for (size_t i = 0; i < ir->nenv_pass; i++)
+		RELOC(ir->env_pass[i].origin);
+	for (size_t i = 0; i < ir->nenv_set; i++)
+		RELOC(ir->env_set[i].origin);
+	for (size_t i = 0; i < ir->nipc; i++)
+		RELOC(ir->ipc[i].origin);
+	for (size_t i = 0; i < ir->nseccomp; i++)
+		RELOC(ir->seccomp[i].origin);
+	for (int p = 0; p < IR_PLATFORM_COUNT; p++) {
+		struct ir_scalars *sc = &ir->scalar[p];
+
+		RELOC(ir->python[p].origin);
+		RELOC(ir->decider[p].origin);
+		RELOC(sc->isolation.origin);
+		RELOC(sc->network.origin);
+		RELOC(sc->allow_private.origin);
+		RELOC(sc->audit_kind.origin);
+		RELOC(sc->audit_path.origin);
+		for (int l = 0; l < IR_LIMIT_COUNT; l++)
+			RELOC(sc->limits[l].origin);
+		RELOC(sc->nice.origin);
+		RELOC(sc->io_priority.origin);
+		RELOC(sc->gpu.origin);
+		RELOC(sc->workdir.origin);
+		RELOC(sc->protections.origin);
+		RELOC(sc->unix_sockets.origin);
+	}
+#undef RELOC
+	return r;
+}
+
+static int
+compile(struct diag_ctx *ctx, const char *name, const char *text, bool quiet_top,
+	bool relocated, uint8_t **bytes, size_t *len)
 {
 	struct sema_options opts = {
 		.path = name,
@@ -275,7 +392,9 @@ build_compile(struct diag_ctx *ctx, const char *name, const char *text, bool qui
 	rc = sema_compile(ctx, &opts, &ir);
 	if (rc)
 		return rc;
-	if (bytes)
+	if (relocated)
+		rc = relocate_all(ir, name, text);
+	if (bytes && !rc)
 		rc = artifact_write(ir, bytes, len);
 	ir_policy_free(ir);
 	if (rc && rc != -ENOMEM) {
@@ -286,6 +405,20 @@ build_compile(struct diag_ctx *ctx, const char *name, const char *text, bool qui
 		rc = -EINVAL;
 	}
 	return rc;
+}
+
+int
+build_compile(struct diag_ctx *ctx, const char *name, const char *text, bool quiet_top,
+	      uint8_t **bytes, size_t *len)
+{
+	return compile(ctx, name, text, quiet_top, false, bytes, len);
+}
+
+int
+build_compile_options(struct diag_ctx *ctx, const char *name, const char *text, uint8_t **bytes,
+		      size_t *len)
+{
+	return compile(ctx, name, text, true, true, bytes, len);
 }
 
 int

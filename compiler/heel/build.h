@@ -79,6 +79,12 @@ int build_check_named(const struct build_named_list *l, const uint8_t *bytes, si
 int build_compile(struct diag_ctx *ctx, const char *name, const char *text, bool quiet_top,
 		  uint8_t **bytes, size_t *len);
 
+/* The same for the text build_text rendered (options over the policy
+ * they add to), with each rule's origin moved to the option or the TOML
+ * line its comment names, as heel-exec will show it. */
+int build_compile_options(struct diag_ctx *ctx, const char *name, const char *text,
+			  uint8_t **bytes, size_t *len);
+
 /* The text in `heelc fmt` form (*out malloc'ed). -EINVAL when it does not
  * parse (diagnostics in ctx). */
 int build_format(struct diag_ctx *ctx, const char *name, const char *text, char **out);

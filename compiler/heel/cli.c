@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "suggest.h"
 #include "values.h"
 
 const char cli_usage[] =
@@ -408,6 +409,45 @@ take_option(struct cli *c, const struct option *o, const char *arg, char *err, s
 	return -EINVAL;
 }
 
+/* An option getopt_long did not know: its name, and the nearest one
+ * heel has ("did you mean"), as err. */
+static void
+unknown_option(const struct option *tab, const char *arg, int optopt_, char *err, size_t errlen)
+{
+	const char *names[NBASE + SET_COUNT + 1], *near;
+	char word[64];
+	size_t n = 0, len;
+
+	if (optopt_ && optopt_ < 256) {
+		snprintf(err, errlen, "unknown option -%c", optopt_);
+		return;
+	}
+	for (const struct option *o = tab; o->name && n < NBASE + SET_COUNT; o++)
+		names[n++] = o->name;
+	names[n] = NULL;
+	len = strcspn(arg + 2, "=");
+	snprintf(word, sizeof(word), "%.*s", (int)(len < sizeof(word) ? len : sizeof(word) - 1),
+		 arg + 2);
+	near = strncmp(arg, "--", 2) == 0 ? suggest_word(word, names) : NULL;
+	if (near)
+		snprintf(err, errlen, "unknown option --%s (did you mean --%s?)", word, near);
+	else
+		snprintf(err, errlen, "unknown option %s", arg);
+}
+
+/* getopt_long takes any unique prefix of a long option (`--protect-cred`
+ * for --protect-credentials, `--net` for --network): a setting that
+ * weakens the sandbox must be asked for by its name, and a later option
+ * that shares the prefix would silently change what an old script means.
+ * Every long option is written in full. */
+static bool
+written_in_full(const char *arg, const char *name)
+{
+	size_t n = strcspn(arg, "=");
+
+	return n == strlen(name) + 2 && strncmp(arg + 2, name, n - 2) == 0;
+}
+
 static const struct option *
 option_of(const struct option *tab, int val)
 {
@@ -452,10 +492,18 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	build_options(&t);
 	opterr = 0;
 	optind = 2;
-	while ((opt = getopt_long(argc, argv, c->command == CLI_PYTHON ? "+:hvc:" : "+:hv", t.o,
-				  &idx)) != -1) {
-		int r;
+	for (;;) {
+		int r, at = optind;
 
+		idx = -1;
+		opt = getopt_long(argc, argv, c->command == CLI_PYTHON ? "+:hvc:" : "+:hv", t.o, &idx);
+		if (opt == -1)
+			break;
+		if (idx >= 0 && !written_in_full(argv[at], t.o[idx].name)) {
+			snprintf(err, errlen, "%.*s: write the option in full, --%s (heel takes no "
+				 "abbreviations)", (int)strcspn(argv[at], "="), argv[at], t.o[idx].name);
+			return CLI_ERROR;
+		}
 		if (opt == 'h')
 			return CLI_HELP;
 		if (opt == 'v') {
@@ -469,10 +517,7 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 			break;
 		}
 		if (opt == '?') {
-			if (optopt && optopt < 256)
-				snprintf(err, errlen, "unknown option -%c", optopt);
-			else
-				snprintf(err, errlen, "unknown option %s", argv[optind - 1]);
+			unknown_option(t.o, argv[at], optopt, err, errlen);
 			return CLI_ERROR;
 		}
 		if (opt == ':') {

@@ -85,13 +85,22 @@ find_launcher(char *out, size_t len)
 	return access(out, X_OK) == 0 ? 0 : -errno;
 }
 
-/* The artifact in a sealed memfd the launcher reads it from. */
+#ifndef MFD_NOEXEC_SEAL
+#define MFD_NOEXEC_SEAL 0x0008U /* Linux 6.3 */
+#endif
+
+/* The artifact in a sealed memfd the launcher reads it from. Never
+ * executable (MFD_NOEXEC_SEAL where the kernel has it, which is also
+ * the only memfd a heel sandbox's filter lets through: `heel run` inside
+ * one then gets as far as heel-exec, which says why it cannot nest). */
 static int
 artifact_fd(const uint8_t *bytes, size_t len)
 {
-	int fd = memfd_create("heel-policy", MFD_ALLOW_SEALING);
+	int fd = memfd_create("heel-policy", MFD_ALLOW_SEALING | MFD_NOEXEC_SEAL);
 	size_t off = 0;
 
+	if (fd < 0 && errno == EINVAL)
+		fd = memfd_create("heel-policy", MFD_ALLOW_SEALING);
 	if (fd < 0)
 		return -errno;
 	while (off < len) {
@@ -235,7 +244,7 @@ compile_cached(struct diag_ctx *ctx, const char *text, uint8_t **bytes, size_t *
 		free(*bytes);
 		*bytes = NULL;
 	}
-	rc = build_compile(ctx, "<heel run>", text, true, bytes, len);
+	rc = build_compile_options(ctx, "<heel run>", text, bytes, len);
 	if (!rc && cached && diag_count(ctx) == 0)
 		cache_store(dir, key, ctx, *bytes, *len);
 	return rc;
@@ -502,7 +511,7 @@ main(int argc, char **argv)
 			free(formatted);
 		}
 		if (ctx) {
-			diag_render(ctx, stderr);
+			diag_render_as(ctx, "heel", stderr);
 			diag_free(ctx);
 		}
 		free(text);

@@ -215,3 +215,34 @@ policytext_add_start_grant(const char *text, const char *path, char **out, char 
 	*out = buf;
 	return 0;
 }
+
+int
+policytext_origin_at(const char *text, unsigned line, char *buf, size_t len)
+{
+	const char *p = text, *end;
+	bool quoted = false;
+
+	for (unsigned l = 1; l < line && p; l++)
+		if ((p = strchr(p, '\n')))
+			p++;
+	if (!p || !line)
+		return -ENOENT;
+	end = p + strcspn(p, "\n");
+	/* The comment starts at the first "  # " outside a string literal
+	 * (put_string escapes `"` and `\`; put_origin writes the comment). */
+	for (; p + 4 <= end; p++) {
+		if (quoted && *p == '\\') {
+			p++;
+			continue;
+		}
+		if (*p == '"')
+			quoted = !quoted;
+		else if (!quoted && strncmp(p, "  # ", 4) == 0)
+			break;
+	}
+	if (p + 4 > end || (size_t)(end - p - 4) >= len)
+		return -ENOENT;
+	memcpy(buf, p + 4, (size_t)(end - p - 4));
+	buf[end - p - 4] = '\0';
+	return 0;
+}

@@ -30,4 +30,9 @@ int policytext_render(const struct policytext_in *in, char **out, char *err, siz
 int policytext_add_start_grant(const char *text, const char *path, char **out, char *err,
 			       size_t errlen);
 
+/* The origin the comment of line `line` (1-based) of a text this module
+ * rendered names ("--writable ./out", "/x/heel.toml:4:12"), into buf:
+ * 0, or -ENOENT for a line without one. */
+int policytext_origin_at(const char *text, unsigned line, char *buf, size_t len);
+
 #endif

@@ -147,9 +147,13 @@ read_settings(struct broker *b)
 	b->env[b->nenv++] = strdup(HOST_PATH);
 	for (;;) {
 		n = proxyctl_recv(HEEL_BROKER_CTL_FD, msg, sizeof(msg), &fd);
-		if (n <= 0)
+		/* heel-exec hung up half-way: it refused the launch (and
+		 * said why) or died; a line of ours would only blur that. */
+		if (n == 0)
+			_exit(1);
+		if (n < 0)
 			die("the control socket ended before the settings did (%s)",
-			    n < 0 ? strerror((int)-n) : "end of stream");
+			    strerror((int)-n));
 		if (!strcmp(msg, "end")) {
 			if (fd >= 0)
 				close(fd);

@@ -63,9 +63,13 @@ read_settings(struct settings *st)
 	st->audit_fd = -1;
 	for (;;) {
 		n = proxyctl_recv(PROXYCTL_FD, msg, sizeof(msg), &fd);
-		if (n <= 0)
+		/* heel-exec hung up half-way: it refused the launch (and
+		 * said why) or died; a line of ours would only blur that. */
+		if (n == 0)
+			_exit(1);
+		if (n < 0)
 			die("the control socket ended before the settings did (%s)",
-			    n < 0 ? strerror((int)-n) : "end of stream");
+			    strerror((int)-n));
 		if ((v = proxyctl_value(msg, "audit"))) {
 			/* The sink heel-exec opened and checked: never a name,
 			 * which a sandbox could have redirected. */
@@ -91,6 +95,9 @@ read_settings(struct settings *st)
 			else if (strcmp(v, "allow-list") != 0)
 				die("mode `%s`: not allow-all or allow-list", v);
 			st->have_mode = true;
+		} else if ((v = proxyctl_value(msg, "words"))) {
+			if (proxy_policy_set_words(&st->policy, v) < 0)
+				die("words `%.40s`: not options, toml FILE or policy [FILE]", v);
 		} else if ((v = proxyctl_value(msg, "allow-private"))) {
 			st->policy.allow_private = !strcmp(v, "1");
 		} else if ((v = proxyctl_value(msg, "allow"))) {

@@ -65,6 +65,50 @@ proxy_policy_add(struct proxy_policy *p, const char *spec, char *err, size_t err
 }
 
 int
+proxy_policy_set_words(struct proxy_policy *p, const char *spec)
+{
+	const char *where = "";
+
+	if (strcmp(spec, "options") == 0)
+		p->words = PROXY_WORDS_OPTIONS;
+	else if (strncmp(spec, "toml ", 5) == 0)
+		p->words = PROXY_WORDS_TOML, where = spec + 5;
+	else if (strncmp(spec, "policy ", 7) == 0)
+		p->words = PROXY_WORDS_POLICY, where = spec + 7;
+	else if (strcmp(spec, "policy") == 0)
+		p->words = PROXY_WORDS_POLICY;
+	else
+		return -EINVAL;
+	/* It reaches a reader of a 403 and the audit line: one line, no
+	 * control characters. */
+	snprintf(p->where, sizeof(p->where), "%s", where);
+	for (char *c = p->where; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	return 0;
+}
+
+/* "add --allow-domain HOST", "add \"HOST\" to `network allow { }` in
+ * FILE": what the user adds, in the words they wrote the network in. */
+static void
+way_to_allow(const struct proxy_policy *p, const char *entry, char *buf, size_t cap)
+{
+	switch (p->words) {
+	case PROXY_WORDS_OPTIONS:
+		snprintf(buf, cap, "add --allow-domain %s", entry);
+		return;
+	case PROXY_WORDS_TOML:
+		snprintf(buf, cap, "add \"%s\" to allow-domains in %s", entry,
+			 p->where[0] ? p->where : "the configuration");
+		return;
+	case PROXY_WORDS_POLICY:
+		break;
+	}
+	snprintf(buf, cap, "add \"%s\" to `network allow { }` in %s", entry,
+		 p->where[0] ? p->where : "the policy");
+}
+
+int
 proxy_policy_load_own(struct proxy_policy *p)
 {
 	struct ifaddrs *ifs, *i;
@@ -113,7 +157,7 @@ proxy_policy_listed(const struct proxy_policy *p, const struct nethost *h, uint1
 		    char *reason, size_t cap)
 {
 	bool name_listed = false;
-	char pt[8];
+	char pt[8], way[NETHOST_NAME_MAX + 300];
 
 	if (p->allow_all) {
 		snprintf(reason, cap, "network allow-all");
@@ -134,22 +178,21 @@ proxy_policy_listed(const struct proxy_policy *p, const struct nethost *h, uint1
 		}
 	}
 	/* What the reader of a refusal needs: the exact entry to add. */
-	if (name_listed)
+	if (name_listed) {
+		char entry[NETHOST_NAME_MAX + 16];
+
+		snprintf(entry, sizeof(entry), "%s%s%s:%s", h->kind == NETHOST_IPV6 ? "[" : "",
+			 h->text, h->kind == NETHOST_IPV6 ? "]" : "", port_text(port, pt, sizeof(pt)));
+		way_to_allow(p, entry, way, sizeof(way));
 		snprintf(reason, cap,
 			 "heel: port %s of %s is not in this sandbox's network allow-list; "
-			 "to allow it, add \"%s%s%s:%s\" to `network allow { }` in the policy",
-			 port_text(port, pt, sizeof(pt)), h->text, h->kind == NETHOST_IPV6 ? "[" : "",
-			 h->text, h->kind == NETHOST_IPV6 ? "]" : "", pt);
-	else if (!p->npats)
+			 "to allow it, %s", pt, h->text, way);
+	} else {
+		way_to_allow(p, h->text, way, sizeof(way));
 		snprintf(reason, cap,
-			 "heel: %s is not in this sandbox's network allow-list, which is empty; "
-			 "to allow it, add \"%s\" to `network allow { }` in the policy",
-			 h->text, h->text);
-	else
-		snprintf(reason, cap,
-			 "heel: %s is not in this sandbox's network allow-list; "
-			 "to allow it, add \"%s\" to `network allow { }` in the policy",
-			 h->text, h->text);
+			 "heel: %s is not in this sandbox's network allow-list%s; to allow it, %s",
+			 h->text, p->npats ? "" : ", which is empty", way);
+	}
 	return false;
 }
 
@@ -164,13 +207,15 @@ is_own(const struct proxy_policy *p, int family, const uint8_t *addr)
 }
 
 static bool
-refuse_class(const char *what, enum nethost_class c, char *reason, size_t cap)
+refuse_class(const struct proxy_policy *p, const char *what, enum nethost_class c, char *reason,
+	     size_t cap)
 {
 	if (c == NETHOST_PRIVATE)
 		snprintf(reason, cap,
-			 "heel: %s is a %s address; only `network allow-private` in the policy "
-			 "lets the sandbox reach private ranges",
-			 what, nethost_class_name(c));
+			 "heel: %s is a %s address; only %s lets the sandbox reach private ranges",
+			 what, nethost_class_name(c),
+			 p->words == PROXY_WORDS_POLICY ? "`network allow-private` in the policy"
+							: "--allow-private");
 	else
 		snprintf(reason, cap, "heel: %s is a %s address, which no sandbox may reach", what,
 			 nethost_class_name(c));
@@ -225,7 +270,7 @@ proxy_policy_address_ok(const struct proxy_policy *p, const char *host, const st
 		char both[NETHOST_NAME_MAX + INET6_ADDRSTRLEN + 4];
 
 		snprintf(both, sizeof(both), "%s (%s)", host, text);
-		return refuse_class(both, c, reason, cap);
+		return refuse_class(p, both, c, reason, cap);
 	}
-	return refuse_class(host, c, reason, cap);
+	return refuse_class(p, host, c, reason, cap);
 }

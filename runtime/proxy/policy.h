@@ -22,9 +22,19 @@ struct proxy_own_addr {
 	uint8_t addr[16];
 };
 
+/* Whose words a refusal's way out is in: what the user wrote the
+ * network with (heel-exec tells, from the policy's origins). */
+enum proxy_words {
+	PROXY_WORDS_POLICY,  /* a .heel file: `network allow { }` */
+	PROXY_WORDS_OPTIONS, /* heel run's options: --allow-domain */
+	PROXY_WORDS_TOML,    /* heel run's TOML configuration: allow-domains */
+};
+
 struct proxy_policy {
 	bool allow_all;
 	bool allow_private;
+	enum proxy_words words;
+	char where[256];     /* the file the words go in; "" unknown */
 	struct nethost_pattern *pats;
 	char **pat_text; /* as written, for reasons: "*.github.com:443" */
 	size_t npats;
@@ -38,6 +48,10 @@ void proxy_policy_free(struct proxy_policy *p);
 /* Adds an entry "PORT HOST" (the control message's form). 0, or -EINVAL
  * with a message in err. */
 int proxy_policy_add(struct proxy_policy *p, const char *spec, char *err, size_t errlen);
+
+/* Sets the words from heel-exec's setting: "options", "toml FILE",
+ * "policy FILE" or "policy". 0, or -EINVAL. */
+int proxy_policy_set_words(struct proxy_policy *p, const char *spec);
 
 /* Reads the host's own addresses (getifaddrs), which no sandbox may
  * reach through the proxy: a service bound to the host's public address

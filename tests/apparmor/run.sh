@@ -51,9 +51,13 @@ BIN=$R/usr/sbin/apparmor_parser
 FEATURES=$R/usr/share/apparmor-features/features
 # One command for the parser, so install.sh can be given it too.
 PARSER=$T/apparmor_parser
+# trixie's parser.conf names /usr/share/apparmor-features/features, which
+# AppArmor 4.1 reads after the command line: a copy without it, so the
+# features below are the ones used.
+grep -v '^policy-features' "$R/etc/apparmor/parser.conf" >"$T/parser.conf"
 cat >"$PARSER" <<EOF
 #!/bin/sh
-exec "$LOADER" --library-path "$LIBS" "$BIN" --config-file "$R/etc/apparmor/parser.conf" \\
+exec "$LOADER" --library-path "$LIBS" "$BIN" --config-file "$T/parser.conf" \\
 	--base "$R/etc/apparmor.d" -I "$R/etc/apparmor.d" \\
 	--policy-features "$FEATURES" --kernel-features "$FEATURES" "\$@"
 EOF
@@ -96,6 +100,8 @@ if ${MAKE:-make} --no-print-directory -s install DESTDIR="$D" PREFIX=/opt/heel-c
 	ok "make install DESTDIR=... PREFIX=/opt/heel-check"
 	check "make install: heel-exec at PREFIX/bin" test -x "$D/opt/heel-check/bin/heel-exec"
 	check "make install: the profile at DESTDIR/etc/apparmor.d/heel-exec" test -f "$D/etc/apparmor.d/heel-exec"
+	check "make install: and a copy in PREFIX/share/heel/apparmor" \
+		cmp "$D/etc/apparmor.d/heel-exec" "$D/opt/heel-check/share/heel/apparmor/heel-exec"
 	check "make install: the installed profile parses" parse "$D/etc/apparmor.d/heel-exec" --Werror
 	check "make install: it attaches to the installed heel-exec (@{HEEL_PREFIX} = /opt/heel-check)" \
 		bash -c "'$PARSER' -Q -K -D expanded-variables '$D/etc/apparmor.d/heel-exec' 2>&1 | grep -x '@HEEL_PREFIX = \"/opt/heel-check\"'"
@@ -149,6 +155,58 @@ if [ "$(id -u)" = 0 ]; then
 else
 	skip "live, AppArmor enabled: loading is only tried as root"
 fi
+
+# ------------------------- make install without DESTDIR: PREFIX only
+# What make install runs (--staged), for a PREFIX of a user's own, on a
+# system where AppArmor is enabled: the profile stays in PREFIX, one line
+# says how to put it into /etc/apparmor.d, and nothing is written there.
+etc_before=$(ls -l --time-style=full-iso /etc/apparmor.d/heel-exec 2>&1)
+rm -f "$T/parser-calls"
+HEEL_APPARMOR_FS=$T/fs APPARMOR_PARSER=$T/recording_parser \
+	sh packaging/apparmor/install.sh --staged "$PROFILE" "$T/pfx" >"$T/staged.out" 2>&1
+check "make install, no DESTDIR: exit 0" test $? = 0
+check "make install, no DESTDIR: the profile in PREFIX/share/heel/apparmor" \
+	grep -qx "@{HEEL_PREFIX}=$T/pfx" "$T/pfx/share/heel/apparmor/heel-exec"
+check "make install, no DESTDIR: /etc/apparmor.d/heel-exec untouched" \
+	test "$(ls -l --time-style=full-iso /etc/apparmor.d/heel-exec 2>&1)" = "$etc_before"
+check "make install, no DESTDIR: nothing loaded" bash -c "! grep -q -- '^-r' '$T/parser-calls' 2>/dev/null"
+check "make install, no DESTDIR: one line names make install-apparmor" \
+	bash -c "[ \$(wc -l <'$T/staged.out') = 1 ] && grep -q 'sudo make install-apparmor PREFIX=$T/pfx' '$T/staged.out'"
+HEEL_APPARMOR_FS=$T/no-fs sh packaging/apparmor/install.sh --staged "$PROFILE" "$T/pfx2" >"$T/staged2.out" 2>&1
+check "make install, no DESTDIR, AppArmor not enabled: quiet" test ! -s "$T/staged2.out"
+sh packaging/apparmor/install.sh --remove --staged "$PROFILE" "$T/pfx" >"$T/unstaged.out" 2>&1
+check "make uninstall, no DESTDIR: the copy in PREFIX removed" test ! -e "$T/pfx/share/heel/apparmor"
+
+# ------------------- install-apparmor over a profile already in place
+# The same PREFIX's (an older version): replaced, and said. Another
+# PREFIX's, or a file not heel's: left as it is, the install fails,
+# naming APPARMOR_REPLACE=1, which replaces it (and says what it was).
+over() { # over NAME PREFIX [ENV...]
+	local n=$1 p=$2; shift 2
+	env HEEL_APPARMOR_D="$T/over" HEEL_APPARMOR_FS="$T/no-fs" APPARMOR_PARSER="$PARSER" "$@" \
+		sh packaging/apparmor/install.sh "$PROFILE" "$p" >"$T/over-$n.out" 2>&1
+}
+over first /usr/local
+check "install-apparmor: a first install" grep -qx '@{HEEL_PREFIX}=/usr/local' "$T/over/heel-exec"
+over same /usr/local
+check "install-apparmor again, the same file: exit 0, quiet" bash -c "[ $? = 0 ] && [ ! -s '$T/over-same.out' ]"
+echo "# an older version of it" >>"$T/over/heel-exec"
+over older /usr/local
+check "install-apparmor over an older profile of the same PREFIX: replaced" \
+	bash -c "[ $? = 0 ] && ! grep -q 'older version' '$T/over/heel-exec'"
+check "... and said" grep -q "replaces heel's profile for /usr/local" "$T/over-older.out"
+over other /opt/other
+check "install-apparmor for another PREFIX: refused" test $? != 0
+check "... the profile there is left as it is" grep -qx '@{HEEL_PREFIX}=/usr/local' "$T/over/heel-exec"
+check "... and the refusal names both and APPARMOR_REPLACE=1" \
+	grep -q "heel-exec's profile for /usr/local, not the one for /opt/other.*APPARMOR_REPLACE=1" "$T/over-other.out"
+over replace /opt/other APPARMOR_REPLACE=1
+check "APPARMOR_REPLACE=1 replaces it, and says what it replaced" \
+	bash -c "grep -qx '@{HEEL_PREFIX}=/opt/other' '$T/over/heel-exec' && grep -q 'replaces heel.s profile for /usr/local' '$T/over-replace.out'"
+echo "profile someone-else {}" >"$T/over/heel-exec"
+over foreign /opt/other
+check "install-apparmor over a file that is not heel's: refused, left as it is" \
+	bash -c "[ $? != 0 ] && grep -qx 'profile someone-else {}' '$T/over/heel-exec' && grep -q 'not heel.s profile' '$T/over-foreign.out'"
 
 HEEL_APPARMOR_D=$T/space APPARMOR_PARSER=$PARSER sh packaging/apparmor/install.sh "$PROFILE" "/opt/my heel" >"$T/space.out" 2>&1
 check "a PREFIX an AppArmor variable cannot hold is refused" test $? != 0

@@ -19,8 +19,11 @@ bad() { echo "FAIL $1"; fail=$((fail + 1)); }
 
 printf 'heel 1\nisolation default\n' >"$T/p.heel"
 "$HEELC" "$T/p.heel" -o "$T/p.hpol" && chmod 644 "$T/p.hpol"
-mkdir -p "$T/home/.ssh" "$T/srv"
+mkdir -p "$T/home/.ssh" "$T/home/.docker" "$T/srv"
 echo PRIVATE >"$T/home/.ssh/id_rsa"
+# Denied by two protection sets, the directory and the file in it: two
+# covers without Landlock, the second beneath the first.
+echo DOCKER-SECRET >"$T/home/.docker/config.json"
 echo open >"$T/srv/file"
 chmod -R a+rX "$T"
 cp /usr/bin/true "$T/home/true"
@@ -34,13 +37,15 @@ for u in root nobody; do
 	if [ $rc = 125 ] && grep -q "Landlock" "$T/err"; then ok "[$u] refused without --best-effort: $(head -c 160 "$T/err")"
 	else bad "[$u] without --best-effort: exit $rc: $(head -c 300 "$T/err")"; fi
 
-	out=$(run --best-effort "$T/p.hpol" -- sh -c 'echo x > /etc/heel-nl 2>/dev/null && echo WROTE; echo y > "$HOME/w" 2>/dev/null && echo WROTE-HOME; cat "$HOME/.ssh/id_rsa" 2>/dev/null; cat '"$T"'/srv/file; echo y > ./mine && echo MINE')
+	out=$(run --best-effort "$T/p.hpol" -- sh -c 'echo x > /etc/heel-nl 2>/dev/null && echo WROTE; echo y > "$HOME/w" 2>/dev/null && echo WROTE-HOME; cat "$HOME/.ssh/id_rsa" "$HOME/.docker/config.json" 2>/dev/null; cat '"$T"'/srv/file; echo y > ./mine && echo MINE')
 	rc=$?
 	grep -q "weakened: Landlock is unavailable" "$T/err" && ok "[$u] the weakening is printed" || bad "[$u] no weakening printed: $(head -c 300 "$T/err")"
 	[ $rc = 0 ] && ok "[$u] ran with --best-effort" || bad "[$u] --best-effort exit $rc: $(head -c 300 "$T/err")"
 	[[ $out == *WROTE* ]] && bad "[$u] wrote outside the writable places: $out" || ok "[$u] no write outside the writable places"
 	[ -e /etc/heel-nl ] && { bad "[$u] /etc/heel-nl exists"; rm -f /etc/heel-nl; }
 	[[ $out == *PRIVATE* ]] && bad "[$u] read the denied ~/.ssh/id_rsa" || ok "[$u] the denied ~/.ssh/id_rsa stays covered"
+	[[ $out == *DOCKER-SECRET* ]] && bad "[$u] read ~/.docker/config.json" ||
+		ok "[$u] ~/.docker/config.json, beneath the covered ~/.docker, stays hidden"
 	[[ $out == *open* ]] && ok "[$u] an ungranted place is readable (the printed weakening)" || bad "[$u] ungranted read: $out"
 	[[ $out == *MINE* ]] && ok "[$u] the working directory is writable" || bad "[$u] working directory: $out"
 	out=$(run --best-effort "$T/p.hpol" -- sh -c 'cp /usr/bin/true ./t && ./t && echo RAN'); 

@@ -458,6 +458,29 @@ run_suite() {
 	check "$tag env: nothing but PATH and TMPDIR/TMP/TEMP from an empty environment" \
 		bash -c "[ \"\$(cut -d= -f1 '$T/out' | sort | tr '\n' ' ')\" = 'PATH TEMP TMP TMPDIR ' ]"
 
+	# --- network deny: what the sandbox tried to reach beyond its own
+	# loopback, said once at exit (the test build has no seccomp, so its
+	# inet sockets reach the network namespace's route lookup).
+	if [ "$NS" = ns ] && command -v python3 >/dev/null; then
+		hx "$P" -- python3 -c '
+import socket
+for fam, addr in ((socket.AF_INET, ("203.0.113.10", 80)), (socket.AF_INET6, ("2001:db8::10", 80, 0, 0))):
+    try:
+        socket.socket(fam).connect(addr)
+    except OSError as e:
+        print("failed", e.errno)'; rc=$?
+		check "$tag network deny: both connects failed (ENETUNREACH)" bash -c "[ \$(grep -c '^failed 101\$' '$T/out') = 2 ]"
+		check "$tag network deny: said once at exit, both families" \
+			grep -q '^heel-exec: the command tried 2 times to reach an address outside the sandbox (IPv4 and IPv6)' "$T/err"
+		check "$tag network deny: with the way to allow a host" grep -qF 'network allow { "HOST" }' "$T/err"
+		hx "$P" -- python3 -c '
+import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+socket.socket().connect(s.getsockname()); print("loopback")'; rc=$?
+		check "$tag network deny, control: loopback works and is no attempt outside" \
+			bash -c "grep -qx loopback '$T/out' && ! grep -q 'reach an address outside' '$T/err'"
+	fi
+
 	# --- limits and priorities
 	hx "$T/pol/limits.hpol" -- sh -c 'head -c 512 /dev/zero >a; echo "a=$?"; head -c 65536 /dev/zero >b; echo "b=$?"; stat -c "%n %s" a b; grep -E "^Max (file size|open files|core file size)" /proc/self/limits'; rc=$?
 	check "$tag limit file-size: 512 B written" out_has "a 512"

@@ -181,8 +181,18 @@ th_up() {
 	th_content || return 1
 
 	th_hold TH_HPID --net -- "true" || return 1
+	# A minimal root (debootstrap's minbase) has no /etc/hosts, and may
+	# have no /etc/resolv.conf: nothing to bind onto. An overlay of /etc
+	# in the client's mount namespace gives them a place, seen there only
+	# (its upper directory is ours, below TH_DIR).
+	local etc_over=:
+	if [ ! -f /etc/hosts ] || [ ! -f /etc/resolv.conf ]; then
+		mkdir -p "$TH_DIR/etc-upper" "$TH_DIR/etc-work"
+		etc_over="mount -t overlay heel-testhost-etc -o lowerdir=/etc,upperdir='$TH_DIR/etc-upper',workdir='$TH_DIR/etc-work' /etc &&
+			touch /etc/hosts /etc/resolv.conf"
+	fi
 	th_hold TH_CPID --net --mount --propagation private -- \
-		"mount --bind '$TH_DIR/etc/hosts' /etc/hosts && mount --bind '$TH_DIR/etc/resolv.conf' /etc/resolv.conf &&
+		"$etc_over && mount --bind '$TH_DIR/etc/hosts' /etc/hosts && mount --bind '$TH_DIR/etc/resolv.conf' /etc/resolv.conf &&
 		 { [ ! -f /etc/ssl/certs/ca-certificates.crt ] ||
 		   mount --bind '$TH_DIR/etc/ca-certificates.crt' /etc/ssl/certs/ca-certificates.crt; }" || return 1
 	TH_HNS=$(readlink /proc/"$TH_HPID"/ns/net)

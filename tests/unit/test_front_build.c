@@ -432,3 +432,57 @@ Test(front_cli, help_and_version)
 	cli_free(&c);
 	cr_expect_eq(parse_cli(&c, err, sizeof(err), v), CLI_VERSION);
 }
+
+/* getopt_long's unique prefixes are refused, each with the option in
+ * full; an unknown option gets the nearest one. The control: the same
+ * options written in full are taken. */
+Test(front_cli, options_only_in_full_and_did_you_mean)
+{
+	static const struct {
+		const char *args[6];
+		const char *says;
+	} cases[] = {
+		{ { "heel", "run", "--protect-cred=false", "ls", NULL },
+		  "--protect-cred: write the option in full, --protect-credentials" },
+		{ { "heel", "run", "--protect-cred", "false", "ls", NULL }, "write the option in full" },
+		{ { "heel", "run", "--net", "deny", "ls", NULL }, "--net: write the option in full, --network" },
+		{ { "heel", "run", "--best", "ls", NULL }, "write the option in full, --best-effort" },
+		{ { "heel", "run", "--netwrk", "deny", "ls", NULL }, "did you mean --network?" },
+		{ { "heel", "run", "--writabel=.", "ls", NULL }, "unknown option --writabel (did you mean --writable?)" },
+	};
+	const char *full[] = { "heel", "run", "--protect-credentials=false", "--network", "deny",
+			       "--best-effort", "ls", NULL };
+	struct cli c;
+	char err[600];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cr_expect_eq(parse_cli(&c, err, sizeof(err), cases[i].args), CLI_ERROR, "case %zu", i);
+		cr_expect(strstr(err, cases[i].says) != NULL, "case %zu: `%s` does not say `%s`", i, err,
+			  cases[i].says);
+		cli_free(&c);
+	}
+	cr_assert_eq(parse_cli(&c, err, sizeof(err), full), CLI_OK, "%s", err);
+	cr_expect_eq(c.opts.protect[SET_CREDENTIALS].on, TRI_OFF);
+	cr_expect_str_eq(c.opts.network.value, "deny");
+	cr_expect(c.best_effort);
+	cli_free(&c);
+}
+
+/* The origin in each line's comment, as heel run's rules carry it into
+ * the artifact; a `  # ` inside a string is no comment. */
+Test(front_build, the_origin_of_a_line)
+{
+	const char *text = "heel 1\n"
+			   "grant \"/a  # b\" rw  # --writable /a  # b\n"
+			   "grant \"/c\" r  # /p/heel.toml:4:12\n"
+			   "limit cpu 2s\n";
+	char o[256];
+
+	cr_assert_eq(policytext_origin_at(text, 2, o, sizeof(o)), 0);
+	cr_expect_str_eq(o, "--writable /a  # b");
+	cr_assert_eq(policytext_origin_at(text, 3, o, sizeof(o)), 0);
+	cr_expect_str_eq(o, "/p/heel.toml:4:12");
+	cr_expect_eq(policytext_origin_at(text, 4, o, sizeof(o)), -ENOENT);
+	cr_expect_eq(policytext_origin_at(text, 1, o, sizeof(o)), -ENOENT);
+	cr_expect_eq(policytext_origin_at(text, 9, o, sizeof(o)), -ENOENT);
+}

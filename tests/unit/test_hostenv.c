@@ -245,7 +245,7 @@ Test(hostenv, ubuntu_restriction_refuses_the_id_maps)
 	has(d.why, "kernel.apparmor_restrict_unprivileged_userns=1");
 	has(d.why, "without capabilities");
 	has(d.way_out, "heel's AppArmor profile");
-	has(d.way_out, "sudo make install");
+	has(d.way_out, "sudo make install-apparmor");
 	has(d.way_out, "`" SYSCTL_OFF "`");
 	lacks(d.why, "on the host");
 	/* The namespaces exist by then: --best-effort alone cannot fall back. */
@@ -561,4 +561,36 @@ Test(hostenv_facts, nothing_to_read)
 	cr_assert_eq(h.userns_restrict, HE_UNKNOWN);
 	cr_assert_eq(h.max_userns, HE_UNKNOWN);
 	cr_assert_str_empty(h.masked);
+}
+
+/* Inside a heel sandbox: PID 1 is heel-exec's init and a filter is on
+ * us. A nested heel-exec is told so, not sent to Docker's options. The
+ * control: the same filter with another PID 1 is a container. */
+Test(hostenv_facts, inside_a_heel_sandbox)
+{
+	struct hostenv h;
+	struct he_diag d;
+	char line[512];
+
+	/* A heel sandbox: a filter and no_new_privs, always both. */
+	put("/proc/self/status", "NoNewPrivs:\t1\nSeccomp:\t2\n");
+	put("/proc/1/comm", "heel-exec\n");
+	hostenv_observe(&h, root);
+	cr_assert(h.in_heel);
+	cr_assert_eq(hostenv_diagnose(&h, HE_STEP_CLONE, EPERM, &d), HE_CAUSE_NESTED);
+	has(d.why, "runs inside a heel sandbox");
+	has(d.way_out, "run heel outside the sandbox");
+	cr_assert_null(strstr(d.way_out, "docker"), "%s", d.way_out);
+	hostenv_container_line(&h, &d, line, sizeof(line));
+	has(line, "a heel sandbox");
+	put("/proc/1/comm", "bash\n");
+	hostenv_observe(&h, root);
+	cr_assert_not(h.in_heel);
+	cr_assert_eq(hostenv_diagnose(&h, HE_STEP_CLONE, EPERM, &d), HE_CAUSE_SECCOMP);
+	/* heel-exec as a container's entry point (Docker's filter, no
+	 * no_new_privs): a container, not a heel sandbox. */
+	put("/proc/self/status", STATUS("2", DOCKER_CAPS, DOCKER_CAPS));
+	put("/proc/1/comm", "heel-exec\n");
+	hostenv_observe(&h, root);
+	cr_assert_not(h.in_heel);
 }

@@ -5,6 +5,7 @@
  * add to the policy. */
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,4 +293,37 @@ Test(proxy_policy, load_own_finds_loopback)
 		if (pol.own[i].family == 4 && !memcmp(pol.own[i].addr, "\x7f\0\0\x01", 4))
 			lo = true;
 	cr_assert(lo, "getifaddrs listed no 127.0.0.1 among %zu addresses", pol.nown);
+}
+
+/* The way out of a refusal in the words the network was written in:
+ * heel run's options, its TOML configuration, or a policy file. */
+Test(proxy_policy, a_refusal_in_the_users_words)
+{
+	char reason[PROXY_REASON_MAX];
+
+	add("0 allowed.test");
+	cr_assert_eq(proxy_policy_set_words(&pol, "options"), 0);
+	cr_assert_not(listed("example.org", 443, reason, sizeof(reason)));
+	cr_expect(strstr(reason, "to allow it, add --allow-domain example.org"), "%s", reason);
+	cr_assert_eq(proxy_policy_set_words(&pol, "toml /p/heel.toml"), 0);
+	cr_assert_not(listed("example.org", 443, reason, sizeof(reason)));
+	cr_expect(strstr(reason, "add \"example.org\" to allow-domains in /p/heel.toml"), "%s", reason);
+	cr_assert_eq(proxy_policy_set_words(&pol, "policy ci.heel"), 0);
+	cr_assert_not(listed("example.org", 443, reason, sizeof(reason)));
+	cr_expect(strstr(reason, "add \"example.org\" to `network allow { }` in ci.heel"), "%s", reason);
+	cr_assert_eq(proxy_policy_set_words(&pol, "shout"), -EINVAL);
+	cr_assert_eq(proxy_policy_set_words(&pol, "policy a\nb"), 0);
+	cr_expect_str_eq(pol.where, "a?b");
+}
+
+Test(proxy_policy, private_ranges_in_the_users_words)
+{
+	char reason[PROXY_REASON_MAX];
+
+	cr_assert_eq(proxy_policy_set_words(&pol, "options"), 0);
+	cr_assert_not(address_ok("db.internal", "10.0.0.5", reason, sizeof(reason)));
+	cr_expect(strstr(reason, "only --allow-private lets"), "%s", reason);
+	cr_assert_eq(proxy_policy_set_words(&pol, "policy"), 0);
+	cr_assert_not(address_ok("db.internal", "10.0.0.5", reason, sizeof(reason)));
+	cr_expect(strstr(reason, "only `network allow-private` in the policy lets"), "%s", reason);
 }
