@@ -2085,7 +2085,9 @@ check_network(struct sema *s)
 	}
 
 	/* An empty allow-list is legal and allows nothing: say so, since
-	 * it is more often an unfinished edit than a wish. */
+	 * it is more often an unfinished edit than a wish. Not where a
+	 * decider is asked too: its answer may allow what the list does
+	 * not name, so "reach nothing" would be false. */
 	done = 0;
 	FOR_PLATFORMS(p, IR_PLAT_ALL)
 	{
@@ -2104,7 +2106,7 @@ check_network(struct sema *s)
 			for (size_t i = 0; i < s->npatterns; i++)
 				if (s->patterns[i].platforms & IR_PLAT_BIT(q))
 					any = true;
-			if (!any && !(s->bad_patterns & IR_PLAT_BIT(q)) &&
+			if (!any && !(s->bad_patterns & IR_PLAT_BIT(q)) && !s->ir->decider[q].program &&
 			    s->ir->scalar[q].network.value == IR_NET_ALLOW_LIST)
 				empty |= IR_PLAT_BIT(q);
 		}
