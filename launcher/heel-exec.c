@@ -33,6 +33,7 @@
 #include "pathexpand.h"
 #include "rlimits.h"
 #include "venv.h"
+#include "userdirs.h"
 #include "workdir.h"
 
 /* heel-exec's own failures: the command's statuses are its own. */
@@ -970,6 +971,7 @@ main(int argc, char *argv[])
 	struct cli c = { 0 };
 	const char *policy, *workdir_arg;
 	char cwd[PATH_MAX], path[PATH_MAX], file[PATH_MAX], wdpath[PATH_MAX], err[4096], msg[4096];
+	char cachedir[PATH_MAX];
 	struct linux_cgroup cgroup = { 0 };
 	struct linux_probe probe;
 	struct art_view view;
@@ -1027,6 +1029,7 @@ main(int argc, char *argv[])
 			 sizeof(err)) < 0)
 		fail("%s: %s", policy, err);
 	l.heel_state = places.lg.dir[0] ? places.lg.dir : NULL;
+	l.heel_cache = ud_compile_cache(environ, cachedir, sizeof(cachedir)) == 0 ? cachedir : NULL;
 	plan_venv(policy, &view, cwd, workdir_arg, &venv);
 	/* The command runs in the working directory, but "./build.sh" on
 	 * our command line means the one beside the user. */

@@ -858,6 +858,7 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 		.cwd = l->launch_dir,
 		.workdir = l->fresh_workdir ? NULL : l->workdir,
 		.heel_state = l->heel_state,
+		.heel_cache = l->heel_cache,
 	};
 	bool started = false;
 	int ret;
