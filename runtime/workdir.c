@@ -580,3 +580,77 @@ out:
 	close(pfd);
 	return r;
 }
+
+/* Empties the directory open at fd (not consumed), a descriptor a level:
+ * see wd_remove_tree_at. */
+static int
+empty_live(int fd, dev_t dev, unsigned depth)
+{
+	int dfd = dup(fd), child, r = 0;
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	if (dfd < 0 || !(d = fdopendir(dfd))) {
+		r = -errno;
+		if (dfd >= 0)
+			close(dfd);
+		return r;
+	}
+	rewinddir(d);
+	while (r == 0 && (errno = 0, e = readdir(d))) {
+		const char *n = e->d_name;
+
+		if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
+			continue;
+		if (unlinkat(fd, n, 0) == 0 || errno == ENOENT)
+			continue;
+		if (errno != EISDIR && errno != EPERM) {
+			r = -errno;
+			break;
+		}
+		if (unlinkat(fd, n, AT_REMOVEDIR) == 0 || errno == ENOENT)
+			continue;
+		if (errno != ENOTEMPTY && errno != EEXIST) {
+			r = -errno;
+			break;
+		}
+		if (depth >= WD_TREE_MAX_DEPTH) {
+			r = -ELOOP;
+			break;
+		}
+		if ((child = open_dir(fd, n)) < 0) {
+			r = errno == ENOENT ? 0 : -errno;
+			continue;
+		}
+		if (fstat(child, &st) < 0 || st.st_dev != dev)
+			r = errno ? -errno : -EXDEV; /* not ours to delete */
+		else if ((r = make_writable(child, &st)) == 0 &&
+			 (r = empty_live(child, dev, depth + 1)) == 0 &&
+			 unlinkat(fd, n, AT_REMOVEDIR) < 0 && errno != ENOENT)
+			r = -errno;
+		close(child);
+	}
+	if (r == 0 && errno != 0)
+		r = -errno;
+	closedir(d);
+	return r;
+}
+
+int
+wd_remove_tree_at(int dirfd, const char *name)
+{
+	struct stat st;
+	int fd = open_dir(dirfd, name), r;
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	errno = 0;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if ((r = make_writable(fd, &st)) == 0 && (r = empty_live(fd, st.st_dev, 1)) == 0 &&
+		 unlinkat(dirfd, name, AT_REMOVEDIR) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}

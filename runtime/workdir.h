@@ -82,4 +82,15 @@ int wd_abandon(struct wd *wd);
  * it only when nothing runs in the tree any more. */
 int wd_remove(struct wd *wd);
 
+/* Deletes the directory `name` in dirfd and everything in it, where
+ * something may still run in the tree (a cache a sandbox can write):
+ * one descriptor a level and never "..", so a directory moved away
+ * during the walk takes the walk nowhere a sandbox could not delete
+ * itself; links unlinked, never followed; permissions taken away given
+ * back (u+rwx); other file systems not entered; no deeper than
+ * WD_TREE_MAX_DEPTH (-ELOOP). 0, or -errno with what is left still
+ * there (a later call finishes it). */
+#define WD_TREE_MAX_DEPTH 256
+int wd_remove_tree_at(int dirfd, const char *name);
+
 #endif
