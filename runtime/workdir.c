@@ -204,15 +204,16 @@ wd_mount_point(char *out, size_t cap, const char *prefix, char *const *env, int 
 	return rt_error(err, errlen, r, "%s: %s", out, strerror(-r));
 }
 
-/* PREFIX-XXXXXXXX or .PREFIX-XXXXXXXX as wd_mount_point names them. */
+/* PREFIX-XXXXXXXX as wd_mount_point names them. Never the hidden name
+ * one has between its mkdir and its lock: a sweep then would remove the
+ * directory of a launch that is only starting. (A launch killed in that
+ * moment leaves an empty .PREFIX-XXXXXXXX, which stays.) */
 static bool
 mount_point_name(const char *n)
 {
 	static const char *const prefixes[] = { "heel-ipc-", "heel-" };
 	size_t len;
 
-	if (*n == '.')
-		n++;
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
 		len = strlen(prefixes[i]);
 		if (strncmp(n, prefixes[i], len) == 0 && strlen(n + len) == WD_NAME_LEN &&
