@@ -181,3 +181,31 @@ wf_compile_cache_is_bounded() {
 	out=$(heel run -- sh -c 'echo still-runs' 2>&1)
 	[ "$out" = still-runs ] || prob "a run after pruning: $out"
 }
+
+# heel prunes the projects' caches once a day: unused for 30 days, and
+# beyond 32 projects the least recently used; a cache a sandbox left
+# read-only directories and links in goes without following them. The
+# control: the day's prune done, nothing goes.
+wf_tool_caches_are_pruned() {
+	local base=$HOMEDIR/.cache/heel-sandbox n
+	heel run -- true >/dev/null 2>&1
+	[ -d "$base" ] || { prob "no heel-sandbox"; return; }
+	as sh -c "
+		for i in \$(seq 1 40); do mkdir -p '$base'/p\$i-0000000000000000; touch -d \"\$((i + 2)) days ago\" '$base'/p\$i-0000000000000000; done
+		mkdir -p '$base'/old-0000000000000000/go-mod/m '$HOMEDIR/outside' && echo keep >'$HOMEDIR/outside/f'
+		ln -s '$HOMEDIR/outside' '$base'/old-0000000000000000/link
+		chmod 555 '$base'/old-0000000000000000/go-mod/m '$base'/old-0000000000000000/go-mod
+		touch -d '40 days ago' '$base'/old-0000000000000000"
+	heel run -- true >/dev/null 2>&1
+	n=$(ls "$base" | wc -l)
+	[ "$n" = 42 ] || prob "control: the day's prune is done, yet $n of 42 caches are left"
+	as touch -d '2 days ago' "$base/.pruned"
+	heel run -- true >/dev/null 2>&1
+	n=$(ls "$base" | wc -l)
+	[ "$n" -le 32 ] || prob "$n caches are left"
+	ls -d "$base"/proj-* >/dev/null 2>&1 || prob "the project's own cache went"
+	[ ! -e "$base/old-0000000000000000" ] || prob "a cache unused for 40 days is left"
+	[ "$(cat "$HOMEDIR/outside/f" 2>&1)" = keep ] || prob "pruning followed a link out of the cache"
+	[ -d "$base/p1-0000000000000000" ] || prob "the most recently used of the others went"
+	[ ! -e "$base/p40-0000000000000000" ] || prob "the least recently used stayed"
+}
