@@ -165,11 +165,14 @@ $(LIB)/libheelrt.a: $(RUNTIME_OBJ) | $(LIB)
 # `include <name>` also finds presets a site put beside the installed
 # stock policies (compiler/load.c).
 # The object is rebuilt when PREFIX changes ($(B)/prefix holds the last).
+# The file is brought up to date while the Makefile is read, not by a
+# rule: a rule that runs on every make (a FORCE prerequisite) makes
+# `make -q` and `make -n` take everything that depends on it for out of
+# date, though a run then rebuilds nothing.
+$(shell mkdir -p $(B) && { [ "$$(cat $(B)/prefix 2>/dev/null)" = "$(PREFIX)" ] || echo "$(PREFIX)" >$(B)/prefix; })
 $(OBJ)/compiler/load.o $(OBJ)/pic/compiler/load.o: CFLAGS_ALL += -DHEEL_POLICY_DIR='"$(PREFIX)/share/heel/policies"'
 $(OBJ)/compiler/load.o $(OBJ)/pic/compiler/load.o: $(B)/prefix
-$(B)/prefix: FORCE
-	@mkdir -p $(B); [ "$$(cat $@ 2>/dev/null)" = "$(PREFIX)" ] || echo "$(PREFIX)" >$@
-.PHONY: FORCE
+$(B)/prefix: ;
 
 $(LIB)/libheelc.a: $(COMPILER_OBJ) $(GEN_OBJ) | $(LIB)
 	$(Q)rm -f $@
@@ -719,14 +722,15 @@ FRONT_OBJ := $(FRONT_SRC:%.c=$(OBJ)/%.o)
 TOML_GEN_OBJ := $(OBJ)/gen/toml_parser.o $(OBJ)/gen/toml_lexer.o
 FRONT_CFLAGS := $(CFLAGS_ALL) -Icompiler/heel
 
-# One run makes both files: the header is a by-product of the .c rule.
-$(GEN)/toml_parser.c: grammar/toml_parser.y | $(GEN)
-	$(call quiet,GEN,$@)$(BISON) -Wall -Werror --defines=$(GEN)/toml_parser.h -o $(GEN)/toml_parser.c $<
-$(GEN)/toml_parser.h: $(GEN)/toml_parser.c ;
+# One run makes both files: a grouped target, as for the policy grammar.
+# (A header made by an empty rule from its .c is older than the .c, since
+# bison and flex write it first: make then took it for out of date on
+# every run, and `make -q` never said the build was current.)
+$(GEN)/toml_parser.c $(GEN)/toml_parser.h &: grammar/toml_parser.y | $(GEN)
+	$(call quiet,GEN,$(GEN)/toml_parser.c)$(BISON) -Wall -Werror --defines=$(GEN)/toml_parser.h -o $(GEN)/toml_parser.c $<
 
-$(GEN)/toml_lexer.c: grammar/toml_lexer.l $(GEN)/toml_parser.h | $(GEN)
-	$(call quiet,GEN,$@)$(FLEX) --header-file=$(GEN)/toml_lexer.h -o $(GEN)/toml_lexer.c $<
-$(GEN)/toml_lexer.h: $(GEN)/toml_lexer.c ;
+$(GEN)/toml_lexer.c $(GEN)/toml_lexer.h &: grammar/toml_lexer.l $(GEN)/toml_parser.h | $(GEN)
+	$(call quiet,GEN,$(GEN)/toml_lexer.c)$(FLEX) --header-file=$(GEN)/toml_lexer.h -o $(GEN)/toml_lexer.c $<
 
 $(TOML_GEN_OBJ): $(OBJ)/gen/%.o: $(GEN)/%.c $(GEN)/toml_parser.h $(GEN)/toml_lexer.h
 	$(Q)mkdir -p $(dir $@)
@@ -814,12 +818,10 @@ PIC_LIBHEEL_OBJ := $(LIBHEEL_SRC:%.c=$(PIC)/%.o)
 
 # Where libheel looks for heel-exec when the caller names none: fixed at
 # build time from PREFIX (never from the caller's environment, which
-# would let it swap the launcher), and rewritten only when PREFIX changes.
-$(GEN)/libheel_prefix.h: FORCE | $(GEN)
-	@printf '#define HEEL_EXEC_PATH "%s/bin/heel-exec"\n' '$(PREFIX)' >$@.tmp
-	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
-.PHONY: FORCE
-FORCE:
+# would let it swap the launcher), and rewritten only when PREFIX changes
+# ($(B)/prefix, which is brought up to date as the Makefile is read).
+$(GEN)/libheel_prefix.h: $(B)/prefix | $(GEN)
+	$(Q)printf '#define HEEL_EXEC_PATH "%s/bin/heel-exec"\n' '$(PREFIX)' >$@
 
 $(PIC_COMPILER_OBJ): $(PIC)/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h
 	@mkdir -p $(dir $@)
@@ -868,10 +870,9 @@ $(LIB)/libheel.so: $(LIB)/libheel.so.0
 
 # pkg-config's file, for the PREFIX given (also in the build tree, for
 # the examples).
-$(LIB)/heel.pc: compiler/libheel/heel.pc.in runtime/heel_version.h FORCE | $(LIB)
+$(LIB)/heel.pc: compiler/libheel/heel.pc.in runtime/heel_version.h $(B)/prefix | $(LIB)
 	@sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(HEEL_LIB_VERSION)|g' \
-		-e 's|@LIBS_PRIVATE@|$(LIBS_LIBHEEL)|g' $< >$@.tmp
-	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+		-e 's|@LIBS_PRIVATE@|$(LIBS_LIBHEEL)|g' $< >$@
 
 LIBHEEL_OUT := $(LIB)/libheel.a $(LIB)/libheel.so.0 $(LIB)/libheel.so $(LIB)/heel.pc
 all: $(LIBHEEL_OUT)

@@ -649,7 +649,8 @@ network_words(const struct ir_policy *p, int pl)
 		for (size_t i = 0; i < p->npatterns; i++)
 			n += (p->patterns[i].platforms & IR_PLAT_BIT(pl)) != 0;
 		if (!n)
-			words_add(&w, "to nothing (the allow-list is empty)");
+			words_add(&w, d->program ? "to what the decider allows (the allow-list is empty)"
+						 : "to nothing (the allow-list is empty)");
 		for (size_t i = 0; i < p->npatterns; i++) {
 			const struct ir_net_pattern *e = &p->patterns[i];
 			const char *host = e->host;
@@ -822,18 +823,22 @@ print_network(struct text_out *t)
 	const struct ir_policy *p = t->p;
 	size_t off_kind = offsetof(struct ir_scalars, network);
 	size_t off_audit = offsetof(struct ir_scalars, audit_path);
-	bool any_list = false;
+	bool any_list = false, any_decider = false;
 
 	fputs("\nNetwork\n", t->f);
 	print_network_words(t);
 	print_scalar_u64(t, "kind", off_kind, network_name, NULL);
 	for (int i = 0; i < IR_PLATFORM_COUNT; i++)
-		if ((p->platforms & IR_PLAT_BIT(i)) && p->scalar[i].network.value == IR_NET_ALLOW_LIST)
+		if ((p->platforms & IR_PLAT_BIT(i)) && p->scalar[i].network.value == IR_NET_ALLOW_LIST) {
 			any_list = true;
+			any_decider |= p->decider[i].program != NULL;
+		}
 	if (any_list) {
 		fputs("  allowed destinations:\n", t->f);
 		if (!p->npatterns)
-			fputs("    none: the allow-list is empty, nothing can be reached\n", t->f);
+			fputs(any_decider ? "    none listed: only what the decider allows can be reached\n"
+					  : "    none: the allow-list is empty, nothing can be reached\n",
+			      t->f);
 		for (size_t i = 0; i < p->npatterns; i++) {
 			const struct ir_net_pattern *n = &p->patterns[i];
 			char host[300], extra[64] = "";

@@ -421,10 +421,11 @@ static const char *const limit_names[] = {
 
 /* Variables heel-exec sets itself: letting a policy pass or set them would
  * move the temp dir out of the working dir or route traffic around (or
- * away from) the proxy. Compared without case: Windows environment names
- * are case-insensitive, and the proxy variables have lower-case twins. */
+ * away from) the proxy, or make a sandbox say it is none. Compared
+ * without case: Windows environment names are case-insensitive, and the
+ * proxy variables have lower-case twins. */
 static const char *const reserved_env[] = {
-    "TMPDIR", "TMP", "TEMP", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", NULL,
+    "TMPDIR", "TMP", "TEMP", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY", "HEEL_SANDBOX", NULL,
 };
 
 /* AppContainer capabilities with a well-known SID (WELL_KNOWN_SID_TYPE). */
@@ -934,8 +935,10 @@ check_env_name(struct sema *s, const struct ast_arg *a)
 			continue;
 		diag_push(s->ctx, DIAG_ERROR, &a->loc,
 			  i < 3 ? "TMPDIR, TMP and TEMP always point inside the working directory"
-				: "heel-exec sets the proxy variables when the network goes "
-				  "through its proxy",
+			  : strcasecmp(n, "HEEL_SANDBOX") == 0
+			      ? "heel-exec sets HEEL_SANDBOX=1 in every sandbox"
+			      : "heel-exec sets the proxy variables when the network goes "
+				"through its proxy",
 			  "`%s` is set by heel-exec and cannot be passed or set", n);
 		return -EINVAL;
 	}
@@ -2133,7 +2136,9 @@ check_network(struct sema *s)
 	}
 
 	/* An empty allow-list is legal and allows nothing: say so, since
-	 * it is more often an unfinished edit than a wish. */
+	 * it is more often an unfinished edit than a wish. Not where a
+	 * decider is asked too: its answer may allow what the list does
+	 * not name, so "reach nothing" would be false. */
 	done = 0;
 	FOR_PLATFORMS(p, IR_PLAT_ALL)
 	{
@@ -2152,7 +2157,7 @@ check_network(struct sema *s)
 			for (size_t i = 0; i < s->npatterns; i++)
 				if (s->patterns[i].platforms & IR_PLAT_BIT(q))
 					any = true;
-			if (!any && !(s->bad_patterns & IR_PLAT_BIT(q)) &&
+			if (!any && !(s->bad_patterns & IR_PLAT_BIT(q)) && !s->ir->decider[q].program &&
 			    s->ir->scalar[q].network.value == IR_NET_ALLOW_LIST)
 				empty |= IR_PLAT_BIT(q);
 		}

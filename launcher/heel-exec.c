@@ -33,6 +33,7 @@
 #include "pathexpand.h"
 #include "rlimits.h"
 #include "venv.h"
+#include "userdirs.h"
 #include "workdir.h"
 
 /* heel-exec's own failures: the command's statuses are its own. */
@@ -1051,6 +1052,7 @@ main(int argc, char *argv[])
 	struct cli c = { 0 };
 	const char *policy, *workdir_arg;
 	char cwd[PATH_MAX], path[PATH_MAX], file[PATH_MAX], wdpath[PATH_MAX], err[4096], msg[4096];
+	char cachedir[PATH_MAX], stamp[PATH_MAX];
 	struct linux_cgroup cgroup = { 0 };
 	struct linux_probe probe;
 	struct art_view view;
@@ -1108,6 +1110,7 @@ main(int argc, char *argv[])
 			 sizeof(err)) < 0)
 		fail_in(policy, err);
 	l.heel_state = places.lg.dir[0] ? places.lg.dir : NULL;
+	l.heel_cache = ud_compile_cache(environ, cachedir, sizeof(cachedir)) == 0 ? cachedir : NULL;
 	plan_venv(policy, &view, cwd, workdir_arg, &venv);
 	/* The command runs in the working directory, but "./build.sh" on
 	 * our command line means the one beside the user. */
@@ -1176,6 +1179,12 @@ main(int argc, char *argv[])
 		if (path[0])
 			workdir_arg = path;
 	}
+	/* What launches killed with SIGKILL left: their empty mount points
+	 * (at most once a minute, by a stamp beside the ledger). */
+	wd_sweep(environ, places.lg.dir[0] && snprintf(stamp, sizeof(stamp), "%s/swept",
+							places.lg.dir) < (int)sizeof(stamp)
+				  ? stamp
+				  : NULL);
 	/* wd_use follows the links the name crosses: one a sandbox could
 	 * have planted would hand it another directory (~/.ssh) to write. */
 	if (workdir_arg && (r = hc_check(&places, HC_GRANT, "the working directory",

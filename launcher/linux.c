@@ -955,6 +955,7 @@ linux_run(struct linux_launch *l, char *msg, size_t msglen)
 		.cwd = l->launch_dir,
 		.workdir = l->fresh_workdir ? NULL : l->workdir,
 		.heel_state = l->heel_state,
+		.heel_cache = l->heel_cache,
 	};
 	struct hr_watch watch;
 	bool started = false;

@@ -47,6 +47,8 @@ struct linux_launch {
 	const char *launch_dir;   /* ${CWD} */
 	const char *heel_state;   /* the ledger's directory (ledger.h): kept
 				   * read-only in every sandbox; NULL: none */
+	const char *heel_cache;   /* heel run's compile cache (userdirs.h): the
+				   * same; NULL: none */
 	bool best_effort;         /* --best-effort: weaken with a note, never silently */
 	unsigned accept;          /* --accept NAME: LINUX_ACCEPT_* (linux_cgroup.h) */
 	bool verbose;             /* -v */

@@ -185,10 +185,12 @@ linux_broker_prepare(struct linux_broker *b, const struct art_view *view, const 
 	if ((r = send_setting(b, "workdir", workdir, err, errlen)) < 0 ||
 	    (r = send_setting(b, "end", NULL, err, errlen)) < 0)
 		return r;
-	if ((r = wd_mount_point(b->dir, sizeof(b->dir), "heel-ipc", host_env, err, errlen)) < 0) {
+	if ((r = wd_mount_point(b->dir, sizeof(b->dir), "heel-ipc", host_env, &b->dir_lock, err,
+				errlen)) < 0) {
 		b->dir[0] = '\0';
 		return r;
 	}
+	b->dir_locked = true;
 	/* First on PATH: the command names win over a program of the same
 	 * name, as the policy's reviewer expects. */
 	path = envb_lookup(env->vars, "PATH");
@@ -232,6 +234,10 @@ linux_broker_stop(struct linux_broker *b)
 		r = -errno;
 	else
 		b->dir[0] = '\0';
+	/* Removed, or left for a sweep to find once we are gone. */
+	if (b->dir_locked)
+		close(b->dir_lock);
+	b->dir_locked = false;
 	free(b->names);
 	b->names = NULL;
 	b->nnames = 0;

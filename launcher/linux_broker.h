@@ -27,6 +27,9 @@ struct linux_broker {
 	char client[PATH_MAX];     /* heel-ipc, beside heel-exec */
 	char dir[PATH_MAX];        /* the commands' directory (a mount point on
 				    * the host, a tmpfs in the view); "" */
+	int dir_lock;              /* dir's lock (wd_mount_point), valid while
+				    * dir_locked */
+	bool dir_locked;
 	const char **names;        /* the commands, from the artifact */
 	size_t nnames;
 };

@@ -719,7 +719,7 @@ hr_plan_build(struct hr_plan *hp, const struct art_view *view, const struct hr_l
 	memset(hp, 0, sizeof(*hp));
 	if (err && errlen)
 		err[0] = '\0';
-	if (!n && !hl->heel_state)
+	if (!n && !hl->heel_state && !hl->heel_cache)
 		return 0;
 	if ((r = load_rules(&c, view)) < 0 || (r = collect_places(&c, &ps)) < 0)
 		goto out;
@@ -789,6 +789,20 @@ hr_plan_build(struct hr_plan *hp, const struct art_view *view, const struct hr_l
 		};
 
 		r = consider(&c, hl->heel_state, &state, 0);
+	}
+	/* heel run's compile cache: an artifact planted there would be the
+	 * sandbox of a later `heel run` (a permissive one, with the
+	 * network). Wherever the cache is (XDG_CACHE_HOME, a home only
+	 * /etc/passwd names), and whatever the policy's protection sets. */
+	if (r == 0 && hl->heel_cache) {
+		const struct art_readonly cache = {
+			.path = hl->heel_cache,
+			.because = "heel run launches the artifacts compiled into it",
+			.platforms = ART_PLAT_BIT(ART_LINUX),
+			.set = ART_SET_NONE,
+		};
+
+		r = consider(&c, hl->heel_cache, &cache, 0);
 	}
 out:
 	if (r == -ENOMEM && err && errlen && !err[0])

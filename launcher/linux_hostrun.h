@@ -32,6 +32,8 @@ struct hr_launch {
 	const char *heel_state; /* heel's ledger of writable places (ledger.h):
 			      * read-only wherever a writable place holds it,
 			      * whatever the policy says; NULL: none */
+	const char *heel_cache; /* heel run's compile cache (userdirs.h): the
+			      * same; NULL: none */
 };
 
 enum hr_kind {

@@ -169,5 +169,7 @@ envb_build(struct envb *b, char *const *host, const struct art_view *view,
 	for (size_t i = 0; i < 3; i++)
 		if ((r = envb_set(b, tmp_names[i], tmpdir)) < 0)
 			return r;
-	return 0;
+	/* What says, to a shell's prompt, a script or a nested heel, that
+	 * it runs inside a sandbox: always 1, whatever the launcher had. */
+	return envb_set(b, "HEEL_SANDBOX", "1");
 }

@@ -53,7 +53,8 @@ const char *envb_launch_lookup(const char *name, void *ctx);
  * TERM, TZ, SHELL and the locale (LANG, LANGUAGE, LC_ALL and the twelve
  * LC_ categories glibc defines, by name) when host has them (PATH
  * defaults to ENVB_DEFAULT_PATH), the policy's `env pass` names that host has, its
- * `env set` pairs, and last TMPDIR, TMP and TEMP = tmpdir. 0 or -errno;
+ * `env set` pairs, and last TMPDIR, TMP and TEMP = tmpdir and
+ * HEEL_SANDBOX=1. 0 or -errno;
  * on failure b holds what was built so far (free it). */
 int envb_build(struct envb *b, char *const *host, const struct art_view *view,
 	       unsigned platform, const char *tmpdir);

@@ -18,6 +18,7 @@
 #include "grow.h"
 #include "pathexpand.h"
 #include "readsmall.h"
+#include "userdirs.h"
 
 #define LEDGER_MAX_BYTES (4u << 20)
 
@@ -27,54 +28,18 @@ static const char header[] =
     "# have changed in these places. Remove a line once you have checked what those\n"
     "# runs left there.\n";
 
-/* The home /etc/passwd gives this user, into buf; NULL when it gives
- * none. Read by hand: getpwuid(3) in a static binary needs glibc's NSS
- * modules, and a user only a directory service knows has no ledger. */
-static const char *
-passwd_home(char *buf, size_t len)
-{
-	char line[1024];
-	FILE *f = fopen("/etc/passwd", "re");
-	const char *found = NULL;
-
-	if (!f)
-		return NULL;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *field[7], *p = line;
-		int i;
-
-		for (i = 0; i < 7 && p; i++) {
-			field[i] = p;
-			if ((p = strchr(p, ':')))
-				*p++ = '\0';
-		}
-		if (i < 7)
-			continue;
-		field[6][strcspn(field[6], "\n")] = '\0';
-		if (strtoul(field[2], NULL, 10) == (unsigned long)getuid() && field[2][0] &&
-		    field[5][0] == '/' && strcmp(field[5], "/") != 0) {
-			snprintf(buf, len, "%s", field[5]);
-			found = buf;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
 int
 ledger_locate(struct ledger *lg, char *const *env)
 {
 	const char *state = envb_lookup(env, "XDG_STATE_HOME");
 	const char *home = envb_lookup(env, "HOME");
 	char pw[PATH_MAX];
-	struct stat st;
 	int n;
 
 	memset(lg, 0, sizeof(*lg));
 	/* Without HOME, the home the system gives this user, if it is
 	 * there (nobody's /nonexistent is not). */
-	if ((!home || !home[0]) && passwd_home(pw, sizeof(pw)) && stat(pw, &st) == 0 &&
-	    S_ISDIR(st.st_mode))
+	if ((!home || !home[0]) && ud_passwd_home(pw, sizeof(pw)))
 		home = pw;
 	/* The XDG base directory specification ignores a relative value. */
 	if (state && state[0] == '/')

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/random.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -118,35 +120,176 @@ make_tmp(struct wd *wd, char *err, size_t errlen)
 	return 0;
 }
 
-/* Beneath the user's runtime directory, TMPDIR or /tmp (the first
- * usable). */
-int
-wd_mount_point(char *out, size_t cap, const char *prefix, char *const *env, char *err,
-	      size_t errlen)
+/* The user's runtime directory, TMPDIR or /tmp (the first usable),
+ * resolved, into base (PATH_MAX). */
+static int
+mount_point_base(char *const *env, char *base)
 {
 	const char *xdg = envb_lookup(env, "XDG_RUNTIME_DIR");
 	const char *tmpdir = envb_lookup(env, "TMPDIR");
-	char base[PATH_MAX], name[16];
-	int r;
 
 	if (usable_runtime_dir(xdg))
-		r = realpath(xdg, base) ? 0 : -errno;
-	else if (usable_tmp_dir(tmpdir))
-		r = realpath(tmpdir, base) ? 0 : -errno;
-	else
-		r = realpath("/tmp", base) ? 0 : -errno;
-	if (r < 0)
-		return rt_error(err, errlen, r, "no usable temporary directory: %s", strerror(-r));
+		return realpath(xdg, base) ? 0 : -errno;
+	if (usable_tmp_dir(tmpdir))
+		return realpath(tmpdir, base) ? 0 : -errno;
+	return realpath("/tmp", base) ? 0 : -errno;
+}
 
+#define WD_NAME_LEN 8
+
+/* rename(2), never over an existing name. */
+static int
+rename_noreplace(const char *from, const char *to)
+{
+#ifdef __linux__
+	return syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 1 /* RENAME_NOREPLACE */) == 0
+		       ? 0
+		       : -1;
+#else
+	return renamex_np(from, to, RENAME_EXCL);
+#endif
+}
+
+int
+wd_mount_point(char *out, size_t cap, const char *prefix, char *const *env, int *lock,
+	       char *err, size_t errlen)
+{
+	char base[PATH_MAX], name[16], hidden[PATH_MAX];
+	int r, fd;
+
+	*lock = -1;
+	if ((r = mount_point_base(env, base)) < 0)
+		return rt_error(err, errlen, r, "no usable temporary directory: %s", strerror(-r));
 	for (int tries = 0;; tries++) {
-		random_name(name, 8);
-		if (snprintf(out, cap, "%s/%s-%s", base, prefix, name) >= (int)cap)
+		random_name(name, WD_NAME_LEN);
+		if (snprintf(hidden, sizeof(hidden), "%s/.%s-%s", base, prefix, name) >=
+		    (int)sizeof(hidden))
 			return rt_error(err, errlen, -ENAMETOOLONG, "%s: path too long", base);
-		if (mkdir(out, 0700) == 0)
-			return 0;
+		/* The sticky bit marks a mount point that is locked: one an
+		 * earlier heel-exec made (no lock, no mark) is never swept,
+		 * though it may be in use. On a 0700 directory of ours it
+		 * changes nothing else. */
+		if (mkdir(hidden, 0700 | S_ISVTX) == 0)
+			break;
 		if (errno != EEXIST || tries == 100)
-			return rt_error(err, errlen, -errno, "%s: %s", out, strerror(errno));
+			return rt_error(err, errlen, -errno, "%s: %s", hidden, strerror(errno));
 	}
+	/* Held as long as any process of this launch lives (the forks of
+	 * heel-exec share it; an exec closes it): a sweep that can take
+	 * the lock knows the launch is gone. */
+	fd = open(hidden, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || flock(fd, LOCK_SH) < 0) {
+		r = -errno;
+		if (fd >= 0)
+			close(fd);
+		rmdir(hidden);
+		return rt_error(err, errlen, r, "%s: %s", hidden, strerror(-r));
+	}
+	for (int tries = 0;; tries++) {
+		if (snprintf(out, cap, "%s/%s-%s", base, prefix, name) >= (int)cap) {
+			r = -ENAMETOOLONG;
+			break;
+		}
+		if (rename_noreplace(hidden, out) == 0) {
+			*lock = fd;
+			return 0;
+		}
+		r = -errno;
+		if (errno != EEXIST || tries == 100)
+			break;
+		random_name(name, WD_NAME_LEN);
+	}
+	close(fd);
+	rmdir(hidden);
+	return rt_error(err, errlen, r, "%s: %s", out, strerror(-r));
+}
+
+/* PREFIX-XXXXXXXX as wd_mount_point names them. Never the hidden name
+ * one has between its mkdir and its lock: a sweep then would remove the
+ * directory of a launch that is only starting. (A launch killed in that
+ * moment leaves an empty .PREFIX-XXXXXXXX, which stays.) */
+static bool
+mount_point_name(const char *n)
+{
+	static const char *const prefixes[] = { "heel-ipc-", "heel-" };
+	size_t len;
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		len = strlen(prefixes[i]);
+		if (strncmp(n, prefixes[i], len) == 0 && strlen(n + len) == WD_NAME_LEN &&
+		    strspn(n + len, "abcdefghijklmnopqrstuvwxyz0123456789") == WD_NAME_LEN)
+			return true;
+	}
+	return false;
+}
+
+/* Whether the last sweep was less than a minute ago; if not (or there
+ * was none), the stamp is renewed and a sweep is due. */
+static bool
+swept_lately(const char *stamp)
+{
+	struct timespec now;
+	struct stat st;
+	int fd;
+
+	if (!stamp)
+		return false;
+	fd = open(stamp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	fd = open(stamp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_mtime <= now.tv_sec &&
+	    now.tv_sec - st.st_mtime < 60) {
+		close(fd);
+		return true;
+	}
+	futimens(fd, NULL);
+	close(fd);
+	return false;
+}
+
+int
+wd_sweep(char *const *env, const char *stamp)
+{
+	char base[PATH_MAX];
+	struct dirent *e;
+	struct stat st;
+	int bfd, dfd, fd, n = 0;
+	DIR *d;
+
+	if (swept_lately(stamp) || mount_point_base(env, base) < 0)
+		return 0;
+	bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (bfd < 0)
+		return 0;
+	if ((dfd = dup(bfd)) < 0 || !(d = fdopendir(dfd))) {
+		if (dfd >= 0)
+			close(dfd);
+		close(bfd);
+		return 0;
+	}
+	while ((e = readdir(d))) {
+		if (!mount_point_name(e->d_name) ||
+		    fstatat(bfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
+		    st.st_uid != geteuid() || !(st.st_mode & S_ISVTX))
+			continue;
+		fd = openat(bfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		/* Taken: no process of that launch is left. rmdir removes it
+		 * only while it is empty, and a launch never reuses a name. */
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0 && unlinkat(bfd, e->d_name, AT_REMOVEDIR) == 0)
+			n++;
+		close(fd);
+	}
+	closedir(d);
+	close(bfd);
+	return n;
 }
 
 int
@@ -155,22 +298,20 @@ wd_create(struct wd *wd, char *const *env, char *err, size_t errlen)
 	struct stat st;
 	int fd, r;
 
-	*wd = (struct wd){ 0 };
-	if ((r = wd_mount_point(wd->path, sizeof(wd->path), "heel", env, err, errlen)) < 0)
+	*wd = (struct wd){ .lock = -1 };
+	if ((r = wd_mount_point(wd->path, sizeof(wd->path), "heel", env, &fd, err, errlen)) < 0)
 		return r;
 	wd->remove = true;
 
 	/* The umask may have taken bits away; nothing may add any. */
-	fd = open(wd->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0 || fchmod(fd, 0700) < 0) {
+	if (fstat(fd, &st) < 0 || fchmod(fd, 0700 | S_ISVTX) < 0) {
 		r = -errno;
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		rmdir(wd->path);
 		wd->remove = false;
 		return rt_error(err, errlen, r, "%s: %s", wd->path, strerror(-r));
 	}
-	close(fd);
+	wd->lock = fd;
 	wd->dev = st.st_dev;
 	wd->ino = st.st_ino;
 	/* TMPDIR is the fresh directory itself, as in the original heel: a
@@ -356,7 +497,7 @@ wd_use(struct wd *wd, const char *dir, char *err, size_t errlen)
 	size_t exist;
 	int r;
 
-	*wd = (struct wd){ 0 };
+	*wd = (struct wd){ .lock = -1 };
 	/* Every refusal that depends only on the name comes before the
 	 * first mkdir: a refused launch leaves nothing behind. */
 	if ((r = resolve(dir, wd->path, &exist, err, errlen)) < 0)
@@ -578,5 +719,83 @@ wd_remove(struct wd *wd)
 		wd->remove = false;
 out:
 	close(pfd);
+	/* Gone, or left for a sweep to find once we are. */
+	if (wd->lock >= 0)
+		close(wd->lock);
+	wd->lock = -1;
+	return r;
+}
+
+/* Empties the directory open at fd (not consumed), a descriptor a level:
+ * see wd_remove_tree_at. */
+static int
+empty_live(int fd, dev_t dev, unsigned depth)
+{
+	int dfd = dup(fd), child, r = 0;
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	if (dfd < 0 || !(d = fdopendir(dfd))) {
+		r = -errno;
+		if (dfd >= 0)
+			close(dfd);
+		return r;
+	}
+	rewinddir(d);
+	while (r == 0 && (errno = 0, e = readdir(d))) {
+		const char *n = e->d_name;
+
+		if (strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
+			continue;
+		if (unlinkat(fd, n, 0) == 0 || errno == ENOENT)
+			continue;
+		if (errno != EISDIR && errno != EPERM) {
+			r = -errno;
+			break;
+		}
+		if (unlinkat(fd, n, AT_REMOVEDIR) == 0 || errno == ENOENT)
+			continue;
+		if (errno != ENOTEMPTY && errno != EEXIST) {
+			r = -errno;
+			break;
+		}
+		if (depth >= WD_TREE_MAX_DEPTH) {
+			r = -ELOOP;
+			break;
+		}
+		if ((child = open_dir(fd, n)) < 0) {
+			r = errno == ENOENT ? 0 : -errno;
+			continue;
+		}
+		if (fstat(child, &st) < 0 || st.st_dev != dev)
+			r = errno ? -errno : -EXDEV; /* not ours to delete */
+		else if ((r = make_writable(child, &st)) == 0 &&
+			 (r = empty_live(child, dev, depth + 1)) == 0 &&
+			 unlinkat(fd, n, AT_REMOVEDIR) < 0 && errno != ENOENT)
+			r = -errno;
+		close(child);
+	}
+	if (r == 0 && errno != 0)
+		r = -errno;
+	closedir(d);
+	return r;
+}
+
+int
+wd_remove_tree_at(int dirfd, const char *name)
+{
+	struct stat st;
+	int fd = open_dir(dirfd, name), r;
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	errno = 0;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if ((r = make_writable(fd, &st)) == 0 && (r = empty_live(fd, st.st_dev, 1)) == 0 &&
+		 unlinkat(dirfd, name, AT_REMOVEDIR) < 0)
+		r = -errno;
+	close(fd);
 	return r;
 }

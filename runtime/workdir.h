@@ -24,6 +24,9 @@ struct wd {
 			      * launch, the directories after it it made;
 			      * 0: it made none */
 	bool tmp_made;       /* kept: this launch made tmp */
+	int lock;            /* fresh: the directory open, with a shared flock
+			      * held as long as the launch lives (wd_sweep);
+			      * -1 for a kept one */
 };
 
 /* Expands the policy's `workdir` by the rules of pathexpand.h: ${NAME}
@@ -38,15 +41,31 @@ int wd_expand(const char *tmpl, char *const *env, const char *cwd, char *out,
  * characters) under the first usable of: $XDG_RUNTIME_DIR (absolute, a
  * directory owned by us with no group/other access), $TMPDIR (absolute
  * directory), /tmp; env is the launcher's environment. Mode 0700; it is
- * also TMPDIR. Sets wd->remove. */
+ * also TMPDIR. Sets wd->remove and wd->lock. */
 int wd_create(struct wd *wd, char *const *env, char *err, size_t errlen);
 
 /* A fresh empty directory, mode 0700, PREFIX-XXXXXXXX where wd_create
  * makes its own, for a mount point that exists only in the sandbox's
- * view (the caller removes it with rmdir). 0 with its path in out, or
- * -errno and a message. */
-int wd_mount_point(char *out, size_t cap, const char *prefix, char *const *env, char *err,
-		   size_t errlen);
+ * view (the caller removes it with rmdir, then closes *lock). It is
+ * made under a hidden name, locked (a shared flock on *lock, a
+ * descriptor of it) and only then renamed, so that wd_sweep never takes
+ * it for one a killed launch left. 0 with its path in out, or -errno and
+ * a message. */
+int wd_mount_point(char *out, size_t cap, const char *prefix, char *const *env, int *lock,
+		   char *err, size_t errlen);
+
+/* SIGKILL leaves a launch no time to remove its mount points; with the
+ * sandbox's namespaces they are empty directories (the files were on
+ * the sandbox's tmpfs). This removes, in the directory wd_mount_point
+ * uses, every empty heel-XXXXXXXX and heel-ipc-XXXXXXXX of this user
+ * that wd_mount_point marked (mode 01700: one an older heel-exec made
+ * holds no lock, and is left alone) and whose launch is gone (its lock
+ * can be taken), and returns how many.
+ * At most once a minute when `stamp` names a file whose modification
+ * time records the last sweep (made 0600, no link followed); every call
+ * when NULL. A directory that holds files (a launch without namespaces)
+ * is left alone. Quiet. */
+int wd_sweep(char *const *env, const char *stamp);
 
 /* Uses `dir` as the working directory, creating it (and missing parents,
  * mode 0700) when needed, and its "tmp" subdirectory; kept at exit. The
@@ -81,5 +100,16 @@ int wd_abandon(struct wd *wd);
  * however deep the tree. Does nothing for a kept one. 0 or -errno. Call
  * it only when nothing runs in the tree any more. */
 int wd_remove(struct wd *wd);
+
+/* Deletes the directory `name` in dirfd and everything in it, where
+ * something may still run in the tree (a cache a sandbox can write):
+ * one descriptor a level and never "..", so a directory moved away
+ * during the walk takes the walk nowhere a sandbox could not delete
+ * itself; links unlinked, never followed; permissions taken away given
+ * back (u+rwx); other file systems not entered; no deeper than
+ * WD_TREE_MAX_DEPTH (-ELOOP). 0, or -errno with what is left still
+ * there (a later call finishes it). */
+#define WD_TREE_MAX_DEPTH 256
+int wd_remove_tree_at(int dirfd, const char *name);
 
 #endif

@@ -254,6 +254,8 @@ build_text(struct diag_ctx *ctx, const struct build_in *in, char **text, char *e
 			rc = settings_add_grant(&merged, r.path, "r", "heel python: the script");
 		pathres_free(&r);
 	}
+	if (!rc && in->tool_caches)
+		*in->tool_caches = merged.tool_caches.on;
 	if (!rc)
 		rc = settle_network(&merged, err, errlen);
 	if (!rc)

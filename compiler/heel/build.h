@@ -52,6 +52,8 @@ struct build_in {
 	const char *script;		/* heel python SCRIPT: readable too, or NULL */
 	struct build_named_list *named;	/* out: the paths named, for
 					 * build_check_named; NULL: not kept */
+	enum settings_tri *tool_caches;	/* out: tool-caches, the option's over
+					 * the file's (toolcache.h); NULL: not kept */
 };
 
 /* Writes the policy text into *text (malloc'ed). Problems in files go to

@@ -6,6 +6,7 @@
  *   HEX-SHA256 PATH\n                 N times: an included file and its digest
  *   ARTIFACT BYTES                    to the end
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -15,32 +16,43 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cache.h"
+#include "grow.h"
 #include "readsmall.h"
+#include "userdirs.h"
 #include "version.h"
 
 #define CACHE_MAGIC "HEELCACHE1\n"
 /* Far more than any artifact or policy; a bigger entry is not ours. */
 #define CACHE_MAX_BYTES (8u << 20)
 #define CACHE_MAX_DEPS 256
+/* One entry per policy text (a directory and a set of options), some
+ * 24 KiB each: past CACHE_MAX_ENTRIES a store removes the least recently
+ * used (by modification time, which every hit renews) down to
+ * CACHE_KEEP_ENTRIES, so that pruning is rare and the cache stays under
+ * some 6 MiB. */
+#define CACHE_MAX_ENTRIES 256
+#define CACHE_KEEP_ENTRIES 192
+/* A temporary file this old was left by a store that died. */
+#define CACHE_STALE_TMP_SECONDS 3600
 
 int
 cache_dir(char *out, size_t len)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	extern char **environ;
 	char parent[PATH_MAX];
 	struct stat st;
+	int r;
 
-	if (xdg && xdg[0] == '/')
-		snprintf(parent, sizeof(parent), "%s", xdg);
-	else if (home && home[0] == '/')
-		snprintf(parent, sizeof(parent), "%s/.cache", home);
-	else
-		return -ENOENT;
-	if ((size_t)snprintf(out, len, "%s/heel", parent) >= len)
-		return -ENAMETOOLONG;
+	/* Where heel-exec keeps it read-only in every sandbox: the same
+	 * function names it for both (userdirs.h). */
+	if ((r = ud_compile_cache(environ, out, len)) < 0)
+		return r;
+	snprintf(parent, sizeof(parent), "%s", out);
+	*strrchr(parent, '/') = '\0';
 	/* Ours alone, and not a link someone left in our place. */
 	if (lstat(out, &st) < 0) {
 		if (errno != ENOENT)
@@ -135,6 +147,9 @@ cache_lookup(const char *dir, const uint8_t key[CACHE_KEY_BYTES], uint8_t **byte
 	if (dirfd < 0)
 		return -errno;
 	r = read_whole(dirfd, name, true, &entry, &elen);
+	/* Used now: the last to go when the cache is pruned. */
+	if (r == 0)
+		utimensat(dirfd, name, NULL, AT_SYMLINK_NOFOLLOW);
 	close(dirfd);
 	if (r)
 		return r;
@@ -178,6 +193,78 @@ cache_lookup(const char *dir, const uint8_t key[CACHE_KEY_BYTES], uint8_t **byte
 out:
 	free(entry);
 	return r;
+}
+
+struct aged {
+	char name[2 * CACHE_KEY_BYTES + 1];
+	struct timespec used;
+};
+
+static int
+oldest_first(const void *a, const void *b)
+{
+	const struct timespec *x = &((const struct aged *)a)->used, *y = &((const struct aged *)b)->used;
+
+	if (x->tv_sec != y->tv_sec)
+		return x->tv_sec < y->tv_sec ? -1 : 1;
+	return x->tv_nsec < y->tv_nsec ? -1 : x->tv_nsec > y->tv_nsec;
+}
+
+static bool
+is_key(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+
+	return n == 2 * CACHE_KEY_BYTES && !s[n];
+}
+
+/* Keeps the cache bounded (CACHE_MAX_ENTRIES), and removes what stores
+ * that died left behind. Best effort: a cache that cannot be pruned is
+ * still a cache. Nothing but our own names is touched, never through a
+ * link. */
+static void
+prune(const char *dir)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct aged *v = NULL, *g;
+	size_t n = 0, cap = 0;
+	struct timespec now;
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	if (dfd < 0)
+		return;
+	if (!(d = fdopendir(dfd))) {
+		close(dfd);
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	while ((e = readdir(d))) {
+		if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (e->d_name[0] == '.') {
+			char key[2 * CACHE_KEY_BYTES + 1];
+
+			snprintf(key, sizeof(key), "%s", e->d_name + 1);
+			if (strchr(e->d_name + 1, '.') == e->d_name + 1 + 2 * CACHE_KEY_BYTES && is_key(key) &&
+			    now.tv_sec - st.st_mtim.tv_sec > CACHE_STALE_TMP_SECONDS)
+				unlinkat(dfd, e->d_name, 0);
+			continue;
+		}
+		if (!is_key(e->d_name) || !(g = grow_array(v, &cap, n + 1, sizeof(*v), 256)))
+			continue;
+		v = g;
+		memcpy(v[n].name, e->d_name, sizeof(v[n].name));
+		v[n++].used = st.st_mtim;
+	}
+	if (n > CACHE_MAX_ENTRIES) {
+		qsort(v, n, sizeof(*v), oldest_first);
+		for (size_t i = 0; i < n - CACHE_KEEP_ENTRIES; i++)
+			unlinkat(dfd, v[i].name, 0);
+	}
+	free(v);
+	closedir(d);
 }
 
 int
@@ -234,5 +321,7 @@ cache_store(const char *dir, const uint8_t key[CACHE_KEY_BYTES], const struct di
 		r = -errno;
 	if (r)
 		unlink(tmp);
+	else
+		prune(dir);
 	return r;
 }

@@ -18,8 +18,11 @@
 
 #define CACHE_KEY_BYTES 32
 
-/* The directory: $XDG_CACHE_HOME/heel or $HOME/.cache/heel, made (0700)
- * when missing. 0, or -errno (no usable directory: run without a cache). */
+/* The directory: $XDG_CACHE_HOME/heel, else ~/.cache/heel, where the
+ * home is HOME or, when HOME is unset, the one /etc/passwd gives
+ * (userdirs.h: heel-exec keeps that very directory read-only in every
+ * sandbox); made (0700) when missing. 0, or -errno (no usable directory:
+ * run without a cache). */
 int cache_dir(char *out, size_t len);
 
 /* The key of a policy text as compiled by the program at `self` (its
@@ -34,7 +37,9 @@ int cache_lookup(const char *dir, const uint8_t key[CACHE_KEY_BYTES], uint8_t **
 
 /* Stores an artifact whose compile read the sources registered in `ctx`
  * (the included files among them are its dependencies). Written to a
- * temporary file and renamed, 0600. 0 or -errno. */
+ * temporary file and renamed, 0600. Then the cache is bounded: past 256
+ * entries the least recently used (a hit renews an entry's modification
+ * time) are removed down to 192. 0 or -errno. */
 int cache_store(const char *dir, const uint8_t key[CACHE_KEY_BYTES], const struct diag_ctx *ctx,
 		const uint8_t *bytes, size_t len);
 

@@ -23,8 +23,9 @@ const char cli_help[] =
 	"Runs a command in a heel sandbox built from these options (and a\n"
 	"configuration file), compiled in memory and applied by heel-exec.\n"
 	"The command starts in the current directory, which it can read; the\n"
-	"only place it can write is a fresh working directory (also TMPDIR),\n"
-	"removed afterwards, unless a grant says otherwise.\n"
+	"only places it can write are a fresh working directory (also TMPDIR),\n"
+	"removed afterwards, and its tools' caches (npm, pip, ...; one per\n"
+	"project, never the host's), unless a grant says otherwise.\n"
 	"\n"
 	"policy:\n"
 	"  --isolation strict|default|permissive   the base (default: default)\n"
@@ -45,6 +46,8 @@ const char cli_help[] =
 	"  --env NAME[=VALUE]                       pass NAME through, or set it\n"
 	"  --working-dir DIR                        a kept working directory\n"
 	"  --keep-working-dir                       keep the fresh one (its path is printed)\n"
+	"  --tool-caches[=true|false]               npm, pip, Go, ... caches of the sandbox's\n"
+	"                                           own (default: on, off under strict)\n"
 	"  --print-policy                           print the policy as .heel text, run nothing\n"
 	"\n"
 	"launch:\n"
@@ -76,6 +79,7 @@ enum {
 	OPT_LIMIT,
 	OPT_WORKING_DIR,
 	OPT_KEEP_WORKING_DIR,
+	OPT_TOOL_CACHES,
 	OPT_ENV,
 	OPT_BEST_EFFORT,
 	OPT_NO_NAMESPACES,
@@ -114,6 +118,7 @@ static const struct option base_options[] = {
 	{ "max-core", required_argument, NULL, OPT_MAX + LIM_CORE },
 	{ "working-dir", required_argument, NULL, OPT_WORKING_DIR },
 	{ "keep-working-dir", no_argument, NULL, OPT_KEEP_WORKING_DIR },
+	{ "tool-caches", optional_argument, NULL, OPT_TOOL_CACHES },
 	{ "env", required_argument, NULL, OPT_ENV },
 	{ "best-effort", no_argument, NULL, OPT_BEST_EFFORT },
 	{ "no-namespaces", no_argument, NULL, OPT_NO_NAMESPACES },
@@ -374,6 +379,8 @@ take_option(struct cli *c, const struct option *o, const char *arg, char *err, s
 		return grant_option(c, arg, "rx", origin, err, errlen);
 	case OPT_ALLOW_GPU:
 		return flag_option(&c->opts.gpu, arg, origin, err, errlen);
+	case OPT_TOOL_CACHES:
+		return flag_option(&c->opts.tool_caches, arg, origin, err, errlen);
 	case OPT_PROTECT_HOME:
 		return flag_option(&c->opts.protect[SET_USER_HOME], arg, origin, err, errlen);
 	case OPT_PROTECT_KEYCHAIN:

@@ -206,7 +206,8 @@ nice_key(struct cfg *c, const struct toml_entry *e)
 
 static const char *const root_keys[] = {
 	"isolation", "network", "allow-domains", "audit-log", "readable", "writable", "executable",
-	"allow-gpu", "nice", "io-priority", "working-dir", "keep-working-dir", "env", NULL,
+	"allow-gpu", "nice", "io-priority", "working-dir", "keep-working-dir", "env", "tool-caches",
+	NULL,
 };
 
 static void
@@ -254,6 +255,8 @@ root_entry(struct cfg *c, const struct toml_entry *e)
 		flag(c, e, &c->s->keep_working_dir);
 	else if (strcmp(k, "env") == 0)
 		env_list(c, e);
+	else if (strcmp(k, "tool-caches") == 0)
+		flag(c, e, &c->s->tool_caches);
 	else
 		unknown_key(c, e, NULL, root_keys);
 }

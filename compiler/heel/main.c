@@ -25,6 +25,7 @@
 #include "readfile.h"
 #include "hostcheck.h"
 #include "startdir.h"
+#include "toolcache.h"
 #include "venv.h"
 #include "version.h"
 
@@ -262,6 +263,61 @@ launch_lookup(const char *name, void *ctx)
 	return getenv(name);
 }
 
+/* What heel adds to the policy it compiled, for the launch and not the
+ * policy's reviewer to write: the tool caches (toolcache.h), and for
+ * `heel shell` a prompt that says where the shell runs (PS1, which sh
+ * and a shell without a prompt of its own in its rc files show, and
+ * PROMPT_COMMAND, with which bash puts the mark back in front of the
+ * prompt its ~/.bashrc set; the user's files are not touched). Each only
+ * where the policy does not decide the variable itself. Returns how many
+ * of `adds` (room for TC_MAX_VARS + 3) it filled. */
+static size_t
+front_additions(const struct cli *c, enum settings_tri caches, const uint8_t *bytes, size_t len,
+		const char *cwd, struct tc_plan *tp, struct policytext_add *adds)
+{
+	static const char prompt_command[] =
+		"case $PS1 in \"(heel) \"*) ;; *) PS1=\"(heel) $PS1\" ;; esac";
+	struct art_view view;
+	char why[256];
+	size_t n = 0;
+
+	memset(tp, 0, sizeof(*tp));
+	if (c->prepare || art_validate(bytes, len, &view, why, sizeof(why)) < 0)
+		return 0;
+	tc_plan(tp, &view, cwd, environ, caches);
+	if (tp->warn)
+		fprintf(stderr, "heel: warning: the sandbox gets no tool caches: %s (heel(1), TOOL "
+			"CACHES)\n", tp->why);
+	else if (c->verbose && !tp->dir[0])
+		fprintf(stderr, "heel: no tool caches: %s\n", tp->why);
+	if (tp->dir[0]) {
+		/* Once a day, the caches of projects long unused go. */
+		if (!c->print_policy)
+			tc_prune(environ);
+		adds[n++] = (struct policytext_add){ .name = tp->dir,
+						     .comment = "the tool caches of sandboxes started "
+								"here (heel(1), TOOL CACHES)" };
+		for (size_t i = 0; i < tp->nvars; i++)
+			adds[n++] = (struct policytext_add){ .env = true,
+							     .name = tp->vars[i].name,
+							     .value = tp->vars[i].value,
+							     .comment = "tool cache" };
+	}
+	if (c->command == CLI_SHELL) {
+		if (!tc_policy_decides(&view, "PS1", environ))
+			adds[n++] = (struct policytext_add){ .env = true,
+							     .name = "PS1",
+							     .value = geteuid() == 0 ? "(heel) # " : "(heel) $ ",
+							     .comment = "heel shell: the prompt" };
+		if (!tc_policy_decides(&view, "PROMPT_COMMAND", environ))
+			adds[n++] = (struct policytext_add){ .env = true,
+							     .name = "PROMPT_COMMAND",
+							     .value = prompt_command,
+							     .comment = "heel shell: the prompt, after ~/.bashrc" };
+	}
+	return n;
+}
+
 /* The policy heel runs, and where the command starts (*start_here: in
  * `cwd`, else in its working directory). The text is compiled without
  * the read grant of `cwd` first; that policy says whether the grant is
@@ -269,43 +325,61 @@ launch_lookup(const char *name, void *ctx)
  * already, and a read grant beneath a writable one would narrow it),
  * or whether the command may not start there (a deny or a protection
  * decides it: refused; strict, or a system directory: the working
- * directory, said on stderr). On a refusal the reason is in err. */
+ * directory, said on stderr). It also says what heel adds for the launch
+ * (front_additions). On a refusal the reason is in err. */
 static int
-launch_policy(struct diag_ctx **ctx, char **text, const char *cwd, bool *start_here,
-	      uint8_t **bytes, size_t *len, char *err, size_t errlen)
+launch_policy(struct diag_ctx **ctx, char **text, const struct cli *c, enum settings_tri caches,
+	      const char *cwd, bool *start_here, uint8_t **bytes, size_t *len, char *err,
+	      size_t errlen)
 {
+	struct policytext_add adds[TC_MAX_VARS + 3];
 	struct startdir sd;
-	char *with = NULL, line[3 * PATH_MAX];
+	struct tc_plan tp;
+	char *with = NULL, *more = NULL, line[3 * PATH_MAX];
+	bool grant_start = false;
+	size_t nadds;
 	int rc;
 
 	*start_here = false;
 	rc = compile_cached(*ctx, *text, bytes, len);
-	/* Started in `/`, which is no project, the command starts in its
-	 * working directory, as heel-exec's own commands do. */
-	if (rc || strcmp(cwd, "/") == 0)
-		return rc;
-	if (startdir_decide(*bytes, *len, cwd, launch_lookup, (void *)cwd, &sd) < 0) {
-		snprintf(err, errlen, "the compiled policy does not validate");
-		return -EINVAL;
-	}
-	switch (sd.verdict) {
-	case STARTDIR_READABLE:
-		*start_here = true;
-		return 0;
-	case STARTDIR_DENIED:
-		startdir_message(&sd, cwd, STARTDIR_WORDS_OPTIONS, err, errlen);
-		return -EACCES;
-	case STARTDIR_STRICT:
-	case STARTDIR_SYSTEM:
-		startdir_message(&sd, cwd, STARTDIR_WORDS_OPTIONS, line, sizeof(line));
-		fprintf(stderr, "heel: %s\n", line);
-		return 0;
-	case STARTDIR_GRANT:
-		break;
-	}
-	rc = policytext_add_start_grant(*text, NULL, &with, err, errlen);
 	if (rc)
 		return rc;
+	/* Started in `/`, which is no project, the command starts in its
+	 * working directory, as heel-exec's own commands do. */
+	if (strcmp(cwd, "/") != 0) {
+		if (startdir_decide(*bytes, *len, cwd, launch_lookup, (void *)cwd, &sd) < 0) {
+			snprintf(err, errlen, "the compiled policy does not validate");
+			return -EINVAL;
+		}
+		switch (sd.verdict) {
+		case STARTDIR_READABLE:
+			*start_here = true;
+			break;
+		case STARTDIR_DENIED:
+			startdir_message(&sd, cwd, STARTDIR_WORDS_OPTIONS, err, errlen);
+			return -EACCES;
+		case STARTDIR_STRICT:
+		case STARTDIR_SYSTEM:
+			startdir_message(&sd, cwd, STARTDIR_WORDS_OPTIONS, line, sizeof(line));
+			fprintf(stderr, "heel: %s\n", line);
+			break;
+		case STARTDIR_GRANT:
+			grant_start = true;
+			break;
+		}
+	}
+	nadds = front_additions(c, caches, *bytes, *len, cwd, &tp, adds);
+	if (!grant_start && !nadds)
+		return 0;
+	if (grant_start && (rc = policytext_add_start_grant(*text, NULL, &with, err, errlen)))
+		return rc;
+	if (nadds) {
+		rc = policytext_append(with ? with : *text, adds, nadds, &more, err, errlen);
+		free(with);
+		if (rc)
+			return rc;
+		with = more;
+	}
 	free(*text);
 	*text = with;
 	free(*bytes);
@@ -316,7 +390,8 @@ launch_policy(struct diag_ctx **ctx, char **text, const char *cwd, bool *start_h
 	if (!*ctx)
 		return -ENOMEM;
 	rc = compile_cached(*ctx, *text, bytes, len);
-	*start_here = rc == 0;
+	if (grant_start)
+		*start_here = rc == 0;
 	return rc;
 }
 
@@ -474,6 +549,7 @@ main(int argc, char **argv)
 	} else {
 		struct diag_ctx *ctx = diag_new();
 		struct build_named_list named = { 0 };
+		enum settings_tri want_caches = TRI_UNSET;
 		struct build_in in = {
 			.options = &c.opts,
 			.config = c.config,
@@ -482,6 +558,7 @@ main(int argc, char **argv)
 			.read_start_dir = true,
 			.script = c.command == CLI_PYTHON && !c.python_code && c.nargs ? c.args[0] : NULL,
 			.named = &named,
+			.tool_caches = &want_caches,
 		};
 		char *text = NULL;
 		uint8_t *bytes = NULL;
@@ -493,7 +570,8 @@ main(int argc, char **argv)
 			return failure("out of memory%s%s", "", "");
 		rc = build_text(ctx, &in, &text, err, sizeof(err));
 		if (!rc)
-			rc = launch_policy(&ctx, &text, cwd, &start_here, &bytes, &len, err, sizeof(err));
+			rc = launch_policy(&ctx, &text, &c, want_caches, cwd, &start_here, &bytes, &len, err,
+					   sizeof(err));
 		/* The paths named, once the policy says where its sandbox may
 		 * write: a link crossed that a sandbox could have planted is
 		 * refused (--print-policy too: the text would name its target). */

@@ -246,3 +246,41 @@ policytext_origin_at(const char *text, unsigned line, char *buf, size_t len)
 	buf[end - p - 4] = '\0';
 	return 0;
 }
+
+int
+policytext_append(const char *text, const struct policytext_add *adds, size_t n, char **out,
+		  char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0, tl = strlen(text);
+	FILE *f = open_memstream(&buf, &len);
+	int r = 0;
+
+	*out = NULL;
+	if (!f)
+		return -ENOMEM;
+	fputs(text, f);
+	if (tl && text[tl - 1] != '\n')
+		fputc('\n', f);
+	for (size_t i = 0; i < n && !r; i++) {
+		const struct policytext_add *a = &adds[i];
+
+		if (a->env) {
+			fprintf(f, "env set \"%s\" ", a->name);
+			r = put_string(f, a->value, a->name, false, err, errlen);
+		} else {
+			fputs("grant ", f);
+			r = put_string(f, a->name, "the path", true, err, errlen);
+			fputs(" rw", f);
+		}
+		put_origin(f, a->comment);
+	}
+	if (fclose(f) != 0 && !r)
+		r = -ENOMEM;
+	if (r) {
+		free(buf);
+		return r;
+	}
+	*out = buf;
+	return 0;
+}

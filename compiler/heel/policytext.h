@@ -35,4 +35,17 @@ int policytext_add_start_grant(const char *text, const char *path, char **out, c
  * 0, or -ENOENT for a line without one. */
 int policytext_origin_at(const char *text, unsigned line, char *buf, size_t len);
 
+/* A statement `heel run` adds after the policy it was given. */
+struct policytext_add {
+	bool env;	     /* `env set NAME VALUE`; else `grant PATH rw` */
+	const char *name;    /* the variable's name, or the path (absolute) */
+	const char *value;   /* env: the value */
+	const char *comment; /* why, said after it */
+};
+
+/* `text` with `adds` appended, in *out (malloc'ed). 0, -ENOMEM, or
+ * -EINVAL (a value the language cannot hold) with the reason in err. */
+int policytext_append(const char *text, const struct policytext_add *adds, size_t n, char **out,
+		      char *err, size_t errlen);
+
 #endif

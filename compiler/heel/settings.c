@@ -223,6 +223,7 @@ settings_merge(const struct settings *base, const struct settings *top, struct s
 		r = merge_flag(&base->protect[i], &top->protect[i], &out->protect[i]);
 	r = r ? r : merge_flag(&base->gpu, &top->gpu, &out->gpu);
 	r = r ? r : merge_flag(&base->keep_working_dir, &top->keep_working_dir, &out->keep_working_dir);
+	r = r ? r : merge_flag(&base->tool_caches, &top->tool_caches, &out->tool_caches);
 	r = r ? r : merge_lists(base, out);
 	r = r ? r : merge_lists(top, out);
 	if (r)
@@ -252,6 +253,7 @@ settings_free(struct settings *s)
 		free(s->protect[i].origin);
 	free(s->gpu.origin);
 	free(s->keep_working_dir.origin);
+	free(s->tool_caches.origin);
 	for (size_t i = 0; i < s->ndomains; i++) {
 		free(s->domains[i].pattern);
 		free(s->domains[i].origin);

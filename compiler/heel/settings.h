@@ -81,6 +81,7 @@ struct settings {
 	struct settings_scalar limits[LIM_COUNT];
 	struct settings_scalar working_dir; /* absolute */
 	struct settings_flag keep_working_dir;
+	struct settings_flag tool_caches; /* heel run's, not the policy's (toolcache.h) */
 	struct settings_env *env;
 	size_t nenv;
 };

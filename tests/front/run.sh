@@ -326,28 +326,31 @@ case_heel_exec_must_be_beside_heel() {
 # entry or an entry another user could write is never used.
 case_compile_cache() {
 	local out c=$HOMEDIR/.cache/heel e
+	# One policy text, one entry: without tool caches, whose grant makes
+	# a second text (and entry) of every launch (heel(1), TOOL CACHES).
+	local nc=--tool-caches=false
 	printf 'heel 1\nenv set "FROM" "first"\n' >p.heel
-	out=$(as "$1" "$H" run --policy p.heel sh -c 'echo $FROM' 2>&1)
+	out=$(as "$1" "$H" run $nc --policy p.heel sh -c 'echo $FROM' 2>&1)
 	[ "$out" = first ] || { echo "got: $out"; return 1; }
 	e=$(ls "$c" 2>/dev/null)
 	[ "$(echo "$e" | wc -w)" = 1 ] || { echo "cache holds: $(ls -la "$c")"; return 1; }
 	[ "$(stat -c %a "$c")" = 700 ] && [ "$(stat -c %a "$c/$e")" = 600 ] || { echo "modes: $(ls -la "$c")"; return 1; }
 	printf 'heel 1\nenv set "FROM" "second"\n' >p.heel
-	out=$(as "$1" "$H" run --policy p.heel sh -c 'echo $FROM' 2>&1)
+	out=$(as "$1" "$H" run $nc --policy p.heel sh -c 'echo $FROM' 2>&1)
 	[ "$out" = second ] || { echo "a changed included policy was not recompiled: $out"; return 1; }
 	# Damage the artifact inside the entry: the run compiles again.
 	e=$(ls "$c")
 	printf 'XXXX' | dd of="$c/$e" bs=1 seek=400 conv=notrunc 2>/dev/null
-	out=$(as "$1" "$H" run --policy p.heel sh -c 'echo $FROM' 2>&1)
+	out=$(as "$1" "$H" run $nc --policy p.heel sh -c 'echo $FROM' 2>&1)
 	[ "$out" = second ] || { echo "a damaged entry: $out"; return 1; }
 	# Writable by the group: not used, replaced.
 	chmod 620 "$c/$e"
-	out=$(as "$1" "$H" run --policy p.heel sh -c 'echo $FROM' 2>&1)
+	out=$(as "$1" "$H" run $nc --policy p.heel sh -c 'echo $FROM' 2>&1)
 	[ "$out" = second ] || { echo "a group-writable entry: $out"; return 1; }
 	[ "$(stat -c %a "$c/$e")" = 600 ] || { echo "the entry was not replaced: $(ls -la "$c")"; return 1; }
 	# HEEL_NO_CACHE: nothing is stored.
 	rm -rf "$c"
-	out=$(as "$1" env HEEL_NO_CACHE=1 "$H" run --policy p.heel true 2>&1) || { echo "$out"; return 1; }
+	out=$(as "$1" env HEEL_NO_CACHE=1 "$H" run $nc --policy p.heel true 2>&1) || { echo "$out"; return 1; }
 	[ -z "$(ls -A "$c" 2>/dev/null)" ] || { echo "HEEL_NO_CACHE stored: $(ls "$c")"; return 1; }
 }
 
@@ -393,11 +396,18 @@ case_cache_is_out_of_reach() {
 	local c=$HOMEDIR/.cache/heel out
 	out=$(as "$1" "$H" run --isolation permissive sh -c "echo planted >'$c/planted'" 2>&1)
 	[ ! -e "$c/planted" ] || { echo "a sandbox wrote into the cache: $out"; return 1; }
-	# As root that run could change heel itself, and the record of it
-	# keeps heel from running anything root can change until the user
-	# says they have checked: here, by removing the record.
+	# Nor without the host-run set: heel-exec keeps the cache read-only
+	# by itself.
 	rm -f "$HOMEDIR/.local/state/heel/writable-places"
 	out=$(as "$1" "$H" run --isolation permissive --protect-host-run=false \
+		sh -c "echo planted >'$c/planted'" 2>&1)
+	[ ! -e "$c/planted" ] || { echo "without host-run a sandbox wrote into the cache: $out"; return 1; }
+	# As root that run could change heel itself, and the record of it
+	# keeps heel from running anything root can change until the user
+	# says they have checked: here, by removing the record. The control:
+	# a grant of the very directory wins, as for any read-only path.
+	rm -f "$HOMEDIR/.local/state/heel/writable-places"
+	out=$(as "$1" "$H" run --isolation permissive --writable "$c" \
 		sh -c "echo planted >'$c/planted'" 2>&1) || { echo "control: $out"; return 1; }
 	[ -e "$c/planted" ] || { echo "control: nothing written: $out"; return 1; }
 }

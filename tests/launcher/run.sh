@@ -385,7 +385,10 @@ run_suite() {
 	local wdir
 	wdir=$(head -1 "$T/out")
 	check "$tag workdir: command ran there, under TMPDIR of the launcher" bash -c "[ $rc = 0 ] && case '$wdir' in '$TB'/heel-????????) true;; *) false;; esac"
-	check "$tag workdir: mode 0700, ours" out_has "mode=700 uid=$owner"
+	# 01700 where the directory on disk is the working directory (this
+	# test build mounts no tmpfs over it): the sticky bit marks it as one
+	# a later launch may sweep once this one is gone (heel-exec(1), BUGS).
+	check "$tag workdir: mode 0700, ours" bash -c "grep -qxE 'mode=1?700 uid=$owner' '$T/out'"
 	check "$tag workdir: TMPDIR is the fresh directory itself" out_has "TMPDIR=$wdir"
 	check "$tag workdir: TMPDIR exists and is writable" bash -c "grep -qx tmp-ok '$T/out' && grep -qx tmp-writable '$T/out'"
 	check "$tag workdir: removed at exit" test ! -e "$wdir"
@@ -455,8 +458,9 @@ run_suite() {
 	check "$tag env: secret not readable from any /proc/PID/environ the command can see" out_has 0
 	as "$U" env -i TMPDIR="$TB" ${HEEL_TEST_NO_NAMESPACES:+HEEL_TEST_NO_NAMESPACES=1} "$HX" "$P" -- /usr/bin/env >"$T/out" 2>"$T/err"; rc=$?
 	check "$tag env: PATH defaults to /usr/local/bin:/usr/bin:/bin" out_has PATH=/usr/local/bin:/usr/bin:/bin
-	check "$tag env: nothing but PATH and TMPDIR/TMP/TEMP from an empty environment" \
-		bash -c "[ \"\$(cut -d= -f1 '$T/out' | sort | tr '\n' ' ')\" = 'PATH TEMP TMP TMPDIR ' ]"
+	check "$tag env: nothing but PATH, TMPDIR/TMP/TEMP and HEEL_SANDBOX from an empty environment" \
+		bash -c "[ \"\$(cut -d= -f1 '$T/out' | sort | tr '\n' ' ')\" = 'HEEL_SANDBOX PATH TEMP TMP TMPDIR ' ]"
+	check "$tag env: HEEL_SANDBOX=1" out_has HEEL_SANDBOX=1
 
 	# --- network deny: what the sandbox tried to reach beyond its own
 	# loopback, said once at exit (the test build has no seccomp, so its

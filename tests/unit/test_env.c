@@ -60,9 +60,11 @@ Test(env, safe_set_first_occurrence_and_tmpdir)
 	cr_assert_null(envb_get(&b, "AWS_SECRET_ACCESS_KEY"));
 	cr_assert_str_eq(envb_get(&b, "TMPDIR"), "/w/tmp");
 	cr_assert_str_eq(envb_get(&b, "TEMP"), "/w/tmp");
+	cr_assert_str_eq(envb_get(&b, "HEEL_SANDBOX"), "1", "every sandbox says it is one");
 	envb_free(&b);
 
 	build(&b, bare);
+	cr_assert_str_eq(envb_get(&b, "HEEL_SANDBOX"), "1");
 	cr_assert_str_eq(envb_get(&b, "PATH"), ENVB_DEFAULT_PATH);
 	envb_free(&b);
 }

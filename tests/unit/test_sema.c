@@ -1145,12 +1145,13 @@ Test(sema, env_pass_and_set)
 Test(sema, env_reserved_names)
 {
 	cr_expect_eq(compile("heel 1\nenv pass \"TMPDIR\" \"Temp\"\nenv set \"no_proxy\" \"\"\n"
-			     "env set \"ALL_PROXY\" \"x\"\n"),
+			     "env set \"ALL_PROXY\" \"x\"\nenv pass \"HEEL_SANDBOX\"\n"),
 		     -EINVAL);
 	expect_diag(DIAG_ERROR, "`TMPDIR` is set by heel-exec", 2, 10);
 	expect_diag(DIAG_ERROR, "`Temp` is set by heel-exec", 2, 19);
 	expect_diag(DIAG_ERROR, "`no_proxy` is set by heel-exec", 3, 9);
-	cr_expect_eq(diag_error_count(r.ctx), 4);
+	expect_diag(DIAG_ERROR, "`HEEL_SANDBOX` is set by heel-exec", 5, 10);
+	cr_expect_eq(diag_error_count(r.ctx), 5);
 }
 
 Test(sema, env_name_errors)

@@ -2,9 +2,12 @@
  * The working directory (runtime/workdir.c): a place inside a system
  * directory is refused before anything is made, the places users keep
  * things stay allowed, and abandoning a kept directory removes exactly
- * what the launch made, never a directory that was there before. */
+ * what the launch made, never a directory that was there before; the
+ * sweep takes only the mount points of launches that are gone, and a
+ * tree still written (a tool cache) is removed without following links. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -184,4 +187,92 @@ Test(workdir, expand_uses_the_one_rule)
 	cr_assert(strstr(err, "CLIMB is \"/srv/..\""), "%s", err);
 	cr_assert_eq(wd_expand("${WORKDIR}/w", env, "/launch", out, sizeof(out), err, sizeof(err)),
 		     -EINVAL);
+}
+
+/* A mount point a killed launch left is swept once its lock is free;
+ * one still locked, one an older heel-exec made (no sticky bit), one
+ * that holds files, and the hidden name of a launch only starting are
+ * all left alone. TMPDIR points the sweep at the test's own root. */
+Test(workdir, sweep_removes_only_what_killed_launches_left)
+{
+	char tmpdir[PATH_MAX + 8], live[PATH_MAX], dead[PATH_MAX], err[512], p[PATH_MAX + 32];
+	char *env[] = { tmpdir, NULL };
+	int lock_live, lock_dead;
+
+	make_root();
+	snprintf(tmpdir, sizeof(tmpdir), "TMPDIR=%s", root);
+	cr_assert_eq(wd_mount_point(live, sizeof(live), "heel", env, &lock_live, err, sizeof(err)), 0,
+		     "%s", err);
+	cr_assert_eq(wd_mount_point(dead, sizeof(dead), "heel-ipc", env, &lock_dead, err, sizeof(err)),
+		     0, "%s", err);
+	cr_assert_geq(lock_live, 0);
+	close(lock_dead); /* its launch is gone */
+	snprintf(p, sizeof(p), "%s/heel-abcdefgh", root);
+	cr_assert_eq(mkdir(p, 0700), 0); /* an older heel-exec's */
+	snprintf(p, sizeof(p), "%s/heel-full0000", root);
+	cr_assert_eq(mkdir(p, 01700), 0);
+	snprintf(p, sizeof(p), "%s/heel-full0000/file", root);
+	fclose(fopen(p, "w"));
+	snprintf(p, sizeof(p), "%s/.heel-starting", root);
+	cr_assert_eq(mkdir(p, 01700), 0);
+
+	cr_assert_eq(wd_sweep(env, NULL), 1);
+	cr_assert(!exists("%s", dead), "the killed launch's mount point stayed");
+	cr_assert(exists("%s", live), "a live launch's mount point went");
+	cr_assert(exists("%s/heel-abcdefgh", root));
+	cr_assert(exists("%s/heel-full0000/file", root));
+	cr_assert(exists("%s/.heel-starting", root));
+
+	/* With a stamp: the first call sweeps, a second within the minute
+	 * does not. */
+	close(lock_live);
+	snprintf(p, sizeof(p), "%s/stamp", root);
+	cr_assert_eq(wd_sweep(env, p), 1, "the first call with a new stamp sweeps");
+	cr_assert(!exists("%s", live));
+	cr_assert_eq(wd_mount_point(dead, sizeof(dead), "heel", env, &lock_dead, err, sizeof(err)), 0);
+	close(lock_dead);
+	cr_assert_eq(wd_sweep(env, p), 0, "swept again within a minute");
+	cr_assert(exists("%s", dead));
+	remove_root();
+}
+
+/* A tree that may still be written: read-only directories (Go's module
+ * cache) are emptied, a link to a directory outside is removed and its
+ * target left alone. */
+Test(workdir, remove_tree_at_follows_no_link)
+{
+	char p[PATH_MAX + 64];
+	int dfd;
+
+	make_root();
+	snprintf(p, sizeof(p), "%s/outside", root);
+	cr_assert_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/outside/keep", root);
+	fclose(fopen(p, "w"));
+	snprintf(p, sizeof(p), "%s/cache", root);
+	cr_assert_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/cache/a", root);
+	cr_assert_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/cache/a/b", root);
+	cr_assert_eq(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/cache/a/b/f", root);
+	fclose(fopen(p, "w"));
+	snprintf(p, sizeof(p), "%s/outside", root);
+	{
+		char l[PATH_MAX + 32];
+
+		snprintf(l, sizeof(l), "%s/cache/a/link", root);
+		cr_assert_eq(symlink(p, l), 0);
+	}
+	snprintf(p, sizeof(p), "%s/cache/a/b", root);
+	cr_assert_eq(chmod(p, 0555), 0);
+	snprintf(p, sizeof(p), "%s/cache/a", root);
+	cr_assert_eq(chmod(p, 0555), 0);
+	dfd = open(root, O_RDONLY | O_DIRECTORY);
+	cr_assert_geq(dfd, 0);
+	cr_assert_eq(wd_remove_tree_at(dfd, "cache"), 0);
+	close(dfd);
+	cr_assert(!exists("%s/cache", root));
+	cr_assert(exists("%s/outside/keep", root));
+	remove_root();
 }
