@@ -294,7 +294,7 @@ launch_policy(struct diag_ctx **ctx, char **text, const char *cwd, bool *start_h
 	case STARTDIR_GRANT:
 		break;
 	}
-	rc = policytext_add_start_grant(*text, NULL, &with, err, errlen);
+	rc = policytext_add_start_grant(*text, NULL, sd.grant_mode, &with, err, errlen);
 	if (rc)
 		return rc;
 	free(*text);

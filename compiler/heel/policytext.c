@@ -186,8 +186,8 @@ policytext_render(const struct policytext_in *in, char **out, char *err, size_t 
 }
 
 int
-policytext_add_start_grant(const char *text, const char *path, char **out, char *err,
-			   size_t errlen)
+policytext_add_start_grant(const char *text, const char *path, const char *mode, char **out,
+			   char *err, size_t errlen)
 {
 	char *buf = NULL;
 	size_t len = 0, n = strlen(text);
@@ -205,7 +205,8 @@ policytext_add_start_grant(const char *text, const char *path, char **out, char 
 		r = put_string(f, path, "the start directory", true, err, errlen);
 	else
 		fputs("\"${CWD}\"", f);
-	fputs(" r  # the command starts here, in the caller's directory\n", f);
+	fprintf(f, " %s  # the command starts here, in the caller's directory\n",
+		strcmp(mode, "rx") == 0 ? "rx" : "r");
 	if (fclose(f) != 0 && !r)
 		r = -ENOMEM;
 	if (r) {

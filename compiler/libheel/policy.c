@@ -611,7 +611,7 @@ start_grant(const struct lh_spawn_view *v, const char *name, bool quiet, char **
 	case STARTDIR_GRANT:
 		break;
 	}
-	rc = policytext_add_start_grant(*text, dir, &with, why, sizeof(why));
+	rc = policytext_add_start_grant(*text, dir, sd.grant_mode, &with, why, sizeof(why));
 	if (rc)
 		return lh_fail(err, rc, "%s", rc == -ENOMEM ? "out of memory" : why);
 	free(*text);
