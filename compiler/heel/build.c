@@ -150,6 +150,16 @@ build_check_named(const struct build_named_list *l, const uint8_t *bytes, size_t
 static int
 settle_network(struct settings *s, char *err, size_t errlen)
 {
+	/* Private ranges are a matter for the proxy, which only runs when
+	 * the network is not deny: refused rather than ignored. */
+	if (s->allow_private.on == TRI_ON && !s->ndomains &&
+	    (!s->network.value || strcmp(s->network.value, "deny") == 0)) {
+		snprintf(err, errlen, "%s: the network is deny (%s), where no proxy runs and nothing "
+			 "private or public is reached; add --network allow-all or --allow-domain "
+			 "PATTERN", s->allow_private.origin,
+			 s->network.origin ? s->network.origin : "the default");
+		return -EINVAL;
+	}
 	if (!s->ndomains)
 		return 0;
 	if (!s->network.value)
@@ -204,6 +214,10 @@ build_text(struct diag_ctx *ctx, const struct build_in *in, char **text, char *e
 	}
 	if (!rc)
 		rc = settings_merge(&file, in->options, &merged);
+	/* heel python runs CPython: the stock preset that lets it start
+	 * (version managers' interpreters, its variables), as if asked. */
+	if (!rc && in->python)
+		rc = settings_add_preset(&merged, "python", "heel python");
 	if (!rc && in->script) {
 		struct pathres r;
 		char why[600];

@@ -50,6 +50,7 @@ struct build_in {
 	bool read_start_dir;		/* the command starts in cwd (its read grant is
 					 * not written here: startdir.h decides it) */
 	const char *script;		/* heel python SCRIPT: readable too, or NULL */
+	bool python;			/* heel python: include <python> */
 	struct build_named_list *named;	/* out: the paths named, for
 					 * build_check_named; NULL: not kept */
 };

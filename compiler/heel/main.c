@@ -472,6 +472,7 @@ main(int argc, char **argv)
 			.cwd = cwd,
 			.read_start_dir = true,
 			.script = c.command == CLI_PYTHON && !c.python_code && c.nargs ? c.args[0] : NULL,
+			.python = c.command == CLI_PYTHON,
 			.named = &named,
 		};
 		char *text = NULL;

@@ -101,6 +101,13 @@ render(FILE *f, const struct policytext_in *in, char *err, size_t errlen)
 			return r;
 		fputc('\n', f);
 	}
+	/* Presets after the files: what they add is the same wherever it
+	 * stands (grants, env), and a preset a file includes already is a
+	 * second include, which does nothing. */
+	for (size_t i = 0; i < s->npresets; i++) {
+		fprintf(f, "include <%s>", s->presets[i].name);
+		put_origin(f, s->presets[i].origin);
+	}
 	/* After the includes: an option beats the file it adds to. */
 	put_scalar(f, "isolation", &s->isolation);
 	for (int i = 0; i < SET_COUNT; i++) {
@@ -125,6 +132,10 @@ render(FILE *f, const struct policytext_in *in, char *err, size_t errlen)
 	r = put_network(f, s, err, errlen);
 	if (r)
 		return r;
+	if (s->allow_private.on == TRI_ON) {
+		fputs("network allow-private", f);
+		put_origin(f, s->allow_private.origin);
+	}
 	if (s->audit_log.value) {
 		fputs("network audit ", f);
 		r = put_string(f, s->audit_log.value, "the audit log", true, err, errlen);
