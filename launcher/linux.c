@@ -24,6 +24,7 @@
 #include "env.h"
 #include "landlock_apply.h"
 #include "execpath.h"
+#include "linux_execwhy.h"
 #include "launch_timing.h"
 #include "linux_hostenv.h"
 #include "linux_idmap.h"
@@ -276,6 +277,23 @@ report(int fd, int kind, int err, int status, const char *fmt, ...)
 	(void)!write(fd, &r, sizeof(r));
 }
 
+/* REP_EXEC: the errno, and in msg the file whose exec failed and a
+ * later match on PATH, each NUL-terminated, for the parent to explain
+ * (a path too long for the record is left out: the message then names
+ * the command only). */
+static void
+report_exec(int fd, int err, const struct execpath_miss *m)
+{
+	struct report r = { .kind = REP_EXEC, .err = err };
+	size_t a = strlen(m->tried), b = strlen(m->later);
+
+	if (a + 1 + b + 1 <= sizeof(r.msg)) {
+		memcpy(r.msg, m->tried, a + 1);
+		memcpy(r.msg + a + 1, m->later, b + 1);
+	}
+	(void)!write(fd, &r, sizeof(r));
+}
+
 /* Exit status for a wait status, as a shell reports it. */
 static int
 exit_code(int status)
@@ -449,6 +467,7 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	struct ll_plan *plan = NULL;
 	struct ll_report llrep = { 0 };
 	struct view view = { 0 };
+	struct execpath_miss miss;
 	const char *path;
 	int r, scratch = 0, wdfd = -1, listener = -1;
 	bool hide_by_scan;
@@ -565,8 +584,8 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	/* The sandbox's PATH, not ours: the command is looked up as the
 	 * sandbox sees the file system. */
 	path = envb_lookup(l->envp, "PATH");
-	r = execpath_exec(l->file, l->argv, l->envp, path);
-	report(rep, REP_EXEC, -r, 0, NULL);
+	r = execpath_exec(l->file, l->argv, l->envp, path, &miss);
+	report_exec(rep, -r, &miss);
 	_exit(execpath_status(r));
 }
 
@@ -797,7 +816,8 @@ linux_block_signals(struct linux_launch *l)
 /* Reads every record the children left and turns them into heel-exec's
  * exit status; `status` is the first child's own wait status. */
 static int
-collect(struct linux_launch *l, int rep, int status, char *msg, size_t msglen)
+collect(struct linux_launch *l, int rep, int status, char *const *why_env, char *msg,
+	size_t msglen)
 {
 	struct report r, setup = { 0 }, exec = { 0 };
 	int cmd_status = status;
@@ -816,10 +836,21 @@ collect(struct linux_launch *l, int rep, int status, char *msg, size_t msglen)
 		return 125;
 	}
 	if (exec.kind) {
+		/* The file the search stopped at, and a later one on PATH;
+		 * named when the search found it (argv[0] names no path). */
+		const char *tried = exec.msg, *later = exec.msg + strlen(exec.msg) + 1;
+		struct xw_launch xl = { .view = l->view, .env = why_env, .cwd = l->launch_dir,
+					.workdir = l->workdir, .start_dir = l->start_dir };
+
+		if (later >= exec.msg + sizeof(exec.msg))
+			later = "";
 		if (exec.err == ENOENT && !strchr(l->argv[0], '/'))
 			snprintf(msg, msglen, "%s: command not found", l->argv[0]);
+		else if (tried[0] && !strchr(l->argv[0], '/'))
+			snprintf(msg, msglen, "%s: %s: %s", l->argv[0], tried, strerror(exec.err));
 		else
 			snprintf(msg, msglen, "%s: %s", l->argv[0], strerror(exec.err));
+		xw_explain(&xl, tried, later, exec.err, msg, msglen);
 		return execpath_status(exec.err);
 	}
 	if (l->verbose) {
@@ -923,8 +954,10 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 	struct rlimit nofile;
 	struct job job = { .tty = &tty };
 	struct pt_jobctl jobctl = { .stopped = job_stopped, .ctx = &job };
+	struct envb why_env;
 
 	msg[0] = '\0';
+	envb_init(&why_env);
 	if (getrlimit(RLIMIT_NOFILE, &nofile) < 0 || nofile.rlim_cur > (1 << 20))
 		max_fd = 1 << 20;
 	else
@@ -1019,6 +1052,12 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 		close(l->proxy->listen_fd);
 		l->proxy->listen_fd = -1;
 	}
+	/* What a refused exec is explained with (linux_execwhy.h): the
+	 * variables the policy's paths name, kept before the environment
+	 * is wiped, in the launcher only. Without them (out of memory) the
+	 * message names fewer places, nothing else. */
+	if (xw_keep_env(l->view, l->host_env, &why_env) < 0)
+		envb_free(&why_env);
 	wipe_environ();
 	if (l->verbose && flags)
 		l->note("namespaces: %sPID, mount, IPC, network",
@@ -1034,6 +1073,7 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 			pt_kill_tree(child);
 			close(rep[0]);
 			close(jc[0]);
+			envb_free(&why_env);
 			return 125;
 		}
 	}
@@ -1043,6 +1083,7 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 		pt_kill_tree(child);
 		close(rep[0]);
 		close(jc[0]);
+		envb_free(&why_env);
 		return ret;
 	}
 	/* Our environment may hold secrets the sandbox must not read through
@@ -1087,7 +1128,7 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 		l->note("forwarded %s to the command", strsignal(first_sig));
 
 	fcntl(rep[0], F_SETFL, O_NONBLOCK);
-	ret = collect(l, rep[0], status, msg, msglen);
+	ret = collect(l, rep[0], status, why_env.vars, msg, msglen);
 	if (linux_cgroup_spent(l->cgroup, msg, msglen))
 		ret = 128 + SIGXCPU;
 out:
@@ -1095,5 +1136,6 @@ out:
 		set_foreground(STDIN_FILENO, fg);
 	close(rep[0]);
 	close(jc[0]);
+	envb_free(&why_env);
 	return ret;
 }
