@@ -17,23 +17,48 @@ keep_searching(int err)
 	       err == ENODEV || err == ETIMEDOUT || err == ENAMETOOLONG;
 }
 
+/* Whether the directory that keeps `path` from being searched is one of
+ * heel-exec's covers (linux_view.c): an empty directory of mode 000 bound
+ * over a protected one. The host could search what it hides; a
+ * directory this user may not search on the host either (/root for
+ * another user) hides nothing the host would run. */
+static bool
+behind_a_cover(const char *path)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	size_t n = strlen(path);
+	char *slash;
+
+	if (n >= sizeof(dir))
+		return false;
+	memcpy(dir, path, n + 1);
+	/* The deepest directory on the way that can be looked at. */
+	while ((slash = strrchr(dir, '/')) && slash != dir) {
+		*slash = '\0';
+		if (stat(dir, &st) == 0)
+			return S_ISDIR(st.st_mode) && (st.st_mode & 0777) == 0;
+	}
+	return false;
+}
+
 /* Whether the host's own search (a shell's, execvp's) would pass over
  * `path` too: nothing there, a directory of that name, or a file no one
  * may run (no execute bit at all). Decided by what the file is, never by
  * whether this sandbox may run it: a file the host would run and the
  * sandbox may not ends the search, so that a later program of the same
  * name never runs in its place, unannounced (rustup's cargo refused,
- * the system's cargo run instead). A directory on the way that the
- * sandbox may not search (EACCES) could hide what the host would run:
- * that ends the search too. An execute bit for another user than ours
- * counts as one for us: the search stops rather than guess. */
+ * the system's cargo run instead). A protected directory's cover on the
+ * way could hide what the host would run: that ends the search too. An
+ * execute bit for another user than ours counts as one for us: the
+ * search stops rather than guess. */
 static bool
 host_passes_over(const char *path)
 {
 	struct stat st;
 
 	if (stat(path, &st) < 0)
-		return errno != EACCES;
+		return errno != EACCES || !behind_a_cover(path);
 	return !S_ISREG(st.st_mode) || !(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH));
 }
 

@@ -26,7 +26,9 @@ struct execpath_miss {
  * and the sandbox may not (EACCES, ENOEXEC, ...) ends it, so that a later
  * program of that name never runs instead, unannounced. Matches the host
  * passes over too are skipped: a directory of that name, a file with no
- * execute bit at all. Returns only on failure, with -errno (-ENOENT when
+ * execute bit at all, one in a directory the user may not search (but a
+ * protected directory's cover, which hides what the host would find,
+ * ends the search). Returns only on failure, with -errno (-ENOENT when
  * nothing matched); `miss` (may be NULL) says where it stopped. */
 int execpath_exec(const char *file, char *const argv[], char *const envp[],
 		  const char *path, struct execpath_miss *miss);
