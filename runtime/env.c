@@ -3,6 +3,8 @@
 #include "env.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +121,19 @@ envb_launch_lookup(const char *name, void *ctx)
 	if (strcmp(name, "WORKDIR") == 0)
 		return l->workdir;
 	return envb_lookup(l->env, name);
+}
+
+int
+envb_home_resolved(char *const *env, char *out, size_t outlen)
+{
+	const char *home = envb_lookup(env, "HOME");
+	char real[PATH_MAX];
+
+	if (!home || home[0] != '/' || !realpath(home, real) || strcmp(real, home) == 0)
+		return 0;
+	if ((size_t)snprintf(out, outlen, "%s", real) >= outlen)
+		return -ENAMETOOLONG;
+	return 1;
 }
 
 /* Copies NAME from host when host has it. */

@@ -41,9 +41,9 @@ build_named_free(struct build_named_list *l)
 	}
 }
 
-static int
-add_named(struct build_named_list *l, const char *cwd, const char *spelled, const char *origin,
-	  bool sink)
+int
+build_named_add(struct build_named_list *l, const char *cwd, const char *spelled,
+		const char *origin, bool sink)
 {
 	struct build_named *v;
 
@@ -102,7 +102,7 @@ resolve_all(struct settings *s, const char *cwd, struct build_named_list *named,
 		struct pathres r;
 		char why[600];
 
-		rc = add_named(named, cwd, *rs[i].slot, rs[i].origin, rs[i].sink);
+		rc = build_named_add(named, cwd, *rs[i].slot, rs[i].origin, rs[i].sink);
 		if (!rc)
 			rc = pathres_resolve_memo(cwd, *rs[i].slot, &memo, &r, why, sizeof(why));
 		if (rc) {

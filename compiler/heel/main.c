@@ -388,6 +388,8 @@ main(int argc, char **argv)
 {
 	struct cli c;
 	char err[3 * PATH_MAX], cwd[PATH_MAX], launcher[PATH_MAX], workdir[PATH_MAX];
+	char home[PATH_MAX];
+	struct build_named_list named = { 0 };
 	struct launch l = { .argc = 0 };
 	const char *wd = NULL;
 	enum cli_result res;
@@ -412,6 +414,17 @@ main(int argc, char **argv)
 	}
 	if (current_dir(cwd, sizeof(cwd)) < 0)
 		return failure("cannot tell the current directory: %s%s", strerror(errno), "");
+	/* HOME through a link: the real place for every ${HOME} from here
+	 * on, heel-exec's too (env.h); its spelling is checked with the
+	 * paths the user named, once the policy is known. */
+	rc = envb_home_resolved(environ, home, sizeof(home));
+	if (rc < 0)
+		return failure("HOME: %s%s", strerror(-rc), "");
+	if (rc > 0) {
+		if (build_named_add(&named, "/", getenv("HOME"), "HOME", false) < 0 ||
+		    setenv("HOME", home, 1) < 0)
+			return failure("out of memory%s%s", "", "");
+	}
 	rc = find_launcher(launcher, sizeof(launcher));
 	if (rc && !c.print_policy)
 		return failure("heel-exec is not beside heel (%s): %s", launcher, strerror(-rc));
@@ -455,8 +468,9 @@ main(int argc, char **argv)
 			rc = rf_read_regular(c.policy, &text, &len, NULL);
 			if (rc)
 				return failure("%s: %s", c.policy, strerror(rc < 0 ? -rc : rc));
-			rc = build_check_named(NULL, (const uint8_t *)text, len, cwd, environ,
+			rc = build_check_named(&named, (const uint8_t *)text, len, cwd, environ,
 					       launcher, err, sizeof(err));
+			build_named_free(&named);
 			free(text);
 			if (rc)
 				return failure("%s%s", err, "");
@@ -464,7 +478,6 @@ main(int argc, char **argv)
 		push(&l, c.policy);
 	} else {
 		struct diag_ctx *ctx = diag_new();
-		struct build_named_list named = { 0 };
 		struct build_in in = {
 			.options = &c.opts,
 			.config = c.config,
