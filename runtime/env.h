@@ -58,7 +58,8 @@ const char *envb_launch_lookup(const char *name, void *ctx);
  * caller checks against the launch's places (hc_check, HC_GRANT), with
  * the spelling. Returns 1 with the resolved path in out when HOME is
  * absolute, exists and crosses a link; 0 when it does not (unset,
- * relative, missing, already real); -ENAMETOOLONG. */
+ * relative, missing, or crossing no link: then it stays as spelled,
+ * `//` and `..` included); -ENAMETOOLONG. */
 int envb_home_resolved(char *const *env, char *out, size_t outlen);
 
 /* Builds the sandbox environment for `platform` (enum art_platform) from
