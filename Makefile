@@ -191,7 +191,7 @@ $(BIN)/heelc: $(OBJ)/compiler/main.o $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BI
 LAUNCHER_SRC := launcher/heel-exec.c launcher/linux.c launcher/linux_enforce.c \
 	launcher/linux_view.c launcher/linux_idmap.c launcher/linux_net.c launcher/linux_cgroup.c \
 	launcher/linux_hostenv.c launcher/linux_proxy.c launcher/linux_hostrun.c launcher/linux_gitscan.c \
-	launcher/linux_helper.c launcher/linux_broker.c
+	launcher/linux_helper.c launcher/linux_broker.c launcher/linux_execwhy.c
 LAUNCHER_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o)
 # The test-only build without Landlock and seccomp (tests/launcher): its
 # launcher objects apart, so HEEL_TEST_NO_ENFORCE never reaches bin/.
@@ -335,6 +335,13 @@ $(TBIN)/test_%: tests/unit/test_%.c $(LIB)/libheeltest.a $(LIB)/libheelc.a $(LIB
 $(TBIN)/test_hostrun: tests/unit/test_hostrun.c $(OBJ)/launcher/linux_hostrun.o $(OBJ)/launcher/linux_gitscan.o \
 		$(LIB)/libheelc.a $(LIB)/libheelrt.a | $(TBIN)
 	$(CC) $(CFLAGS_ALL) -Ilauncher -Itests/unit -o $@ $< $(OBJ)/launcher/linux_hostrun.o $(OBJ)/launcher/linux_gitscan.o \
+		$(LIB)/libheelc.a $(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC)
+
+# The words of a refused exec are launcher code: the test links that
+# object, and heelc's compiler to make the artifacts and read the presets.
+$(TBIN)/test_execwhy: tests/unit/test_execwhy.c $(OBJ)/launcher/linux_execwhy.o \
+		$(LIB)/libheelc.a $(LIB)/libheelrt.a | $(TBIN)
+	$(call quiet,CCLD,$<)$(CC) $(CFLAGS_ALL) -Ilauncher -Itests/unit -o $@ $< $(OBJ)/launcher/linux_execwhy.o \
 		$(LIB)/libheelc.a $(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC)
 
 # The host diagnosis is launcher code: its test links that object and the

@@ -1209,7 +1209,11 @@ explain_view_text(const struct view *v, const char *name, FILE *out)
 	print_paths(&t, "Reads", want_read, NULL);
 	print_paths(&t, "Writes", want_write,
 		    "the working directory (always writable, never executable)");
-	print_paths(&t, "Runs programs from", want_exec, NULL);
+	/* What never runs, whatever the grants above it say: the line a
+	 * reviewer of a base that runs user files needs beside the list. */
+	print_paths(&t, "Runs programs from", want_exec,
+		    "never the working directory, shared temp, or what is writable (unless "
+		    "granted rwx)");
 	print_rwx(&t);
 	print_paths(&t, "Denied by the policy's own deny statements", want_user_deny, NULL);
 	print_protections(&t);

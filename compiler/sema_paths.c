@@ -616,7 +616,16 @@ sema_add_path_rule(struct sema *s, const char *path, uint8_t mode, bool optional
 		}
 		/* Two grants keep the union of their modes, but
 		 * a union never makes a path writable and executable unless
-		 * someone wrote `rwx`. */
+		 * someone wrote `rwx`. A grant the isolation base made is a
+		 * default: where the union would be that, the explicit grant
+		 * alone decides (`--writable ~` under `default`, which grants
+		 * ${HOME} rx, makes the home writable and not executable). */
+		if ((c->mode | mode) == IR_MODE_RWX && c->mode != IR_MODE_RWX &&
+		    mode != IR_MODE_RWX && (c->source == IR_SRC_BASE) != (e->source == IR_SRC_BASE)) {
+			if (c->source == IR_SRC_BASE)
+				cell_take(c, mode, optional, e, loc);
+			continue;
+		}
 		if ((c->mode | mode) == IR_MODE_RWX && c->mode != IR_MODE_RWX &&
 		    mode != IR_MODE_RWX) {
 			if (!rwx_error) {

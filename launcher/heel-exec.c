@@ -368,6 +368,42 @@ build_places(struct hc_places *ps, const struct art_view *view, const char *cwd,
 	return 0;
 }
 
+/* HOME crossing a symbolic link (env.h, envb_home_resolved): from here
+ * on the real place, for every ${HOME} of the launch and for the
+ * sandbox's HOME. Its spelling goes into `spelled` ("" when HOME crosses
+ * no link), for check_home once the places are known. */
+static void
+resolve_home(char *spelled, size_t len)
+{
+	char real[PATH_MAX];
+	int r = envb_home_resolved(environ, real, sizeof(real));
+
+	spelled[0] = '\0';
+	if (r < 0)
+		fail("HOME: %s", strerror(-r));
+	if (r == 0)
+		return;
+	snprintf(spelled, len, "%s", getenv("HOME"));
+	if (setenv("HOME", real, 1) < 0)
+		fail("HOME: %s", strerror(errno));
+}
+
+/* The links HOME's spelling crosses: none may lie where a sandbox of
+ * this launch or an earlier run could have made it (then `${HOME}` would
+ * be a place the sandbox chose). */
+static void
+check_home(const struct hc_places *ps, const char *spelled, bool verbose)
+{
+	char err[2 * PATH_MAX + 1024];
+
+	if (!spelled[0])
+		return;
+	if (hc_check(ps, HC_GRANT, "HOME", spelled, err, sizeof(err)) < 0)
+		fail("%s", err);
+	if (verbose)
+		note("HOME %s is %s: ${HOME} names that", spelled, getenv("HOME"));
+}
+
 static void
 silent(const char *fmt, ...)
 {
@@ -762,7 +798,7 @@ check_main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 },
 	};
 	struct he_diag diag = { .cause = HE_CAUSE_UNKNOWN, .brief = "" };
-	char line[PATH_MAX + 1200], nserr[2048], err[4096], wd[PATH_MAX];
+	char line[PATH_MAX + 1200], nserr[2048], err[4096], wd[PATH_MAX], home[PATH_MAX];
 	struct hc_places places;
 	const char *cwd;
 	struct hostenv host;
@@ -797,6 +833,8 @@ check_main(int argc, char *argv[])
 	policy = argv[optind];
 	check_policy_arg(policy, "--");
 	load_policy(policy, -1, &buf, &view);
+	/* As a launch would name ${HOME}; nothing is granted here. */
+	resolve_home(home, sizeof(home));
 	if ((rc = lim_plan(&plan, &view, ART_LINUX)) < 0)
 		fail("%s: limits: %s", policy, strerror(-rc));
 	linux_probe(&p, true);
@@ -1052,7 +1090,7 @@ main(int argc, char *argv[])
 	struct cli c = { 0 };
 	const char *policy, *workdir_arg;
 	char cwd[PATH_MAX], path[PATH_MAX], file[PATH_MAX], wdpath[PATH_MAX], err[4096], msg[4096];
-	char cachedir[PATH_MAX], stamp[PATH_MAX];
+	char cachedir[PATH_MAX], stamp[PATH_MAX], home[PATH_MAX];
 	struct linux_cgroup cgroup = { 0 };
 	struct linux_probe probe;
 	struct art_view view;
@@ -1096,6 +1134,8 @@ main(int argc, char *argv[])
 	 * has been created yet, so a refusal leaves nothing behind. */
 	load_policy(policy, c.artifact_fd, &buf, &view);
 	launch_mark("artifact read and validated");
+	/* Before anything expands ${HOME}, or reads the environment. */
+	resolve_home(home, sizeof(home));
 	l.view = &view;
 	linux_probe(&probe, false);
 	l.probe = &probe;
@@ -1109,6 +1149,7 @@ main(int argc, char *argv[])
 	if (build_places(&places, &view, cwd, kept_workdir(&view, workdir_arg, cwd, path), err,
 			 sizeof(err)) < 0)
 		fail_in(policy, err);
+	check_home(&places, home, l.verbose);
 	l.heel_state = places.lg.dir[0] ? places.lg.dir : NULL;
 	l.heel_cache = ud_compile_cache(environ, cachedir, sizeof(cachedir)) == 0 ? cachedir : NULL;
 	plan_venv(policy, &view, cwd, workdir_arg, &venv);

@@ -26,6 +26,7 @@
 #include "errmsg.h"
 #include "landlock_apply.h"
 #include "execpath.h"
+#include "linux_execwhy.h"
 #include "launch_timing.h"
 #include "linux_hostenv.h"
 #include "linux_idmap.h"
@@ -283,6 +284,23 @@ report(int fd, int kind, int err, int status, const char *fmt, ...)
 	(void)!write(fd, &r, sizeof(r));
 }
 
+/* REP_EXEC: the errno, and in msg the file whose exec failed and a
+ * later match on PATH, each NUL-terminated, for the parent to explain
+ * (a path too long for the record is left out: the message then names
+ * the command only). */
+static void
+report_exec(int fd, int err, const struct execpath_miss *m)
+{
+	struct report r = { .kind = REP_EXEC, .err = err };
+	size_t a = strlen(m->tried), b = strlen(m->later);
+
+	if (a + 1 + b + 1 <= sizeof(r.msg)) {
+		memcpy(r.msg, m->tried, a + 1);
+		memcpy(r.msg + a + 1, m->later, b + 1);
+	}
+	(void)!write(fd, &r, sizeof(r));
+}
+
 /* Exit status for a wait status, as a shell reports it. */
 static int
 exit_code(int status)
@@ -456,6 +474,7 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	struct ll_plan *plan = NULL;
 	struct ll_report llrep = { 0 };
 	struct view view = { 0 };
+	struct execpath_miss miss;
 	const char *path;
 	int r, scratch = 0, wdfd = -1, listener = -1;
 	bool hide_by_scan;
@@ -572,8 +591,8 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	/* The sandbox's PATH, not ours: the command is looked up as the
 	 * sandbox sees the file system. */
 	path = envb_lookup(l->envp, "PATH");
-	r = execpath_exec(l->file, l->argv, l->envp, path);
-	report(rep, REP_EXEC, -r, 0, NULL);
+	r = execpath_exec(l->file, l->argv, l->envp, path, &miss);
+	report_exec(rep, -r, &miss);
 	_exit(execpath_status(r));
 }
 
@@ -815,7 +834,8 @@ linux_block_signals(struct linux_launch *l)
  * exit status; `status` is the first child's own wait status, *cmd the
  * command's. */
 static int
-collect(struct linux_launch *l, int rep, int status, int *cmd, char *msg, size_t msglen)
+collect(struct linux_launch *l, int rep, int status, int *cmd, char *const *why_env, char *msg,
+	size_t msglen)
 {
 	struct report r, setup = { 0 }, exec = { 0 };
 	int cmd_status = status;
@@ -837,10 +857,21 @@ collect(struct linux_launch *l, int rep, int status, int *cmd, char *msg, size_t
 		return 125;
 	}
 	if (exec.kind) {
+		/* The file the search stopped at, and a later one on PATH;
+		 * named when the search found it (argv[0] names no path). */
+		const char *tried = exec.msg, *later = exec.msg + strlen(exec.msg) + 1;
+		struct xw_launch xl = { .view = l->view, .env = why_env, .cwd = l->launch_dir,
+					.workdir = l->workdir, .start_dir = l->start_dir };
+
+		if (later >= exec.msg + sizeof(exec.msg))
+			later = "";
 		if (exec.err == ENOENT && !strchr(l->argv[0], '/'))
 			snprintf(msg, msglen, "%s: command not found", l->argv[0]);
+		else if (tried[0] && !strchr(l->argv[0], '/'))
+			snprintf(msg, msglen, "%s: %s: %s", l->argv[0], tried, strerror(exec.err));
 		else
 			snprintf(msg, msglen, "%s: %s", l->argv[0], strerror(exec.err));
+		xw_explain(&xl, tried, later, exec.err, msg, msglen);
 		return execpath_status(exec.err);
 	}
 	if (l->verbose) {
@@ -1031,8 +1062,10 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 	struct rlimit nofile;
 	struct job job = { .tty = &tty };
 	struct pt_jobctl jobctl = { .stopped = job_stopped, .ctx = &job };
+	struct envb why_env;
 
 	msg[0] = '\0';
+	envb_init(&why_env);
 	if (getrlimit(RLIMIT_NOFILE, &nofile) < 0 || nofile.rlim_cur > (1 << 20))
 		max_fd = 1 << 20;
 	else
@@ -1134,6 +1167,12 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 		close(l->proxy->listen_fd);
 		l->proxy->listen_fd = -1;
 	}
+	/* What a refused exec is explained with (linux_execwhy.h): the
+	 * variables the policy's paths name, kept before the environment
+	 * is wiped, in the launcher only. Without them (out of memory) the
+	 * message names fewer places, nothing else. */
+	if (xw_keep_env(l->view, l->host_env, &why_env) < 0)
+		envb_free(&why_env);
 	wipe_environ();
 	if (l->verbose && flags)
 		l->note("namespaces: %sPID, mount, IPC, network",
@@ -1149,6 +1188,7 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 			pt_kill_tree(child);
 			close(rep[0]);
 			close(jc[0]);
+			envb_free(&why_env);
 			return 125;
 		}
 	}
@@ -1158,6 +1198,7 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 		pt_kill_tree(child);
 		close(rep[0]);
 		close(jc[0]);
+		envb_free(&why_env);
 		return ret;
 	}
 	/* Our environment may hold secrets the sandbox must not read through
@@ -1205,7 +1246,7 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 	/* The tree's CPU time: the init and all it reaped, the command too. */
 	cpu_before = children_cpu_us() - cpu_before;
 	fcntl(rep[0], F_SETFL, O_NONBLOCK);
-	ret = collect(l, rep[0], status, &cmd_status, msg, msglen);
+	ret = collect(l, rep[0], status, &cmd_status, why_env.vars, msg, msglen);
 	if (linux_cgroup_spent(l->cgroup, msg, msglen))
 		ret = 128 + SIGXCPU;
 	else if (!msg[0])
@@ -1215,5 +1256,6 @@ out:
 		set_foreground(STDIN_FILENO, fg);
 	close(rep[0]);
 	close(jc[0]);
+	envb_free(&why_env);
 	return ret;
 }

@@ -3,6 +3,9 @@
 #include "env.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +122,59 @@ envb_launch_lookup(const char *name, void *ctx)
 	if (strcmp(name, "WORKDIR") == 0)
 		return l->workdir;
 	return envb_lookup(l->env, name);
+}
+
+/* `path` (absolute) with `//`, `.` and a trailing `/` dropped and `..`
+ * taken lexically: what it names when it crosses no link. false when
+ * it does not fit. */
+static bool
+lexical(const char *path, char *out, size_t outlen)
+{
+	size_t n = 0;
+
+	for (const char *p = path; *p;) {
+		size_t len;
+
+		while (*p == '/')
+			p++;
+		len = strcspn(p, "/");
+		if (len == 0 || (len == 1 && p[0] == '.')) {
+			p += len;
+			continue;
+		}
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			while (n > 0 && out[--n] != '/')
+				;
+			p += len;
+			continue;
+		}
+		if (n + 1 + len + 1 > outlen)
+			return false;
+		out[n++] = '/';
+		memcpy(out + n, p, len);
+		n += len;
+		p += len;
+	}
+	if (n == 0)
+		out[n++] = '/';
+	out[n] = '\0';
+	return true;
+}
+
+int
+envb_home_resolved(char *const *env, char *out, size_t outlen)
+{
+	const char *home = envb_lookup(env, "HOME");
+	char real[PATH_MAX], plain[PATH_MAX];
+
+	/* A spelling that crosses no link is left as the user wrote it
+	 * (HOME=/usr/ is refused as itself, a system directory). */
+	if (!home || home[0] != '/' || !realpath(home, real) ||
+	    (lexical(home, plain, sizeof(plain)) && strcmp(real, plain) == 0))
+		return 0;
+	if ((size_t)snprintf(out, outlen, "%s", real) >= outlen)
+		return -ENAMETOOLONG;
+	return 1;
 }
 
 /* Copies NAME from host when host has it. */

@@ -48,6 +48,20 @@ struct envb_launch {
 };
 const char *envb_launch_lookup(const char *name, void *ctx);
 
+/* HOME as the user spells it may cross symbolic links (/home/bob ->
+ * /data/bob, Fedora Atomic's /home -> /var/home); heel-exec refuses a
+ * grant through a link (RESOLVE_NO_SYMLINKS), so `grant "${HOME}"` would
+ * grant nothing. The launcher's environment is trusted: HOME is
+ * resolved once, where a launch starts, the way a path the user names
+ * is (heel(1), PATHS), and every later ${HOME} is the real place.
+ * Whether a link on the way is one a sandbox could have planted the
+ * caller checks against the launch's places (hc_check, HC_GRANT), with
+ * the spelling. Returns 1 with the resolved path in out when HOME is
+ * absolute, exists and crosses a link; 0 when it does not (unset,
+ * relative, missing, or crossing no link: then it stays as spelled,
+ * `//` and `..` included); -ENAMETOOLONG. */
+int envb_home_resolved(char *const *env, char *out, size_t outlen);
+
 /* Builds the sandbox environment for `platform` (enum art_platform) from
  * the launcher's environment `host` and the policy: PATH, HOME, USER,
  * TERM, TZ, SHELL and the locale (LANG, LANGUAGE, LC_ALL and the twelve

@@ -44,9 +44,9 @@ build_named_free(struct build_named_list *l)
 	}
 }
 
-static int
-add_named(struct build_named_list *l, const char *cwd, const char *spelled, const char *origin,
-	  bool sink)
+int
+build_named_add(struct build_named_list *l, const char *cwd, const char *spelled,
+		const char *origin, bool sink)
 {
 	struct build_named *v;
 
@@ -115,7 +115,7 @@ resolve_all(struct settings *s, const char *cwd, struct build_named_list *named,
 		struct pathres r;
 		char why[600];
 
-		rc = add_named(named, cwd, *rs[i].slot, rs[i].origin, rs[i].sink);
+		rc = build_named_add(named, cwd, *rs[i].slot, rs[i].origin, rs[i].sink);
 		if (!rc)
 			rc = pathres_resolve_memo(cwd, *rs[i].slot, &memo, &r, why, sizeof(why));
 		if (rc) {
@@ -163,6 +163,16 @@ build_check_named(const struct build_named_list *l, const uint8_t *bytes, size_t
 static int
 settle_network(struct settings *s, char *err, size_t errlen)
 {
+	/* Private ranges are a matter for the proxy, which only runs when
+	 * the network is not deny: refused rather than ignored. */
+	if (s->allow_private.on == TRI_ON && !s->ndomains &&
+	    (!s->network.value || strcmp(s->network.value, "deny") == 0)) {
+		snprintf(err, errlen, "%s: the network is deny (%s), where no proxy runs and nothing "
+			 "private or public is reached; add --network allow-all or --allow-domain "
+			 "PATTERN", s->allow_private.origin,
+			 s->network.origin ? s->network.origin : "the default");
+		return -EINVAL;
+	}
 	if (!s->ndomains)
 		return 0;
 	if (!s->network.value)
@@ -243,6 +253,10 @@ build_text(struct diag_ctx *ctx, const struct build_in *in, char **text, char *e
 	}
 	if (!rc)
 		rc = settings_merge(&file, in->options, &merged);
+	/* heel python runs CPython: the stock preset that lets it start
+	 * (version managers' interpreters, its variables), as if asked. */
+	if (!rc && in->python)
+		rc = settings_add_preset(&merged, "python", "heel python");
 	if (!rc && in->script) {
 		struct pathres r;
 		char why[600];

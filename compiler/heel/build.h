@@ -31,6 +31,11 @@ struct build_named_list {
 };
 
 void build_named_free(struct build_named_list *l);
+/* Adds a path as spelled (relative: to cwd), for build_check_named;
+ * `origin` names where it came from ("--writable", "HOME"). 0 or
+ * -ENOMEM; a NULL list keeps nothing. */
+int build_named_add(struct build_named_list *l, const char *cwd, const char *spelled,
+		    const char *origin, bool sink);
 
 /* The platform heel builds for: the one it runs on (enum ir_platform,
  * numbered as the artifact's platforms are). */
@@ -50,6 +55,7 @@ struct build_in {
 	bool read_start_dir;		/* the command starts in cwd (its read grant is
 					 * not written here: startdir.h decides it) */
 	const char *script;		/* heel python SCRIPT: readable too, or NULL */
+	bool python;			/* heel python: include <python> */
 	struct build_named_list *named;	/* out: the paths named, for
 					 * build_check_named; NULL: not kept */
 	enum settings_tri *tool_caches;	/* out: tool-caches, the option's over

@@ -31,6 +31,8 @@ const char cli_help[] =
 	"  --isolation strict|default|permissive   the base (default: default)\n"
 	"  --policy FILE.heel|FILE.hpol             start from this policy\n"
 	"  --config FILE.heel|FILE.toml             settings from a file; options beat it\n"
+	"  --preset NAME                            include a stock preset: python, node,\n"
+	"        rust, git (repeatable; heel python includes python itself)\n"
 	"  --grant PATH=MODE                        MODE r, rw, rx or rwx\n"
 	"  --readable PATH, --writable PATH, --executable PATH   =r, =rw, =rx\n"
 	"  --protect-SET[=true|false]               SET: user-home, credentials,\n"
@@ -39,6 +41,7 @@ const char cli_help[] =
 	"  --allow-gpu[=true|false]\n"
 	"  --network deny|allow-all|allow-list      (default: deny)\n"
 	"  --allow-domain PATTERN                   repeatable; implies allow-list\n"
+	"  --allow-private[=true|false]             also private ranges (RFC 1918, CGNAT, ULA)\n"
 	"  --audit-log FILE                         JSON lines of every network decision\n"
 	"  --max-memory SIZE, --max-cpu-time SECS, --max-file-size SIZE,\n"
 	"  --max-processes N, --max-open-files N, --limit NAME=VALUE\n"
@@ -90,6 +93,8 @@ enum {
 	OPT_PREPARE,
 	OPT_SHELL,
 	OPT_VERSION,
+	OPT_PRESET,
+	OPT_ALLOW_PRIVATE,
 	OPT_PROTECT_HOME,     /* the original's spelling of user-home */
 	OPT_PROTECT_KEYCHAIN, /* the original's spelling of keychains */
 	OPT_PROTECT = 512,    /* + enum settings_set */
@@ -100,6 +105,8 @@ static const struct option base_options[] = {
 	{ "isolation", required_argument, NULL, OPT_ISOLATION },
 	{ "network", required_argument, NULL, OPT_NETWORK },
 	{ "allow-domain", required_argument, NULL, OPT_ALLOW_DOMAIN },
+	{ "allow-private", optional_argument, NULL, OPT_ALLOW_PRIVATE },
+	{ "preset", required_argument, NULL, OPT_PRESET },
 	{ "audit-log", required_argument, NULL, OPT_AUDIT_LOG },
 	{ "grant", required_argument, NULL, OPT_GRANT },
 	{ "readable", required_argument, NULL, OPT_READABLE },
@@ -348,6 +355,17 @@ take_option(struct cli *c, const struct option *o, const char *arg, char *err, s
 			return -EINVAL;
 		}
 		return settings_add_domain(&c->opts, arg, origin);
+	case OPT_ALLOW_PRIVATE:
+		return flag_option(&c->opts.allow_private, arg, origin, err, errlen);
+	case OPT_PRESET: {
+		char why[400];
+
+		if (values_preset(arg, why, sizeof(why)) < 0) {
+			snprintf(err, errlen, "%s: %s", origin, why);
+			return -EINVAL;
+		}
+		return settings_add_preset(&c->opts, arg, origin);
+	}
 	case OPT_AUDIT_LOG:
 		if (!arg[0]) {
 			snprintf(err, errlen, "%s: the path is empty", origin);

@@ -7,6 +7,7 @@
  *   allow-gpu = true               nice = 10
  *   io-priority = "background"     working-dir = "./out"
  *   keep-working-dir = true        env = ["LANG", "NAME=value"]
+ *   presets = ["python", "git"]    allow-private = true
  *   [grants]      "path" = "rwx"
  *   [protections] credentials = true
  *   [limits]      memory = "2GiB"  cpu = "60s"  processes = 256 */
@@ -189,6 +190,25 @@ env_list(struct cfg *c, const struct toml_entry *e)
 }
 
 static void
+preset_list(struct cfg *c, const struct toml_entry *e)
+{
+	char origin[512], why[400];
+
+	if (!string_items(c, e))
+		return;
+	for (size_t i = 0; i < e->value->nitems; i++) {
+		const struct toml_value *v = e->value->items[i];
+
+		if (values_preset(v->str, why, sizeof(why)) < 0) {
+			cfg_error(c, v->line, v->col, "%s", why);
+			continue;
+		}
+		origin_of(c, v->line, v->col, origin, sizeof(origin));
+		track(c, settings_add_preset(c->s, v->str, origin));
+	}
+}
+
+static void
 nice_key(struct cfg *c, const struct toml_entry *e)
 {
 	char text[32], out[32], why[200], origin[512];
@@ -207,7 +227,7 @@ nice_key(struct cfg *c, const struct toml_entry *e)
 static const char *const root_keys[] = {
 	"isolation", "network", "allow-domains", "audit-log", "readable", "writable", "executable",
 	"allow-gpu", "nice", "io-priority", "working-dir", "keep-working-dir", "env", "tool-caches",
-	NULL,
+	"presets", "allow-private", NULL,
 };
 
 static void
@@ -257,6 +277,10 @@ root_entry(struct cfg *c, const struct toml_entry *e)
 		env_list(c, e);
 	else if (strcmp(k, "tool-caches") == 0)
 		flag(c, e, &c->s->tool_caches);
+	else if (strcmp(k, "presets") == 0)
+		preset_list(c, e);
+	else if (strcmp(k, "allow-private") == 0)
+		flag(c, e, &c->s->allow_private);
 	else
 		unknown_key(c, e, NULL, root_keys);
 }

@@ -371,7 +371,7 @@ launch_policy(struct diag_ctx **ctx, char **text, const struct cli *c, enum sett
 	nadds = front_additions(c, caches, *bytes, *len, cwd, &tp, adds);
 	if (!grant_start && !nadds)
 		return 0;
-	if (grant_start && (rc = policytext_add_start_grant(*text, NULL, &with, err, errlen)))
+	if (grant_start && (rc = policytext_add_start_grant(*text, NULL, sd.grant_mode, &with, err, errlen)))
 		return rc;
 	if (nadds) {
 		rc = policytext_append(with ? with : *text, adds, nadds, &more, err, errlen);
@@ -472,6 +472,8 @@ main(int argc, char **argv)
 {
 	struct cli c;
 	char err[3 * PATH_MAX], cwd[PATH_MAX], launcher[PATH_MAX], workdir[PATH_MAX];
+	char home[PATH_MAX];
+	struct build_named_list named = { 0 };
 	struct launch l = { .argc = 0 };
 	const char *wd = NULL;
 	enum cli_result res;
@@ -496,6 +498,17 @@ main(int argc, char **argv)
 	}
 	if (current_dir(cwd, sizeof(cwd)) < 0)
 		return failure("cannot tell the current directory: %s%s", strerror(errno), "");
+	/* HOME through a link: the real place for every ${HOME} from here
+	 * on, heel-exec's too (env.h); its spelling is checked with the
+	 * paths the user named, once the policy is known. */
+	rc = envb_home_resolved(environ, home, sizeof(home));
+	if (rc < 0)
+		return failure("HOME: %s%s", strerror(-rc), "");
+	if (rc > 0) {
+		if (build_named_add(&named, "/", getenv("HOME"), "HOME", false) < 0 ||
+		    setenv("HOME", home, 1) < 0)
+			return failure("out of memory%s%s", "", "");
+	}
 	rc = find_launcher(launcher, sizeof(launcher));
 	if (rc && !c.print_policy)
 		return failure("heel-exec is not beside heel (%s): %s", launcher, strerror(-rc));
@@ -539,8 +552,9 @@ main(int argc, char **argv)
 			rc = rf_read_regular(c.policy, &text, &len, NULL);
 			if (rc)
 				return failure("%s: %s", c.policy, strerror(rc < 0 ? -rc : rc));
-			rc = build_check_named(NULL, (const uint8_t *)text, len, cwd, environ,
+			rc = build_check_named(&named, (const uint8_t *)text, len, cwd, environ,
 					       launcher, err, sizeof(err));
+			build_named_free(&named);
 			free(text);
 			if (rc)
 				return failure("%s%s", err, "");
@@ -548,7 +562,6 @@ main(int argc, char **argv)
 		push(&l, c.policy);
 	} else {
 		struct diag_ctx *ctx = diag_new();
-		struct build_named_list named = { 0 };
 		enum settings_tri want_caches = TRI_UNSET;
 		struct build_in in = {
 			.options = &c.opts,
@@ -557,6 +570,7 @@ main(int argc, char **argv)
 			.cwd = cwd,
 			.read_start_dir = true,
 			.script = c.command == CLI_PYTHON && !c.python_code && c.nargs ? c.args[0] : NULL,
+			.python = c.command == CLI_PYTHON,
 			.named = &named,
 			.tool_caches = &want_caches,
 		};

@@ -101,6 +101,13 @@ render(FILE *f, const struct policytext_in *in, char *err, size_t errlen)
 			return r;
 		fputc('\n', f);
 	}
+	/* Presets after the files: what they add is the same wherever it
+	 * stands (grants, env), and a preset a file includes already is a
+	 * second include, which does nothing. */
+	for (size_t i = 0; i < s->npresets; i++) {
+		fprintf(f, "include <%s>", s->presets[i].name);
+		put_origin(f, s->presets[i].origin);
+	}
 	/* After the includes: an option beats the file it adds to. */
 	put_scalar(f, "isolation", &s->isolation);
 	for (int i = 0; i < SET_COUNT; i++) {
@@ -125,6 +132,10 @@ render(FILE *f, const struct policytext_in *in, char *err, size_t errlen)
 	r = put_network(f, s, err, errlen);
 	if (r)
 		return r;
+	if (s->allow_private.on == TRI_ON) {
+		fputs("network allow-private", f);
+		put_origin(f, s->allow_private.origin);
+	}
 	if (s->audit_log.value) {
 		fputs("network audit ", f);
 		r = put_string(f, s->audit_log.value, "the audit log", true, err, errlen);
@@ -186,8 +197,8 @@ policytext_render(const struct policytext_in *in, char **out, char *err, size_t 
 }
 
 int
-policytext_add_start_grant(const char *text, const char *path, char **out, char *err,
-			   size_t errlen)
+policytext_add_start_grant(const char *text, const char *path, const char *mode, char **out,
+			   char *err, size_t errlen)
 {
 	char *buf = NULL;
 	size_t len = 0, n = strlen(text);
@@ -205,7 +216,8 @@ policytext_add_start_grant(const char *text, const char *path, char **out, char 
 		r = put_string(f, path, "the start directory", true, err, errlen);
 	else
 		fputs("\"${CWD}\"", f);
-	fputs(" r  # the command starts here, in the caller's directory\n", f);
+	fprintf(f, " %s  # the command starts here, in the caller's directory\n",
+		strcmp(mode, "rx") == 0 ? "rx" : "r");
 	if (fclose(f) != 0 && !r)
 		r = -ENOMEM;
 	if (r) {

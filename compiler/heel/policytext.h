@@ -22,13 +22,14 @@ struct policytext_in {
  * written in the language (a path holding `${` or a control character). */
 int policytext_render(const struct policytext_in *in, char **out, char *err, size_t errlen);
 
-/* `text` with the read grant of the directory the command starts in
- * appended: `grant "${CWD}" r`, or of `path` (absolute) when the start
- * directory is not the launcher's own. Added only when startdir.h says
- * so. Returns 0 with *out malloc'ed, -ENOMEM, or -EINVAL (a path the
- * language cannot name) with the reason in err. */
-int policytext_add_start_grant(const char *text, const char *path, char **out, char *err,
-			       size_t errlen);
+/* `text` with the grant of the directory the command starts in
+ * appended: `grant "${CWD}" MODE`, or of `path` (absolute) when the start
+ * directory is not the launcher's own; MODE "r" or "rx", as startdir.h
+ * decides. Added only when startdir.h says so. Returns 0 with *out
+ * malloc'ed, -ENOMEM, or -EINVAL (a path the language cannot name) with
+ * the reason in err. */
+int policytext_add_start_grant(const char *text, const char *path, const char *mode, char **out,
+			       char *err, size_t errlen);
 
 /* The origin the comment of line `line` (1-based) of a text this module
  * rendered names ("--writable ./out", "/x/heel.toml:4:12"), into buf:

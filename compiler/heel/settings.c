@@ -172,6 +172,22 @@ settings_add_domain(struct settings *s, const char *pattern, const char *origin)
 	return -ENOMEM;
 }
 
+int
+settings_add_preset(struct settings *s, const char *name, const char *origin)
+{
+	bool failed = false;
+	struct settings_preset p = { dup_or_null(name, &failed), dup_or_null(origin, &failed) };
+	struct settings_preset *slot;
+
+	if (!failed && (slot = grow_one((void **)&s->presets, &s->npresets, sizeof(p)))) {
+		*slot = p;
+		return 0;
+	}
+	free(p.name);
+	free(p.origin);
+	return -ENOMEM;
+}
+
 static int
 merge_scalar(const struct settings_scalar *base, const struct settings_scalar *top,
 	     struct settings_scalar *out)
@@ -202,6 +218,8 @@ merge_lists(const struct settings *from, struct settings *out)
 				       from->grants[i].origin);
 	for (size_t i = 0; !r && i < from->nenv; i++)
 		r = settings_add_env(out, from->env[i].name, from->env[i].value, from->env[i].origin);
+	for (size_t i = 0; !r && i < from->npresets; i++)
+		r = settings_add_preset(out, from->presets[i].name, from->presets[i].origin);
 	return r;
 }
 
@@ -222,6 +240,7 @@ settings_merge(const struct settings *base, const struct settings *top, struct s
 	for (int i = 0; !r && i < SET_COUNT; i++)
 		r = merge_flag(&base->protect[i], &top->protect[i], &out->protect[i]);
 	r = r ? r : merge_flag(&base->gpu, &top->gpu, &out->gpu);
+	r = r ? r : merge_flag(&base->allow_private, &top->allow_private, &out->allow_private);
 	r = r ? r : merge_flag(&base->keep_working_dir, &top->keep_working_dir, &out->keep_working_dir);
 	r = r ? r : merge_flag(&base->tool_caches, &top->tool_caches, &out->tool_caches);
 	r = r ? r : merge_lists(base, out);
@@ -252,8 +271,14 @@ settings_free(struct settings *s)
 	for (int i = 0; i < SET_COUNT; i++)
 		free(s->protect[i].origin);
 	free(s->gpu.origin);
+	free(s->allow_private.origin);
 	free(s->keep_working_dir.origin);
 	free(s->tool_caches.origin);
+	for (size_t i = 0; i < s->npresets; i++) {
+		free(s->presets[i].name);
+		free(s->presets[i].origin);
+	}
+	free(s->presets);
 	for (size_t i = 0; i < s->ndomains; i++) {
 		free(s->domains[i].pattern);
 		free(s->domains[i].origin);

@@ -66,11 +66,21 @@ struct settings_domain {
 	char *origin;
 };
 
+/* A stock preset to include (`--preset python`): its name, as checked
+ * by values_preset. */
+struct settings_preset {
+	char *name;
+	char *origin;
+};
+
 struct settings {
 	struct settings_scalar isolation;
 	struct settings_scalar network; /* deny, allow-all, allow-list */
 	struct settings_domain *domains;
 	size_t ndomains;
+	struct settings_flag allow_private; /* network allow-private */
+	struct settings_preset *presets;    /* included first, in order */
+	size_t npresets;
 	struct settings_scalar audit_log;   /* a file, absolute */
 	struct settings_grant *grants;
 	size_t ngrants;
@@ -99,6 +109,7 @@ int settings_set_flag(struct settings_flag *f, bool on, const char *origin);
 int settings_add_grant(struct settings *s, const char *path, const char *mode, const char *origin);
 int settings_add_env(struct settings *s, const char *name, const char *value, const char *origin);
 int settings_add_domain(struct settings *s, const char *pattern, const char *origin);
+int settings_add_preset(struct settings *s, const char *name, const char *origin);
 
 /* `top` on top of `base` (the command line over a configuration file):
  * a scalar given in `top` wins, lists are `base`'s then `top`'s, grants

@@ -220,6 +220,7 @@ startdir_decide(const uint8_t *art, size_t len, const char *dir, px_lookup_fn lo
 		out->verdict = STARTDIR_SYSTEM;
 	else
 		out->verdict = STARTDIR_GRANT;
+	out->grant_mode = out->base == IR_ISO_DEFAULT ? "rx" : "r";
 	return 0;
 }
 

@@ -17,7 +17,8 @@ enum startdir_verdict {
 	 * kept working directory): the sandbox reads it already, and a read
 	 * grant of it would only narrow that grant. Nothing is added. */
 	STARTDIR_READABLE,
-	/* No rule decides it: `grant "${CWD}" r` is added. */
+	/* No rule decides it: `grant "${CWD}" MODE` is added, MODE as
+	 * struct startdir says. */
 	STARTDIR_GRANT,
 	/* A deny decides it (the policy's own, the base's, a protection
 	 * set's): the command may not start there. */
@@ -45,6 +46,10 @@ struct startdir {
 	uint8_t set;	/* protection set (ART_SET_*) or ART_SET_NONE */
 	uint8_t source; /* enum art_rule_source */
 	uint8_t base;	/* the isolation base: 0 strict, 1 default, 2 permissive */
+	/* GRANT: the mode of the grant to add. "rx" under `default`, which
+	 * runs what it reads but cannot write (heel(5), ISOLATION BASES):
+	 * a project's own scripts run where it starts; else "r". */
+	const char *grant_mode;
 };
 
 /* Decides for `dir` (absolute, every link resolved, as getcwd(3) gives

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "presets.h"
 #include "units.h"
 #include "values.h"
 
@@ -167,4 +168,36 @@ values_env_name(const char *name)
 		return false;
 	return strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") ==
 	       strlen(name);
+}
+
+int
+values_preset(const char *name, char *why, size_t whylen)
+{
+	static const char *const bases[] = { "strict", "default", "permissive", NULL };
+
+	for (size_t i = 0; bases[i]; i++)
+		if (strcmp(name, bases[i]) == 0) {
+			snprintf(why, whylen, "`%s` is an isolation base, not a preset: choose it with "
+				 "--isolation %s", name, name);
+			return -EINVAL;
+		}
+	if (!name[0] || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-_") != strlen(name)) {
+		size_t o = (size_t)snprintf(why, whylen, "`%s` is not a preset name (stock presets:",
+					    name);
+
+		/* The stock presets: the embedded policies that are neither
+		 * a base nor in a folder (protection sets, devices). */
+		for (size_t i = 0, n = 0; i < presets_count && o < whylen; i++) {
+			const char *p = presets_table[i].name;
+
+			if (strchr(p, '/') || strcmp(p, "strict") == 0 || strcmp(p, "default") == 0 ||
+			    strcmp(p, "permissive") == 0)
+				continue;
+			o += (size_t)snprintf(why + o, whylen - o, "%s %s", n++ ? "," : "", p);
+		}
+		if (o < whylen)
+			snprintf(why + o, whylen - o, ")");
+		return -EINVAL;
+	}
+	return 0;
 }

@@ -24,6 +24,12 @@ int values_nice(const char *text, char *out, size_t outlen, char *why, size_t wh
 int values_io_priority(const char *text, char *out, size_t outlen, char *why, size_t whylen);
 /* true/false (also yes/no, on/off, 1/0). */
 int values_bool(const char *text, bool *on, char *why, size_t whylen);
+/* A preset's name for `include <NAME>`: a plain word of the characters
+ * preset files are named with ([a-z0-9_-]), and not an isolation base
+ * (chosen with --isolation, never included). Whether such a preset
+ * exists the compiler says, at the include: the stock ones are in it,
+ * a site's beside the installed policies. 0, or -EINVAL with why. */
+int values_preset(const char *name, char *why, size_t whylen);
 /* An environment variable's name: [A-Za-z_][A-Za-z0-9_]*. */
 bool values_env_name(const char *name);
 

@@ -561,6 +561,8 @@ spawn_text(const heel_policy *p, const struct lh_spawn_view *v, char **text, con
 struct launch_env {
 	const char *const *env;
 	char cwd[PATH_MAX];
+	char home[PATH_MAX]; /* HOME resolved, as heel-exec names it; "" when
+			      * it crosses no link (env.h) */
 };
 
 static const char *
@@ -572,6 +574,8 @@ launch_lookup(const char *name, void *ctx)
 		return le->cwd[0] == '/' ? le->cwd : NULL;
 	if (strcmp(name, "WORKDIR") == 0)
 		return NULL; /* heelc refuses it in a path */
+	if (strcmp(name, "HOME") == 0 && le->home[0])
+		return le->home;
 	return envb_lookup((char *const *)le->env, name);
 }
 
@@ -595,6 +599,8 @@ start_grant(const struct lh_spawn_view *v, const char *name, bool quiet, char **
 		le.env = (const char *const *)environ;
 	if (!getcwd(le.cwd, sizeof(le.cwd)))
 		le.cwd[0] = '\0';
+	if (envb_home_resolved((char *const *)le.env, le.home, sizeof(le.home)) <= 0)
+		le.home[0] = '\0';
 	rc = sbpl_canonicalize(v->cwd, dir, sizeof(dir), &exists);
 	if (rc)
 		return lh_fail(err, rc, "the start directory %s: %s", v->cwd, strerror(-rc));
@@ -611,7 +617,7 @@ start_grant(const struct lh_spawn_view *v, const char *name, bool quiet, char **
 	case STARTDIR_GRANT:
 		break;
 	}
-	rc = policytext_add_start_grant(*text, dir, &with, why, sizeof(why));
+	rc = policytext_add_start_grant(*text, dir, sd.grant_mode, &with, why, sizeof(why));
 	if (rc)
 		return lh_fail(err, rc, "%s", rc == -ENOMEM ? "out of memory" : why);
 	free(*text);

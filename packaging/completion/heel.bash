@@ -2,6 +2,7 @@
 # bash completion for heel, heelc and heel-exec. Installed by `make
 # install` as share/bash-completion/completions/{heel,heelc,heel-exec}.
 
+_heel_presets="git node python rust"
 _heel_sets="user-home credentials cloud-config browser-data keychains shell-history package-credentials shared-temp host-run"
 
 _heel() {
@@ -18,7 +19,7 @@ _heel() {
 		return
 	fi
 	# After the first word that is not an option, it is the command's turn.
-	local want_value=" --isolation --network --allow-domain --audit-log --grant --readable --writable --executable --nice --io-priority --limit --max-memory --max-cpu-time --max-file-size --max-processes --max-open-files --max-stack --max-core --working-dir --env --accept --policy --config --shell "
+	local want_value=" --isolation --preset --network --allow-domain --audit-log --grant --readable --writable --executable --nice --io-priority --limit --max-memory --max-cpu-time --max-file-size --max-processes --max-open-files --max-stack --max-core --working-dir --env --accept --policy --config --shell "
 	for ((i = i + 1; i < COMP_CWORD; i++)); do
 		local w=${COMP_WORDS[i]}
 		if [ "$w" = -- ]; then
@@ -34,6 +35,7 @@ _heel() {
 	done
 	case $prev in
 	--isolation) COMPREPLY=($(compgen -W "strict default permissive" -- "$cur")); return ;;
+	--preset) COMPREPLY=($(compgen -W "$_heel_presets" -- "$cur")); return ;;
 	--network) COMPREPLY=($(compgen -W "deny allow-all allow-list" -- "$cur")); return ;;
 	--io-priority) COMPREPLY=($(compgen -W "utility background" -- "$cur")); return ;;
 	--limit) COMPREPLY=($(compgen -W "memory= cpu= processes= open-files= file-size= stack= core=" -- "$cur")); compopt -o nospace; return ;;
@@ -43,13 +45,13 @@ _heel() {
 	--shell) COMPREPLY=($(compgen -W "$(grep '^/' /etc/shells 2>/dev/null)" -- "$cur")); return ;;
 	--env) COMPREPLY=($(compgen -e -- "$cur")); return ;;
 	esac
-	if [[ $cur == --protect-*=* || $cur == --allow-gpu=* ]]; then
+	if [[ $cur == --protect-*=* || $cur == --allow-gpu=* || $cur == --allow-private=* ]]; then
 		COMPREPLY=($(compgen -W "${cur%%=*}=true ${cur%%=*}=false" -- "$cur"))
 		return
 	fi
 	if [[ $cur == -* ]]; then
-		local opts="--isolation --policy --config --grant --readable --writable --executable --allow-gpu
-			--network --allow-domain --audit-log --max-memory --max-cpu-time --max-file-size
+		local opts="--isolation --policy --config --preset --grant --readable --writable --executable --allow-gpu
+			--network --allow-domain --allow-private --audit-log --max-memory --max-cpu-time --max-file-size
 			--max-processes --max-open-files --limit --nice --io-priority --env --working-dir
 			--keep-working-dir --print-policy --best-effort --no-namespaces --accept -v --help"
 		local s

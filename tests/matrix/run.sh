@@ -12,6 +12,8 @@
 #           browser-data and keychains, read only)
 #   tmp     shared temp: /tmp, and /var/tmp and /dev/shm where present
 #   wd      the sandbox's own working directory
+#   homewd  the same, made inside the home (TMPDIR there): a writable
+#           place beneath a home `default` lets run
 #
 # with the actions read, write and exec (direct, a #! script, and the
 # dynamic-loader trick `ld.so ./bin` where the place is writable). The
@@ -148,7 +150,7 @@ make_tree() {
 	H=$D/home
 	TB=$D/tmpdir
 	rm -rf "$D"
-	mkdir -p "$H/bin" "$H/.ssh" "$H/.aws" "$TB" "$H/.mozilla/firefox" "$H/.local/share/keyrings"
+	mkdir -p "$H/bin" "$H/.ssh" "$H/.aws" "$TB" "$H/tmpdir" "$H/.mozilla/firefox" "$H/.local/share/keyrings"
 	# One file of each other protection set that `default` keeps on.
 	for f in .bash_history .netrc .mozilla/firefox/profiles.ini .local/share/keyrings/login.keyring; do
 		echo "secret-$TAG" >"$H/$f"
@@ -160,7 +162,7 @@ make_tree() {
 	cp /usr/bin/touch "$H/bin/mk"
 	printf '%s' "$MKSCRIPT" >"$H/bin/mk.sh"
 	chmod 755 "$H/bin/mk" "$H/bin/mk.sh"
-	chmod 700 "$H/.ssh" "$H/.aws" "$TB"
+	chmod 700 "$H/.ssh" "$H/.aws" "$TB" "$H/tmpdir"
 	chmod 600 "$H/.ssh/id_rsa" "$H/.aws/credentials"
 	for i in "${!SHARED[@]}"; do
 		d=${SHARED_DIRS[$i]}
@@ -220,6 +222,9 @@ allowed() {
 	permissive/tmp/*) return 1 ;;
 	permissive/*/exec* | permissive/*/ldso*) return 0 ;;
 	default/home/read | default/tmp/read) return 0 ;;
+	# default runs what it reads and cannot write (heel(5), ISOLATION
+	# BASES): the home's own programs run; shared temp never does.
+	default/home/exec*) return 0 ;;
 	*) return 1 ;;
 	esac
 }
@@ -467,6 +472,17 @@ run_base() {
 	else
 		skip "$(printf '%-10s %-6s %-12s %s' "$BASE" "$U" wd-ldso "no dynamic loader found in /usr/bin/true")"
 	fi
+	# The working directory inside the home (TMPDIR there): `default`
+	# runs the home's files, and a writable place beneath it still runs
+	# nothing (Landlock takes the home's EXECUTE back around it, and its
+	# mount is noexec).
+	local tb=$TB
+	TB=$H/tmpdir
+	cell_wd homewd-write write
+	cell_wd homewd-exec exec
+	cell_wd homewd-exec-sh exec-sh
+	[ -n "$LDSO" ] && cell_wd homewd-ldso ldso
+	TB=$tb
 	hx "$BASE" sh -c 'pwd; echo "$TMPDIR"'
 	local wd want_tmp
 	wd=$(echo "$OUT" | sed -n 1p)
