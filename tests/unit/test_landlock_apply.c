@@ -935,6 +935,39 @@ Test(landlock_plan, proxy_port_must_match_the_policy)
 	free(t.bytes);
 }
 
+/* In the sandbox's own network namespace no network right is handled:
+ * its loopback servers need bind and connect on any port, and the
+ * namespace is the wall. The plan says so, so that a launch without the
+ * namespace never reuses it. */
+Test(landlock_plan, network_namespace_handles_no_network_right)
+{
+	struct spec s[] = { { P("A"), IR_MODE_R, false } };
+	struct ll_launch l = { .cwd = root, .proxy_port = 3128, .mountns = true, .netns = true };
+	struct ll_plan plan;
+	struct table t;
+	char err[1024];
+
+	for (int proxied = 0; proxied < 2; proxied++) {
+		table_build(&t, s, 1, proxied);
+		l.proxy_port = proxied ? 3128 : 0;
+		l.netns = true;
+		cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err,
+					   sizeof(err)), 0, "%s", err);
+		cr_assert_eq(plan.dg.eff.net, 0);
+		cr_assert_eq(plan.proxy_port, 0, "no port rule: the namespace holds");
+		cr_assert(plan.net_unhandled);
+		ll_plan_free(&plan);
+		l.netns = false;
+		cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err,
+					   sizeof(err)), 0, "%s", err);
+		cr_assert_neq(plan.dg.eff.net & LL_NET_CONNECT_TCP, 0);
+		cr_assert_eq(plan.proxy_port, proxied ? 3128 : 0);
+		cr_assert_not(plan.net_unhandled);
+		ll_plan_free(&plan);
+		free(t.bytes);
+	}
+}
+
 /* ------------------------------------------------------------ live */
 
 static int report_fd = -1;
