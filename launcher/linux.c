@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -859,9 +860,14 @@ static void
 note_facilities(struct linux_launch *l, bool namespaces)
 {
 	if (namespaces && l->verbose && ENFORCE_VIEW) {
+		struct stat st;
+
 		if (view_private_shm(l->landlock_state, l->workdir))
 			l->note("%s: the sandbox's own (a tmpfs, nosuid, nodev, noexec, of %s)", VIEW_SHM,
 				l->workdir_bytes ? "the policy's memory limit" : "half the memory");
+		else if (lstat(VIEW_SHM, &st) < 0 || !S_ISDIR(st.st_mode))
+			l->note("%s: none of the sandbox's own (the host has no such directory)",
+				VIEW_SHM);
 		else
 			l->note("%s: the host's, as the policy grants it (a writable place lies "
 				"beneath it, which the sandbox's own would hide)", VIEW_SHM);
