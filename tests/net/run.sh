@@ -436,6 +436,23 @@ case_bypass() { # Around the proxy: nothing gets out, DNS included.
 	finish
 }
 
+case_own_loopback() { # The sandbox's own loopback: its server reached directly (NO_PROXY), not through the proxy.
+	begin own-loopback || return
+	sbx allow "M=$MK"'
+		python3 -m http.server --bind 127.0.0.1 8099 >/dev/null 2>&1 &
+		for i in $(seq 100); do curl -s -o /dev/null http://127.0.0.1:8099/ && break; sleep 0.05; done
+		net_curl o1 "http://127.0.0.1:8099/?$M-o1"
+		net_curl o2 --noproxy "" -x "$(net_http_proxy)" "http://127.0.0.1:8099/?$M-o2"
+		net_curl o3 "http://localhost:8099/?$M-o3"
+		kill $!' || { finish; return; }
+	want o1 rc=0 http=200
+	want o2 http=403
+	want o3 rc=0 http=200
+	not_arrived host "$MK"
+	not_arrived canary "$MK"
+	finish
+}
+
 case_empty_list() { # An empty allow-list: every destination refused, nothing arrives.
 	begin empty-allow-list || return
 	sbx empty "M=$MK"'
@@ -838,7 +855,7 @@ case_decider_writable() { # A decider in a place the sandbox may write: refused 
 
 # ================================================================ main
 ALL_CASES="case_control_deny case_proxy_env case_curl_plain case_curl_connect case_curl_socks
-	case_ip_literal case_git case_urllib case_pip case_pip_venv case_by_address case_bypass case_empty_list
+	case_ip_literal case_git case_urllib case_pip case_pip_venv case_by_address case_bypass case_own_loopback case_empty_list
 	case_pipelined
 	case_env_removed case_proxy_dns case_auth case_proxy_killed case_audit case_audit_daily
 	case_no_namespaces case_decider_writable case_proxy_confined case_upstream_failure
