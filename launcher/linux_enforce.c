@@ -496,8 +496,10 @@ load_inet_refusal(char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) < 0) {
-		snprintf(err, errlen, "loading the refusal of inet sockets: %s", strerror(errno));
-		return -errno;
+		int e = errno;
+
+		snprintf(err, errlen, "loading the refusal of inet sockets: %s", strerror(e));
+		return -e;
 	}
 	return 0;
 }

@@ -1662,10 +1662,11 @@ ll_plan_add_fd(struct ll_plan *p, int fd, uint64_t access, const char *why, char
 				  LL_FS_TRUNCATE | LL_FS_IOCTL_DEV);
 	if (p->abi <= 0 || !access)
 		return 0;
+	if (fstat(fd, &st) < 0)
+		return rt_error(err, errlen, -errno, "%s: %s", why, strerror(errno));
 	/* A directory would grant everything beneath it. */
-	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode))
-		return rt_error(err, errlen, S_ISDIR(st.st_mode) ? -EISDIR : -errno,
-				"%s: not a file", why);
+	if (S_ISDIR(st.st_mode))
+		return rt_error(err, errlen, -EISDIR, "%s: a directory, not a file", why);
 	if ((dup = fcntl(fd, F_DUPFD_CLOEXEC, 3)) < 0)
 		return rt_error(err, errlen, -errno, "%s: %s", why, strerror(errno));
 	copy = strdup(why);
