@@ -1059,7 +1059,8 @@ struct sock_probe {
 };
 
 static const struct sock_probe sock_probes[] = {
-	{"tcp", "TCP", "connections are held to the proxy (Landlock's TCP rules)", false, 2, 1, 0},
+	{"tcp", "TCP", "to heel-proxy and the sandbox's own loopback (its network namespace)", false,
+	 2, 1, 0},
 	{"udp", "UDP", "bypasses the proxy", true, 2, 2, 0},
 	{"raw_ip", "ICMP, raw IP", "bypasses the proxy", true, 2, 3, 1},
 	{"unix", "unix", "a host daemon's socket (a container engine's) is an escape", true, 1, 1, 0},
@@ -1135,7 +1136,13 @@ print_sockets(struct text_out *t)
 
 		t->flags += risky;
 		fprintf(t->f, "%c %-15s %s", risky ? '!' : ' ', s->kind, open[i] ? "allowed" : "denied");
-		if (open[i])
+		/* No proxy under deny: TCP stays inside the sandbox, and
+		 * heel-exec refuses it where loopback would be the host's. */
+		if (open[i] && s->family == 2 && s->type == 1 && !lifted &&
+		    p->scalar[IR_LINUX].network.value == IR_NET_DENY)
+			fprintf(t->f, ": the sandbox's own loopback only (its network namespace; "
+				      "refused without one)");
+		else if (open[i])
 			fprintf(t->f, ": %s", s->why);
 		if (s->family == 1 && open[i] && u->set && u->value && !lifted) {
 			origin_text(&u->origin, orig, sizeof(orig));

@@ -301,20 +301,24 @@ rules_socket(struct scp_model *m, size_t cap, bool net, bool unix_ok)
 	if (r == NULL)
 		return;
 	r->action = SCP_ERRNO(L_EPERM);
-	r->why = net ? (unix_ok ? "only TCP (proxy), netlink route, unix sockets"
-				: "only TCP (proxy) and netlink route")
-		     : (unix_ok ? "only unix sockets (network deny)"
-				: "no sockets (network deny)");
-	if (net) {
-		/* TCP only: Landlock's TCP rules and the proxy govern it.
-		 * Protocol 0 or IPPROTO_TCP: MPTCP (262) and SCTP stream
-		 * sockets (132) slip past Landlock's TCP rules. No UDP or raw:
-		 * DNS goes through the proxy. */
-		c[0] = COND32(0, 0xffffffffu, false, L_AF_INET, L_AF_INET6);
-		c[1] = COND32(1, type_mask, false, L_SOCK_STREAM);
-		c[2] = COND32(2, 0xffffffffu, false, L_IPPROTO_IP, L_IPPROTO_TCP);
-		add_clause(r, SCP_ALLOW, 3, c);
-	}
+	r->why = net ? (unix_ok ? "only TCP (proxy, own loopback), netlink route, unix sockets"
+				: "only TCP (proxy, own loopback) and netlink route")
+		     : (unix_ok ? "only TCP on the own loopback and unix sockets (network deny)"
+				: "only TCP on the own loopback (network deny)");
+	/* TCP in every mode: in the sandbox's network namespace, loopback
+	 * only, the sandbox serves and reaches itself (test servers, dev
+	 * servers, kernels); through heel-proxy, Landlock's TCP rules and
+	 * the proxy govern the rest. The program is the same with or
+	 * without that namespace: heel-exec stacks a refusal of inet
+	 * sockets on a `network deny` launch that has none, where loopback
+	 * would be the host's. Protocol 0 or IPPROTO_TCP: MPTCP (262) and
+	 * SCTP stream sockets (132) slip past Landlock's TCP rules. No UDP
+	 * or raw: DNS goes through the proxy, and without the namespace
+	 * only seccomp would hold UDP (Landlock governs it from ABI 10). */
+	c[0] = COND32(0, 0xffffffffu, false, L_AF_INET, L_AF_INET6);
+	c[1] = COND32(1, type_mask, false, L_SOCK_STREAM);
+	c[2] = COND32(2, 0xffffffffu, false, L_IPPROTO_IP, L_IPPROTO_TCP);
+	add_clause(r, SCP_ALLOW, 3, c);
 	if (unix_ok) {
 		c[0] = COND32(0, 0xffffffffu, false, L_AF_UNIX);
 		add_clause(r, SCP_ALLOW, 1, c);

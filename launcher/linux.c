@@ -17,6 +17,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -538,8 +539,10 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 							    l->broker->names, l->broker->nnames,
 							    err, sizeof(err)), err);
 		/* Denied paths; their scratch file system stays under /proc. */
-		check_step(rep, scratch = view_mount_covers(plan, hide_by_scan, err, sizeof(err)),
+		check_step(rep, scratch = view_mount_covers(plan, hide_by_scan, view.private_shm,
+							    err, sizeof(err)),
 			   err);
+		l->private_shm = view.private_shm;
 		launch_mark("view: covers");
 	}
 	if (l->mountns) {
@@ -975,6 +978,37 @@ note_readonly_without_mountns(struct linux_launch *l)
 		n, n == 1 ? "" : "s", hr_label(l->view), n == 1 ? "is" : "are");
 }
 
+/* The sandbox's own /dev/shm and loopback, which come with the
+ * namespaces: what a launch without them has instead, printed with the
+ * other weakenings (functions lost, not walls: the host's /dev/shm is
+ * only as writable as the policy grants it, and inet sockets are refused
+ * where loopback would be the host's); with them, under -v, which
+ * /dev/shm the sandbox has. */
+static void
+note_facilities(struct linux_launch *l, bool namespaces)
+{
+	if (namespaces && l->verbose && ENFORCE_VIEW) {
+		struct stat st;
+
+		if (view_private_shm(l->landlock_state, l->workdir))
+			l->note("%s: the sandbox's own (a tmpfs, nosuid, nodev, noexec, of %s)", VIEW_SHM,
+				l->workdir_bytes ? "the policy's memory limit" : "half the memory");
+		else if (lstat(VIEW_SHM, &st) < 0 || !S_ISDIR(st.st_mode))
+			l->note("%s: none of the sandbox's own (the host has no such directory)",
+				VIEW_SHM);
+		else
+			l->note("%s: the host's, as the policy grants it (a writable place lies "
+				"beneath it, which the sandbox's own would hide)", VIEW_SHM);
+	}
+	if (namespaces)
+		return;
+	l->note("without namespaces: %s is the host's, writable only where the policy grants "
+		"it (Python's multiprocessing needs it writable), and there is no loopback of "
+		"the sandbox's own: %s", VIEW_SHM,
+		l->proxy ? "TCP reaches heel-proxy's port only"
+			 : "inet sockets are refused (network deny)");
+}
+
 static int run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen);
 
 int
@@ -1150,6 +1184,7 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 	}
 	if (child == 0) {
 		l->mountns = flags & CLONE_NEWNS;
+		l->netns = flags & CLONE_NEWNET;
 		close(go[1]);
 		close(rep[0]);
 		close(jc[0]);
@@ -1177,6 +1212,7 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 	if (l->verbose && flags)
 		l->note("namespaces: %sPID, mount, IPC, network",
 			flags & CLONE_NEWUSER ? "user, " : "");
+	note_facilities(l, flags != 0);
 
 	/* Both sides set the group, so neither order of running races. */
 	setpgid(child, child);

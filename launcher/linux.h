@@ -105,6 +105,11 @@ struct linux_launch {
 	bool mountns;             /* the command runs in private namespaces of
 				   * its own, where it mounts its view of the
 				   * file system before Landlock */
+	bool netns;               /* ...a network namespace among them (a
+				   * launch makes all or none): loopback is
+				   * the sandbox's own, not the host's */
+	bool private_shm;         /* the view mounted the sandbox's own
+				   * /dev/shm (view_private_shm) */
 
 	/* Private to the Landlock hook, from its check to its apply. */
 	void *landlock_state;
@@ -139,14 +144,21 @@ struct ll_report;
 int linux_landlock_plan(struct linux_launch *l, struct ll_plan **plan, struct ll_report *rep,
 			char *err, size_t errlen);
 /* Opens again what the mounts replaced (/proc, a tmpfs working
- * directory), then landlock_restrict_self. Needs NO_NEW_PRIVS. */
+ * directory, the sandbox's /dev/shm), adds a rule on the very inode of
+ * each inherited standard descriptor (and /dev/tty when one of them is
+ * the controlling terminal), so that the command can reopen them
+ * (/dev/stdout, /proc/self/fd/N) as far as the descriptor lets it, then
+ * landlock_restrict_self. Needs NO_NEW_PRIVS. */
 int linux_landlock_enforce(struct linux_launch *l, struct ll_plan *plan, char *err,
 			   size_t errlen);
 /* Every capability, for good: bounding, ambient, then current sets. */
 int linux_drop_capabilities(char *err, size_t errlen);
 /* The artifact's seccomp program for this architecture. With host
  * commands (l->broker) it is loaded with a user-notification listener,
- * returned in *listener for heel-broker (else *listener is -1). */
+ * returned in *listener for heel-broker (else *listener is -1). Under
+ * network deny without a network namespace, heel-exec's own refusal of
+ * inet sockets (seccomp_noinet.h) is stacked first: the artifact's
+ * program lets TCP through for a loopback that would be the host's. */
 int linux_load_seccomp(struct linux_launch *l, int *listener, char *err, size_t errlen);
 
 /* Blocks the forwarded signals and SIGCHLD from now on, so a SIGTERM

@@ -20,10 +20,13 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "artifact_read.h"
 #include "bpf_sim.h"
+#include "bpf_verify.h"
 #include "env.h"
 #include "landlock_abi.h"
 #include "landlock_apply.h"
@@ -33,6 +36,8 @@
 #include "linux.h"
 #include "linux_broker.h"
 #include "linux_proxy.h"
+#include "linux_view.h"
+#include "seccomp_noinet.h"
 
 #if defined(__x86_64__)
 #define NATIVE_AUDIT_ARCH ART_AUDIT_ARCH_X86_64
@@ -113,11 +118,21 @@ report_lines(const struct linux_launch *l, const struct ll_report *rep)
 	}
 }
 
-/* Whether the artifact's seccomp program refuses every inet socket
+/* Whether heel-exec stacks its own refusal of inet sockets: under
+ * network deny (no heel-proxy) without a network namespace, where the
+ * loopback the artifact's program lets TCP reach is the host's. */
+static bool
+stacks_inet_refusal(const struct linux_launch *l, bool netns)
+{
+	return !netns && !l->proxy;
+}
+
+/* Whether the launch's seccomp programs refuse every inet socket
  * (ll_launch.inet_refused) and UDP sockets (udp_refused; through
  * heel-proxy only TCP passes): then those need no Landlock rule. Asked of
- * the program itself, run in the simulator, so that a policy's
- * `seccomp allow "socket"` counts as what it is. */
+ * the artifact's program itself, run in the simulator, so that a policy's
+ * `seccomp allow "socket"` counts as what it is; heel-exec's own refusal
+ * (stacks_inet_refusal) refuses both. */
 static void
 seccomp_refuses_inet(const struct linux_launch *l, struct ll_launch *ll)
 {
@@ -127,7 +142,9 @@ seccomp_refuses_inet(const struct linux_launch *l, struct ll_launch *ll)
 	struct bpf_sim_insn *insns;
 	struct art_bpf prog;
 
-	ll->inet_refused = ll->udp_refused = false;
+	ll->inet_refused = ll->udp_refused = stacks_inet_refusal(l, ll->netns);
+	if (ll->inet_refused)
+		return;
 	if (art_seccomp(l->view, NATIVE_AUDIT_ARCH, &prog) < 0 ||
 	    !(insns = calloc(prog.len, sizeof(*insns))))
 		return;
@@ -177,7 +194,7 @@ linux_check_landlock(struct linux_launch *l, char *err, size_t errlen)
 	 * refuses otherwise); without one a protected path inside a writable
 	 * grant cannot be held and ll_plan_build refuses it. */
 	if (l->probe->userns >= 0 && l->namespaces)
-		ll.mountns = true;
+		ll.mountns = ll.netns = true;
 	seccomp_refuses_inet(l, &ll);
 	plan = calloc(1, sizeof(*plan));
 	if (!plan)
@@ -226,6 +243,7 @@ linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, struct ll_repo
 		.proxy_port = l->proxy ? l->proxy->port : 0,
 		.workdir = l->workdir,
 		.mountns = l->mountns,
+		.netns = l->netns,
 	};
 	struct ll_plan *plan = l->landlock_state;
 	int r;
@@ -242,7 +260,8 @@ linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, struct ll_repo
 	 * carving; otherwise plan again, now with the working directory
 	 * (without the namespaces, a right the kernel lacks that they would
 	 * have held is a weakening, printed). */
-	if (plan && !ll.nextra && (l->mountns || (!plan->nmounts && !plan->dg.held))) {
+	if (plan && !ll.nextra && plan->net_unhandled == ll.netns &&
+	    (l->mountns || (!plan->nmounts && !plan->dg.held))) {
 		r = ll_plan_add_workdir(plan, l->workdir, err, errlen);
 		if (r == 0) {
 			*out = plan;
@@ -268,6 +287,75 @@ linux_landlock_plan(struct linux_launch *l, struct ll_plan **out, struct ll_repo
 	return 0;
 }
 
+/* What descriptor `fd` lets its holder do, as Landlock rights on a
+ * file: read and write as it was opened, truncate a regular file it may
+ * write (ftruncate(2) on the descriptor could anyway), ioctl on a
+ * device. 0: nothing to reopen (closed, O_PATH, a directory, a socket). */
+static uint64_t
+descriptor_rights(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+	uint64_t a = 0;
+	struct stat st;
+
+	if (fl < 0 || (fl & O_PATH) || fstat(fd, &st) < 0 ||
+	    !(S_ISREG(st.st_mode) || S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
+		return 0;
+	if ((fl & O_ACCMODE) == O_RDONLY || (fl & O_ACCMODE) == O_RDWR)
+		a |= LL_FS_READ_FILE;
+	if ((fl & O_ACCMODE) == O_WRONLY || (fl & O_ACCMODE) == O_RDWR)
+		a |= LL_FS_WRITE_FILE | (S_ISREG(st.st_mode) ? LL_FS_TRUNCATE : 0);
+	if (S_ISCHR(st.st_mode) && a)
+		a |= LL_FS_IOCTL_DEV;
+	return a;
+}
+
+/* The command's standard descriptors, reopened by name: `echo x >
+ * /dev/stderr`, `tee /dev/stdout`, /proc/self/fd/N. The magic link leads
+ * to the file itself (through the host's mount, as the launcher's
+ * caller opened it), and Landlock checks that file: a terminal
+ * (/dev/pts is not granted), a file outside the writable places. A rule
+ * on the very inode, with the descriptor's own rights, makes reopening
+ * work and grants nothing else: in the sandbox's view the same file by
+ * its path stays on a read-only mount. /dev/tty is the controlling
+ * terminal: granted only when one of the descriptors is that terminal
+ * (the sandbox holds it already), with what those descriptors allow;
+ * otherwise a program could write around captured output or read what
+ * the user types to the program that launched it. */
+static int
+grant_inherited(struct ll_plan *plan, char *err, size_t errlen)
+{
+	static const char *const names[] = { "standard input", "standard output",
+					     "standard error" };
+	uint64_t tty = 0;
+	struct stat st;
+	int r, fd;
+
+	for (int i = 0; i < 3; i++) {
+		uint64_t a = descriptor_rights(i);
+
+		if (!a)
+			continue;
+		if ((r = ll_plan_add_fd(plan, i, a, names[i], err, errlen)) < 0)
+			return r;
+		/* Only our controlling terminal answers TIOCGSID. */
+		if (isatty(i) && tcgetsid(i) != (pid_t)-1)
+			tty |= a;
+	}
+	if (!tty)
+		return 0;
+	fd = open("/dev/tty", O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	/* The node itself (5, 0), not something else by that name. */
+	r = 0;
+	if (fstat(fd, &st) == 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == 5 &&
+	    minor(st.st_rdev) == 0)
+		r = ll_plan_add_fd(plan, fd, tty, "the controlling terminal (/dev/tty)", err, errlen);
+	close(fd);
+	return r;
+}
+
 int
 linux_landlock_enforce(struct linux_launch *l, struct ll_plan *plan, char *err, size_t errlen)
 {
@@ -280,6 +368,15 @@ linux_landlock_enforce(struct linux_launch *l, struct ll_plan *plan, char *err, 
 		return r;
 	if (l->mountns && l->fresh_workdir &&
 	    (r = ll_plan_reopen_under(plan, l->workdir, err, errlen)) < 0)
+		return r;
+	/* The sandbox's own /dev/shm: written like the working directory,
+	 * never run (a noexec mount too); the policy's rules there named
+	 * the host's. */
+	if (l->private_shm &&
+	    (r = ll_plan_replace_mount(plan, VIEW_SHM, LL_WORKDIR_RIGHTS, "the sandbox's /dev/shm",
+				       err, errlen)) < 0)
+		return r;
+	if ((r = grant_inherited(plan, err, errlen)) < 0)
 		return r;
 	/* Mounted by the command, after any plan: read and run, never write. */
 	if (l->broker && l->broker->dir[0] &&
@@ -383,6 +480,30 @@ linux_drop_capabilities(char *err, size_t errlen)
 	return 0;
 }
 
+/* heel-exec's own refusal of inet sockets (seccomp_noinet.h), checked
+ * as the artifact's programs are, then loaded: seccomp filters stack and
+ * the strictest answer wins, so it only ever takes away. */
+static int
+load_inet_refusal(char *err, size_t errlen)
+{
+	struct bpf_sim_insn prog[NOINET_MAX_INSNS];
+	struct sock_fprog fprog = { .filter = (struct sock_filter *)prog };
+	char msg[BPF_VERIFY_MSG_MAX];
+
+	fprog.len = (unsigned short)noinet_program(NATIVE_AUDIT_ARCH, prog);
+	if (bpf_verify(prog, fprog.len, NATIVE_AUDIT_ARCH, msg, sizeof(msg)) < 0) {
+		snprintf(err, errlen, "the refusal of inet sockets: %s", msg);
+		return -EINVAL;
+	}
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "loading the refusal of inet sockets: %s", strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
 int
 linux_load_seccomp(struct linux_launch *l, int *listener, char *err, size_t errlen)
 {
@@ -405,6 +526,10 @@ linux_load_seccomp(struct linux_launch *l, int *listener, char *err, size_t errl
 	fprog.filter = insns;
 	/* Without TSYNC: the command's process has one thread here. */
 	*listener = -1;
+	if (stacks_inet_refusal(l, l->netns) && (r = load_inet_refusal(err, errlen)) < 0) {
+		free(insns);
+		return (int)r;
+	}
 	if ((r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &fprog)) < 0) {
 		int e = errno;
 

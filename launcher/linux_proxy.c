@@ -261,11 +261,15 @@ linux_proxy_env(const struct linux_proxy *p, struct envb *env)
 		r = envb_set(env, "ALL_PROXY", socks);
 	if (r == 0)
 		r = envb_set(env, "all_proxy", socks);
-	/* Nothing goes around the proxy: there is nothing around it. */
+	/* Nothing goes around the proxy but the sandbox's own loopback:
+	 * test and dev servers it starts there are reached directly (the
+	 * proxy refuses loopback, which outside the namespace is the
+	 * host's). Without the namespace a direct connection there meets
+	 * Landlock's port rule instead. */
 	if (r == 0)
-		r = envb_set(env, "NO_PROXY", "");
+		r = envb_set(env, "NO_PROXY", LINUX_PROXY_NO_PROXY);
 	if (r == 0)
-		r = envb_set(env, "no_proxy", "");
+		r = envb_set(env, "no_proxy", LINUX_PROXY_NO_PROXY);
 	/* Node's built-in fetch and http take the variables only when told. */
 	if (r == 0)
 		r = envb_set(env, "NODE_USE_ENV_PROXY", "1");

@@ -50,6 +50,9 @@ int linux_proxy_check(const struct art_view *view, const struct hc_places *ps,
 		      const struct envb_launch *vars, char *exe, size_t cap, char *err,
 		      size_t errlen);
 
+/* What NO_PROXY names: the sandbox's own loopback, reached directly. */
+#define LINUX_PROXY_NO_PROXY "localhost,127.0.0.1,::1"
+
 /* The sandbox's proxy variables (HTTP_PROXY and the rest). 0 or -errno. */
 int linux_proxy_env(const struct linux_proxy *p, struct envb *env);
 

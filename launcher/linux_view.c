@@ -168,6 +168,28 @@ add_place(struct view *v, const char *path, bool writable, bool exec, bool fresh
 }
 
 static bool
+at_or_beneath(const char *path, const char *dir)
+{
+	return strcmp(path, dir) == 0 || px_beneath(path, dir);
+}
+
+bool
+view_private_shm(const struct ll_plan *plan, const char *workdir)
+{
+	struct stat st;
+
+	if (lstat(VIEW_SHM, &st) < 0 || !S_ISDIR(st.st_mode))
+		return false;
+	if (workdir && px_beneath(workdir, VIEW_SHM))
+		return false;
+	for (size_t i = 0; plan && i < plan->nrules; i++)
+		if ((plan->rules[i].access & LL_FS_WRITE_RIGHTS) &&
+		    px_beneath(plan->rules[i].path, VIEW_SHM))
+			return false;
+	return true;
+}
+
+static bool
 is_shared_temp(const char *path)
 {
 	for (size_t i = 0; i < sizeof(shared_temp) / sizeof(*shared_temp); i++)
@@ -185,14 +207,25 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 
 	memset(v, 0, sizeof(*v));
 	v->tmpfs_bytes = tmpfs_bytes;
+	v->private_shm = view_private_shm(plan, workdir);
+	if (v->private_shm) {
+		if ((r = add_place(v, VIEW_SHM, true, false, false, false)) < 0)
+			goto nomem;
+		v->places[v->nplaces - 1].private_shm = true;
+	}
 	for (size_t i = 0; i < sizeof(shared_temp) / sizeof(*shared_temp); i++)
 		if (lstat(shared_temp[i], &st) == 0 && S_ISDIR(st.st_mode) &&
+		    !(v->private_shm && strcmp(shared_temp[i], VIEW_SHM) == 0) &&
 		    (r = add_place(v, shared_temp[i], false, false, false, false)) < 0)
 			goto nomem;
 	for (size_t i = 0; plan && i < plan->nrules; i++) {
 		const struct ll_plan_rule *pr = &plan->rules[i];
 
 		if (!(pr->access & LL_FS_WRITE_RIGHTS) || pr->kind == LL_PK_WORKDIR)
+			continue;
+		/* The host's /dev/shm, hidden by the sandbox's own: a grant
+		 * of it grants the sandbox's. */
+		if (v->private_shm && at_or_beneath(pr->path, VIEW_SHM))
 			continue;
 		/* Device nodes stay writable on a read-only mount; only
 		 * directories and regular files need a place of their own. */
@@ -216,7 +249,8 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 		bool exec = pr->access & LL_FS_EXECUTE;
 
 		if ((pr->access & LL_FS_WRITE_RIGHTS) ||
-		    (!pr->is_dir && !pr->is_reg))
+		    (!pr->is_dir && !pr->is_reg) ||
+		    (v->private_shm && at_or_beneath(pr->path, VIEW_SHM)))
 			continue;
 		for (size_t j = 0; j < nw; j++)
 			if ((v->places[j].writable || exec) &&
@@ -345,6 +379,19 @@ mount_place(const struct view *v, const struct view_place *p, char *err, size_t 
 	uint64_t set = VIEW_ATTR_NOSUID | VIEW_ATTR_NODEV, clr = 0;
 	int tree, r, e;
 
+	/* Sticky and open to all, as the host's: programs of any uid the
+	 * sandbox runs as share it, none removes another's files. */
+	if (p->private_shm) {
+		char opts[64] = "mode=1777";
+
+		if (v->tmpfs_bytes)
+			snprintf(opts, sizeof(opts), "mode=1777,size=%llu",
+				 (unsigned long long)v->tmpfs_bytes);
+		if (mount("tmpfs", p->path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts) < 0)
+			return fail(err, errlen, errno, "the sandbox's %s: %s", p->path,
+				    strerror(errno));
+		return 0;
+	}
 	if (p->fresh_workdir) {
 		char opts[64] = "mode=0700";
 
@@ -412,7 +459,8 @@ cmp_str(const void *a, const void *b)
  * under it, and in a user namespace the kernel refuses a plain bind of
  * a directory with locked mounts beneath it (EINVAL). */
 static int
-pin_parents(const struct ll_plan *plan, const bool *nested, char *err, size_t errlen)
+pin_parents(const struct ll_plan *plan, const bool *nested, bool private_shm, char *err,
+	    size_t errlen)
 {
 	const char **pins;
 	size_t npins = 0;
@@ -428,7 +476,8 @@ pin_parents(const struct ll_plan *plan, const bool *nested, char *err, size_t er
 	npins = 0;
 	for (size_t m = 0; m < plan->nmounts; m++)
 		for (size_t k = 0; !nested[m] && k < plan->mounts[m].nkeep; k++)
-			pins[npins++] = plan->mounts[m].keep[k];
+			if (!(private_shm && at_or_beneath(plan->mounts[m].keep[k], VIEW_SHM)))
+				pins[npins++] = plan->mounts[m].keep[k];
 	qsort(pins, npins, sizeof(*pins), cmp_str);
 	for (size_t i = 0; i < npins && r == 0; i++) {
 		if (i && strcmp(pins[i], pins[i - 1]) == 0)
@@ -640,7 +689,8 @@ view_unmount_scratch(void)
 }
 
 int
-view_mount_covers(const struct ll_plan *plan, bool root_only, char *err, size_t errlen)
+view_mount_covers(const struct ll_plan *plan, bool root_only, bool private_shm, char *err,
+		  size_t errlen)
 {
 	struct covers cv = { 0 };
 	bool *nested = plan && plan->nmounts ? calloc(plan->nmounts, sizeof(*nested)) : NULL;
@@ -655,14 +705,14 @@ view_mount_covers(const struct ll_plan *plan, bool root_only, char *err, size_t 
 			nested[m] = o != m && plan->mounts[o].is_dir &&
 				    px_beneath(plan->mounts[m].deny, plan->mounts[o].deny);
 	for (size_t m = 0; plan && r == 0 && m < plan->nmounts; m++)
-		if (!nested[m])
+		if (!nested[m] && !(private_shm && at_or_beneath(plan->mounts[m].deny, VIEW_SHM)))
 			r = add_cover(&cv, plan->mounts[m].deny, plan->mounts[m].is_dir, false);
 	if (r < 0)
 		r = fail(err, errlen, -r, "planning the covers: %s", strerror(-r));
 	if (r == 0 && root_only)
 		r = cover_root_only(&cv, err, errlen);
 	if (r == 0 && plan)
-		r = pin_parents(plan, nested, err, errlen);
+		r = pin_parents(plan, nested, private_shm, err, errlen);
 	if (r == 0)
 		r = bind_covers(&cv, err, errlen);
 	/* The paths of the scan are the process's until it execs. */

@@ -45,6 +45,7 @@ struct view_place {
 	bool writable;       /* the policy lets the sandbox write there */
 	bool exec;           /* ... and execute (never for shared temp) */
 	bool fresh_workdir;  /* a private tmpfs is mounted here */
+	bool private_shm;    /* the sandbox's own /dev/shm is mounted here */
 	bool pin;            /* only made a mount point (a bind of itself, its
 			      * flags kept), so that it cannot be renamed or
 			      * removed: it holds a read-only path below */
@@ -56,13 +57,30 @@ struct view_place {
 struct view {
 	struct view_place *places;
 	size_t nplaces, cap;
-	uint64_t tmpfs_bytes; /* size of a fresh working directory; 0: tmpfs default */
+	uint64_t tmpfs_bytes; /* size of a fresh working directory and of the
+			       * sandbox's /dev/shm; 0: the tmpfs default */
+	bool private_shm;     /* /dev/shm is the sandbox's own (view_private_shm) */
 };
 
+/* The sandbox's own /dev/shm: POSIX shared memory and semaphores
+ * (shm_open, sem_open; Python's multiprocessing) need a writable one,
+ * and the host's is shared with every program of the machine. */
+#define VIEW_SHM "/dev/shm"
+
+/* Whether the launch gives the sandbox a /dev/shm of its own: a private
+ * tmpfs (mode 1777, nosuid, nodev, noexec, sized as a fresh working
+ * directory), unless the host has no /dev/shm directory, or a writable
+ * place lies beneath the host's (a writable grant of /dev/shm/NAME, a
+ * working directory there), which the tmpfs would hide: then the host's
+ * stays, as the policy grants it. `plan` may be NULL (no Landlock). */
+bool view_private_shm(const struct ll_plan *plan, const char *workdir);
+
 /* Collects the places from the plan (writable rules), the working
- * directory (fresh: a tmpfs; kept: writable) and the shared temp
- * directories that exist, with the flags the host mounts them with
- * (read before anything is remounted). */
+ * directory (fresh: a tmpfs; kept: writable), the sandbox's /dev/shm
+ * (view_private_shm: a tmpfs in place of the host's, whose rules then
+ * name nothing the sandbox sees) and the other shared temp directories
+ * that exist, with the flags the host mounts them with (read before
+ * anything is remounted). */
 int view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 	      bool fresh_workdir, uint64_t tmpfs_bytes, char *err, size_t errlen);
 
@@ -112,9 +130,12 @@ int view_mount_commands(const char *dir, const char *client, const char *const *
  * without o+r, a directory without o+x), found by a scan: a sandbox run
  * as root owns them, so the mode does not keep it out (the fallback of
  * idmap_unowned_tree(), which makes the kernel apply the modes).
+ * private_shm: denies at or beneath /dev/shm name the host's, which the
+ * sandbox's own hides already, and get no cover (one would hide the
+ * sandbox's). 
  * Returns 1 when it left its scratch file system on /proc, 0 when there
  * was nothing to cover, or -errno. */
-int view_mount_covers(const struct ll_plan *plan, bool root_only, char *err,
+int view_mount_covers(const struct ll_plan *plan, bool root_only, bool private_shm, char *err,
 		      size_t errlen);
 
 #endif

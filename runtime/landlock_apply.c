@@ -143,8 +143,8 @@ ll_held_text(uint32_t bit)
 	case LL_WEAK_NET_TCP:
 		return "TCP bind and connect (ABI 4, Linux 6.7) are held by the network "
 		       "namespace (loopback only: the sandbox may use TCP with itself and "
-		       "heel-proxy there) and, under network deny, by seccomp, which refuses "
-		       "inet sockets";
+		       "heel-proxy there) and, under network deny without that namespace, by "
+		       "seccomp, which refuses inet sockets";
 	case LL_WEAK_IOCTL_DEV:
 		return "ioctl on devices (ABI 5, Linux 6.10) is held by the grants: every device "
 		       "node the sandbox can open is granted ioctl anyway, and seccomp refuses "
@@ -1230,6 +1230,7 @@ plan_kind_name(enum ll_plan_kind k)
 	case LL_PK_SIBLING: return "sibling";
 	case LL_PK_WORKDIR: return "workdir";
 	case LL_PK_EXTRA: return "extra";
+	case LL_PK_INHERITED: return "inherited";
 	}
 	return "?";
 }
@@ -1438,7 +1439,9 @@ ll_plan_build(const struct ll_table_view *t, const struct ll_launch *l, int abi,
 	 * home directory): about one more rule per table rule. */
 	struct builder b = { .t = t, .l = l, .plan = plan, .rep = rep, .err = err,
 			     .errlen = errlen, .hint = (size_t)t->rule_count * 2 + 64 };
-	struct ll_masks req = { t->handled_fs, t->handled_net, t->scoped };
+	/* In the sandbox's own network namespace the namespace is the
+	 * network's wall (ll_launch.netns): nothing of it is handled. */
+	struct ll_masks req = { t->handled_fs, l->netns ? 0 : t->handled_net, t->scoped };
 	struct pair *pairs = NULL;
 	size_t np = 0;
 	char tmp[512];
@@ -1449,6 +1452,7 @@ ll_plan_build(const struct ll_table_view *t, const struct ll_launch *l, int abi,
 	if (err && errlen)
 		err[0] = '\0';
 	plan->abi = abi < 0 ? 0 : abi;
+	plan->net_unhandled = l->netns;
 	/* Without Landlock (best effort only), the plan still decides the
 	 * mounts: which places are writable, and a cover for every denied
 	 * path that exists. It is planned as for ABI 1; nothing of it is
@@ -1651,6 +1655,69 @@ ll_plan_add_dir(struct ll_plan *p, const char *dir, uint64_t access, const char 
 	return add_dir_rule(p, dir, access, LL_PK_EXTRA, why, err, errlen);
 }
 
+int
+ll_plan_replace_mount(struct ll_plan *p, const char *mountpoint, uint64_t access, const char *why,
+		      char *err, size_t errlen)
+{
+	size_t kept = 0;
+
+	if (p->abi <= 0)
+		return 0;
+	for (size_t i = 0; i < p->nrules; i++) {
+		struct ll_plan_rule *r = &p->rules[i];
+
+		if (strcmp(r->path, mountpoint) == 0 || px_beneath(r->path, mountpoint)) {
+			if (r->fd >= 0)
+				close(r->fd);
+			free(r->path);
+			continue;
+		}
+		p->rules[kept++] = *r;
+	}
+	p->nrules = kept;
+	return add_dir_rule(p, mountpoint, access, LL_PK_EXTRA, why, err, errlen);
+}
+
+int
+ll_plan_add_fd(struct ll_plan *p, int fd, uint64_t access, const char *why, char *err,
+	       size_t errlen)
+{
+	struct ll_plan_rule *grown;
+	struct stat st;
+	char *copy;
+	int dup;
+
+	/* Directory rights on a file are refused by the kernel (EINVAL). */
+	access &= p->dg.eff.fs & (LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE |
+				  LL_FS_TRUNCATE | LL_FS_IOCTL_DEV);
+	if (p->abi <= 0 || !access)
+		return 0;
+	if (fstat(fd, &st) < 0)
+		return rt_error(err, errlen, -errno, "%s: %s", why, strerror(errno));
+	/* A directory would grant everything beneath it. */
+	if (S_ISDIR(st.st_mode))
+		return rt_error(err, errlen, -EISDIR, "%s: a directory, not a file", why);
+	if ((dup = fcntl(fd, F_DUPFD_CLOEXEC, 3)) < 0)
+		return rt_error(err, errlen, -errno, "%s: %s", why, strerror(errno));
+	copy = strdup(why);
+	grown = copy ? grow_array(p->rules, &p->rules_cap, p->nrules + 1, sizeof(*p->rules), 1)
+		     : NULL;
+	if (!grown) {
+		free(copy);
+		close(dup);
+		return rt_error(err, errlen, -ENOMEM, "out of memory");
+	}
+	p->rules = grown;
+	p->rules[p->nrules++] = (struct ll_plan_rule){
+		.path = copy,
+		.fd = dup,
+		.access = access,
+		.kind = LL_PK_INHERITED,
+		.is_reg = S_ISREG(st.st_mode),
+	};
+	return 0;
+}
+
 /* Opens again every rule at or beneath `mountpoint`: a rule names an
  * inode, so after a new file system was mounted there (the PID
  * namespace's own /proc, mounted after the launcher planned), the old
@@ -1758,6 +1825,11 @@ ll_plan_enforce(const struct ll_plan *p, char *err, size_t errlen)
 		rc = (int)syscall(__NR_landlock_add_rule, rfd, LL_RULE_PATH_BENEATH, &pb, 0) < 0 ?
 		     -errno : 0;
 		if (rc == -EINVAL && late >= 0 && no_longer_a_directory(late, r))
+			rc = 0;
+		/* A pipe's or a socket's inode (a pseudo file system): no
+		 * path reaches it, Landlock lets reopening it through /proc
+		 * pass, and takes no rule on it (EBADFD). */
+		if (rc == -EBADFD && r->kind == LL_PK_INHERITED)
 			rc = 0;
 		if (late >= 0)
 			close(late);

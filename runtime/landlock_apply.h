@@ -154,8 +154,17 @@ struct ll_launch {
 	 * namespace, so a deny inside a writable grant is refused unless
 	 * best_effort. */
 	bool mountns;
-	/* The launch's seccomp program refuses inet sockets (heel-exec asks
-	 * the program itself): TCP and UDP need no Landlock rule then. */
+	/* The command has a network namespace of its own, loopback only:
+	 * that is the wall for the network, and Landlock's network rights
+	 * are not handled at all, so that the sandbox may serve and reach
+	 * itself on any port of its own loopback (test servers, dev
+	 * servers); the namespace keeps everything else out of reach,
+	 * heel-proxy's socket in it aside. false: the host's network, where
+	 * the table's port rules hold. */
+	bool netns;
+	/* The launch's seccomp programs refuse inet sockets (heel-exec asks
+	 * the artifact's program itself, and knows whether it stacks its
+	 * own refusal): TCP and UDP need no Landlock rule then. */
 	bool inet_refused;
 	/* It refuses UDP sockets (through heel-proxy only TCP is let
 	 * through): UDP needs no Landlock rule. */
@@ -168,6 +177,7 @@ enum ll_plan_kind {
 	LL_PK_SIBLING,  /* an entry granted in place of its carved-out ancestor */
 	LL_PK_WORKDIR,  /* the working directory */
 	LL_PK_EXTRA,    /* from ll_launch.extra */
+	LL_PK_INHERITED, /* a descriptor the command inherits (ll_plan_add_fd) */
 };
 
 struct ll_plan_rule {
@@ -186,6 +196,9 @@ struct ll_plan {
 	int abi;                   /* 0: Landlock unavailable (best effort): enforce does nothing */
 	struct ll_downgrade dg;
 	uint16_t proxy_port;       /* 0: no port rule */
+	bool net_unhandled;        /* planned with ll_launch.netns: no network
+				    * right handled (only a launch with a
+				    * network namespace may use the plan) */
 	struct ll_plan_rule *rules; /* sorted by path */
 	size_t nrules;
 	size_t rules_cap;          /* allocated elements of rules */
@@ -227,6 +240,26 @@ int ll_plan_add_workdir(struct ll_plan *plan, const char *workdir, char *err, si
  * without Landlock), or -errno with a message naming `why`. */
 int ll_plan_add_dir(struct ll_plan *plan, const char *dir, uint64_t access, const char *why,
 		    char *err, size_t errlen);
+
+/* A file system the launcher mounted over a path of the host's, the
+ * sandbox's own (its private /dev/shm): every rule of the plan at or
+ * beneath `mountpoint` named the host's inodes, hidden now, and is
+ * dropped; the new mount gets `access` (masked to what the kernel knows),
+ * opened now. 0 (also without Landlock), or -errno with a message naming
+ * `why`. */
+int ll_plan_replace_mount(struct ll_plan *plan, const char *mountpoint, uint64_t access,
+			  const char *why, char *err, size_t errlen);
+
+/* A rule on the very inode behind descriptor `fd` (a regular file, a
+ * device, a named FIFO), not on a path: reopening it (/dev/stdout,
+ * /proc/self/fd/N, the controlling terminal through /dev/tty) then works
+ * with `access` (masked to what the kernel knows and to a file's
+ * rights), and nothing else is granted. The descriptor is duplicated
+ * (close-on-exec); an inode no path can reach (a pipe, a socket: opening
+ * those again needs no rule) is left out when enforced. `why` names it
+ * in messages. 0 (also without Landlock), or -errno with a message. */
+int ll_plan_add_fd(struct ll_plan *plan, int fd, uint64_t access, const char *why, char *err,
+		   size_t errlen);
 
 /* Creates the ruleset, adds every rule, restricts the calling thread (the
  * launcher is single-threaded when it gets here, so TSYNC is not needed).

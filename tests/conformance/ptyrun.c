@@ -3,7 +3,9 @@
  * terminal and stdin (stdout and stderr stay ours), for the TIOCSTI case
  * (escape 27: pushing input into the parent's terminal, CVE-2017-5226). After CMD ends, any byte the terminal echoed means a
  * character was pushed into its input queue: ptyrun then prints
- * "INJECTED" on stdout. Exits with CMD's status (128+N for signal N). */
+ * "INJECTED" on stdout. Exits with CMD's status (128+N for signal N).
+ * `ptyrun -s CMD...`: the pty is only the controlling terminal, stdin
+ * stays ours (reaching the terminal through /dev/tty alone). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -21,11 +23,16 @@ int
 main(int argc, char *argv[])
 {
 	char buf[256];
-	int master, slave, status, injected = 0;
+	int master, slave, status, injected = 0, ctty_only = 0;
 	pid_t pid;
 
+	if (argc > 1 && argv[1][0] == '-' && argv[1][1] == 's' && !argv[1][2]) {
+		ctty_only = 1;
+		argv++;
+		argc--;
+	}
 	if (argc < 2) {
-		fputs("usage: ptyrun CMD [ARG...]\n", stderr);
+		fputs("usage: ptyrun [-s] CMD [ARG...]\n", stderr);
 		return 2;
 	}
 	master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
@@ -45,7 +52,8 @@ main(int argc, char *argv[])
 			perror("ptyrun: slave");
 			_exit(2);
 		}
-		dup2(slave, 0);
+		if (!ctty_only)
+			dup2(slave, 0);
 		if (slave > 2)
 			close(slave);
 		execvp(argv[1], argv + 1);

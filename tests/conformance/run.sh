@@ -85,6 +85,12 @@ if [ -x "$HX_DIR/heel-broker" ] && [ -x "$HX_DIR/heel-ipc" ]; then
 	cp "$HX_DIR/heel-broker" "$HX_DIR/heel-ipc" "$T/hx/"
 	chmod 755 "$T/hx/heel-broker" "$T/hx/heel-ipc"
 fi
+# heel-proxy beside heel-exec: the loopback cases (100-103) under an
+# allow-list and allow-all as well as deny.
+if [ -x "$HX_DIR/heel-proxy" ]; then
+	cp "$HX_DIR/heel-proxy" "$T/hx/"
+	chmod 755 "$T/hx/heel-proxy"
+fi
 mkdir -p "$T/marks"
 chmod 1777 "$T/marks"
 printf '#!/bin/sh\ntouch %s/ran.$(id -u)\n' "$T/marks" >"$T/bin/mark"
@@ -760,7 +766,7 @@ case_36() { # Inherited descriptors above 2 are closed.
 	finish
 }
 
-case_40() { # Network off: TCP to a loopback listener, UDP.
+case_40() { # Network off: TCP to the host's loopback listener, UDP.
 	begin 40-network-off
 	rm -f "$T/serve40"
 	"$HD/serve" tcp 0 >"$T/serve40" 2>&1 &
@@ -770,9 +776,13 @@ case_40() { # Network off: TCP to a loopback listener, UDP.
 	port=$(sed -n 's/^READY //p' "$T/serve40")
 	ctl_ok "TCP connect to 127.0.0.1:$port" connect-tcp 127.0.0.1 "$port"
 	ctl_ok "UDP send to 127.0.0.1:$port" send-udp 127.0.0.1 "$port"
-	sbx_denied "TCP connect to 127.0.0.1:$port" "EPERM|EACCES" base connect-tcp 127.0.0.1 "$port"
+	# The sandbox's loopback is its own (case 100): nothing listens on
+	# that port there.
+	sbx_denied "TCP connect to 127.0.0.1:$port" "ECONNREFUSED" base connect-tcp 127.0.0.1 "$port"
 	sbx_denied "UDP send" EPERM base send-udp 127.0.0.1 "$port"
 	sbx_ok "socketpair(AF_UNIX, STREAM)" base socketpair-stream
+	sleep 0.1
+	[ "$(grep -c ACCEPT "$T/serve40")" = 1 ] || prob "the host's listener was reached from the sandbox"
 	kill "$spid" 2>/dev/null
 	finish
 }
@@ -1739,8 +1749,6 @@ TABLE='
 34-x32-syscall|x32-syscall|both|SIGSYS|base|getpid
 34-i386-int80|int80-syscall|both|SIGSYS|base|getpid
 37-socket-vsock|socket-vsock|both|EPERM|base|socketpair-stream
-40-socket-inet-tcp|socket-inet-tcp|both|EPERM|base|socketpair-stream
-40-socket-inet6-tcp|socket-inet6-tcp|both|EPERM|base|socketpair-stream
 40-socket-netlink-route|socket-netlink|both|EPERM|base|socketpair-stream
 40-socket-netlink-diag|socket-netlink-diag|both|EPERM|base|socketpair-stream
 55-socket-udp|socket-udp|both|EPERM|base|socketpair-stream
@@ -1900,13 +1908,237 @@ case_96() { # A sandbox inside one with host commands, whose policy has none, ca
 	finish
 }
 
+# ------------------------------------------------- facilities (100-105)
+# The sandbox's own loopback, /dev/shm and standard descriptors: each
+# works inside (the positive control), and the host's stays out of reach.
+
+# net_modes: the policies of every network mode this run can start
+# (deny always; allow-list and allow-all need heel-proxy beside heel-exec).
+net_modes() {
+	echo base
+	[ -x "$T/hx/heel-proxy" ] && echo netlist netall
+}
+
+# serve_bg FILE KIND ARG: a host listener, as root, outside any sandbox;
+# prints its port once it listens (empty: it never did).
+serve_bg() {
+	rm -f "$1"
+	"$HD/serve" "$2" "$3" >"$1" 2>&1 &
+	BG_PIDS+=($!)
+	for _ in $(seq 60); do grep -qs READY "$1" && break; sleep 0.05; done
+	sed -n 's/^READY //p' "$1"
+}
+
+# ipv6_lo: whether this kernel gives loopback an IPv6 address (::1).
+ipv6_lo() {
+	ctl "$TRY" loopback-self ::1
+	[ "$OUT" = OK ]
+}
+
+case_100() { # The sandbox's own loopback: a TCP server inside is reached from inside, under every network mode.
+	begin 100-loopback-own
+	local pol v6=
+	ctl_ok "a TCP server and its client on 127.0.0.1" loopback-self 127.0.0.1
+	ipv6_lo && v6=1
+	[ -x "$T/hx/heel-proxy" ] || skipr "no heel-proxy beside heel-exec: network deny only"
+	for pol in $(net_modes); do
+		sbx_ok "a TCP server and its client on 127.0.0.1 ($pol)" "$pol" loopback-self 127.0.0.1
+		[ -n "$v6" ] && sbx_ok "a TCP server and its client on ::1 ($pol)" "$pol" loopback-self ::1
+		# UDP stays refused, loopback or not (seccomp, every mode).
+		sbx_denied "UDP to the own loopback ($pol)" EPERM "$pol" send-udp 127.0.0.1 9
+	done
+	finish
+}
+
+case_101() { # The host's loopback stays out of reach from inside, under every network mode.
+	begin 101-loopback-host-unreachable
+	local pol p4 p6= n
+	p4=$(serve_bg "$T/serve101" tcp 0)
+	[ -n "$p4" ] || { prob "the host listener did not start: $(cat "$T/serve101")"; finish; return; }
+	ipv6_lo && p6=$(serve_bg "$T/serve101-6" tcp6 0)
+	ctl_ok "TCP connect to the host's 127.0.0.1:$p4" connect-tcp 127.0.0.1 "$p4"
+	[ -n "$p6" ] && ctl_ok "TCP connect to the host's [::1]:$p6" connect-tcp ::1 "$p6"
+	sleep 0.1
+	n=$(grep -c ACCEPT "$T/serve101")
+	[ "$n" = 1 ] || prob "control: the host listener counted $n connections, expected 1"
+	for pol in $(net_modes); do
+		sbx_denied "connect to the host's 127.0.0.1:$p4 ($pol)" ECONNREFUSED "$pol" connect-tcp 127.0.0.1 "$p4"
+		[ -n "$p6" ] && sbx_denied "connect to the host's [::1]:$p6 ($pol)" ECONNREFUSED "$pol" connect-tcp ::1 "$p6"
+		# The port the host holds is free on the sandbox's own loopback.
+		sbx_ok "bind 127.0.0.1:$p4 on the own loopback ($pol)" "$pol" bind-tcp 127.0.0.1 "$p4"
+	done
+	sleep 0.1
+	n=$(grep -c ACCEPT "$T/serve101")
+	[ "$n" = 1 ] || prob "the host's 127.0.0.1 listener was reached from a sandbox ($n connections)"
+	[ -n "$p6" ] && { n=$(grep -c ACCEPT "$T/serve101-6"); [ "$n" = 1 ] ||
+		prob "the host's ::1 listener was reached from a sandbox ($n connections)"; }
+	kill "${BG_PIDS[@]: -2}" 2>/dev/null
+	finish
+}
+
+case_102() { # Another sandbox's loopback server stays out of reach, from a sandbox and from the host.
+	begin 102-loopback-other-sandbox
+	local a=$T/a102 s=$W/serve102 port= pol n i
+	rm -f "$a" "$s"
+	# Sandbox A: a server on its own loopback, one connection to it from
+	# inside (its positive control), then it stays a while.
+	("${PRE[@]}" env -i $(ENVV) "$HX" --workdir "$W" "$T/pol/base.hpol" -- /bin/sh -c \
+		"$T/bin/serve tcp 0 >$s 2>&1 & i=0; while ! grep -q READY $s && [ \$i -lt 60 ]; do sleep 0.05; i=\$((i+1)); done
+		 $TRY connect-tcp 127.0.0.1 \$(sed -n 's/^READY //p' $s); sleep 4" >"$a" 2>&1 &)
+	for i in $(seq 100); do grep -qs '^\(OK\|E[A-Z]*\)$' "$a" && break; sleep 0.05; done
+	port=$(sed -n 's/^READY //p' "$s" 2>/dev/null)
+	[ "$(cat "$a" 2>/dev/null)" = OK ] || prob "positive: sandbox A could not reach its own server: $(cat "$a" "$s" 2>&1 | tr '\n' ' ')"
+	if [ -z "$port" ]; then
+		prob "sandbox A's server did not start: $(cat "$a" "$s" 2>&1 | tr '\n' ' ')"
+	else
+		for pol in $(net_modes); do
+			sbx_denied "sandbox B ($pol) connects to A's 127.0.0.1:$port" ECONNREFUSED "$pol" connect-tcp 127.0.0.1 "$port"
+		done
+		ctl "$TRY" connect-tcp 127.0.0.1 "$port"
+		[ "$OUT" = OK ] && prob "the host reached sandbox A's server on 127.0.0.1:$port"
+		n=$(grep -c ACCEPT "$s")
+		[ "$n" = 1 ] || prob "sandbox A's server counted $n connections, expected its own 1"
+	fi
+	pkill -KILL -f "heel-exec --workdir $W $T/pol/base.hpol -- /bin/sh -c $T/bin/serve" 2>/dev/null
+	finish
+}
+
+case_103() { # Without namespaces loopback is the host's: the old refusals hold.
+	begin 103-loopback-without-namespaces
+	local port n
+	port=$(serve_bg "$T/serve103" tcp 0)
+	[ -n "$port" ] || { prob "the host listener did not start"; finish; return; }
+	ctl_ok "TCP connect to the host's 127.0.0.1:$port" connect-tcp 127.0.0.1 "$port"
+	SBX_OPTS="--best-effort --no-namespaces"
+	# network deny: heel-exec's own seccomp refusal of inet sockets.
+	sbx_denied "socket(AF_INET, STREAM) (deny)" EPERM base socket-inet-tcp
+	sbx_denied "socket(AF_INET6, STREAM) (deny)" EPERM base socket-inet6-tcp
+	sbx_denied "connect to the host's 127.0.0.1:$port (deny)" EPERM base connect-tcp 127.0.0.1 "$port"
+	grep -q 'no loopback of the sandbox.s own: inet sockets are refused' "$T/sbx.err" ||
+		prob "the launch does not say there is no loopback of the sandbox's own: $(head -c 300 "$T/sbx.err")"
+	sbx_ok "socketpair(AF_UNIX, STREAM) (deny)" base socketpair-stream
+	# Through heel-proxy: Landlock's port rule, the proxy's port only.
+	if [ ! -x "$T/hx/heel-proxy" ]; then
+		skipr "no heel-proxy beside heel-exec: the allow-list half"
+	elif [ "${LL_ABI:-0}" -lt 4 ]; then
+		skipr "Landlock ABI ${LL_ABI:-0} has no TCP rules: the allow-list half"
+	else
+		sbx_denied "connect to the host's 127.0.0.1:$port (allow-list)" EACCES netlist connect-tcp 127.0.0.1 "$port"
+		sbx_denied "bind 127.0.0.1 (allow-list)" EACCES netlist bind-tcp 127.0.0.1 0
+	fi
+	SBX_OPTS=""
+	sleep 0.1
+	n=$(grep -c ACCEPT "$T/serve103")
+	[ "$n" = 1 ] || prob "the host listener counted $n connections, expected the control's 1"
+	kill "${BG_PIDS[@]: -1}" 2>/dev/null
+	finish
+}
+
+case_104() { # /dev/shm is the sandbox's own: the host's files out of sight, its own invisible to the host and to other sandboxes, never executable.
+	begin 104-private-dev-shm
+	local h=/dev/shm/heel-conf-104-$U-$$ mine=/dev/shm/heel-conf-104-new-$U-$$ a=$T/a104 pol i
+	echo HOST >"$h"
+	[ "$U" != root ] && chown $NOBODY:$NOBODY "$h"
+	ctl_ok "read the host's $h" open-read "$h"
+	for pol in base home; do
+		sbx_denied "read the host's $h ($pol)" ENOENT "$pol" open-read "$h"
+		sbx_ok "create a file in /dev/shm ($pol)" "$pol" create "$mine"
+		[ -e "$mine" ] && { prob "the sandbox's $mine is on the host ($pol)"; rm -f "$mine"; }
+	done
+	[ "$(cat "$h")" = HOST ] || prob "the host's $h changed"
+	# Nothing else under /dev: the rule is the tmpfs's alone.
+	sbx_denied "create /dev/heel-conf-104" "EACCES|EROFS" base create /dev/heel-conf-104
+	[ -e /dev/heel-conf-104 ] && { prob "/dev/heel-conf-104 was created"; rm -f /dev/heel-conf-104; }
+	# Written there, never run (a noexec mount): the loader on a payload.
+	sbx base -- /bin/sh -c "cat $T/bin/payload >/dev/shm/p && chmod 755 /dev/shm/p && $TRY ldso-exec /dev/shm/p"
+	if ran "ld.so on a payload written into /dev/shm"; then
+		[ -n "$OUT" ] && [ "$OUT" != OK ] || prob "a payload written into /dev/shm ran through the loader: '$OUT' ${ERR}"
+	fi
+	# Sandbox B does not see sandbox A's file.
+	rm -f "$a"
+	("${PRE[@]}" env -i $(ENVV) "$HX" --workdir "$W" "$T/pol/base.hpol" -- /bin/sh -c \
+		"echo A >/dev/shm/heel-conf-104-a && $TRY open-read /dev/shm/heel-conf-104-a; sleep 3" >"$a" 2>&1 &)
+	for i in $(seq 60); do [ -s "$a" ] && break; sleep 0.05; done
+	[ "$(cat "$a")" = OK ] || prob "positive: sandbox A could not read its own /dev/shm file: $(cat "$a")"
+	sbx_denied "sandbox B reads sandbox A's /dev/shm file" ENOENT base open-read /dev/shm/heel-conf-104-a
+	[ -e /dev/shm/heel-conf-104-a ] && { prob "sandbox A's /dev/shm file is on the host"; rm -f /dev/shm/heel-conf-104-a; }
+	pkill -KILL -f "heel-exec --workdir $W $T/pol/base.hpol -- /bin/sh -c echo A >/dev/shm" 2>/dev/null
+	# Bounded like a fresh working directory: the policy's memory limit.
+	if cg_here limits-memory; then
+		sbx limits-memory -- /bin/sh -c "grep ' /dev/shm ' /proc/self/mounts | tail -1"
+	else
+		sbx limits-memory --accept per-process-limits -- /bin/sh -c "grep ' /dev/shm ' /proc/self/mounts | tail -1"
+	fi
+	ran "/dev/shm's size" && { [[ $OUT == *rw,nosuid,nodev,noexec*size=262144k* ]] ||
+		prob "the sandbox's /dev/shm is not a 256 MiB nosuid,nodev,noexec tmpfs: '$OUT'"; }
+	rm -f "$h"
+	finish
+}
+
+case_105() { # Reopening the inherited standard descriptors: as far as each descriptor goes, and nothing else.
+	begin 105-reopen-stdio
+	local f=$D/outside/log105 g=$D/outside/log105b v=$D/outside/victim
+	: >"$f"; : >"$g"
+	[ "$U" != root ] && chown $NOBODY:$NOBODY "$f" "$g"
+	OUT=$("${PRE[@]}" env -i $(ENVV) "$TRY" open-write /dev/stderr 2>>"$f")
+	[ "$OUT" = OK ] || prob "control: /dev/stderr reopened outside gave '$OUT'"
+	: >"$f"
+	# stderr a file outside every writable place, opened for appending.
+	rx105() { OUT=$("${PRE[@]}" env -i $(ENVV) "$HX" --workdir "$W" "$T/pol/base.hpol" -- "$TRY" "$@" 2>>"$f" </dev/null); RC=$?; ERR=; }
+	rx105 open-write /dev/stderr
+	ran "/dev/stderr" && { [ "$OUT" = OK ] || prob "positive: /dev/stderr (a file outside) reopened: '$OUT'"; }
+	grep -q PWNED "$f" || prob "positive: nothing reached $f through /dev/stderr"
+	rx105 open-write /proc/self/fd/2
+	ran "/proc/self/fd/2" && { [ "$OUT" = OK ] || prob "positive: /proc/self/fd/2 reopened: '$OUT'"; }
+	rx105 open-read /dev/stderr
+	ran "/dev/stderr for reading" && { [ "$OUT" = EACCES ] ||
+		prob "a write-only descriptor reopened for reading: '$OUT', expected EACCES"; }
+	rx105 open-write "$g"
+	ran "another file outside" && { [[ $OUT =~ ^(EACCES|EROFS)$ ]] || prob "another file outside written: '$OUT'"; }
+	[ -s "$g" ] && prob "$g was written"
+	# The same file by its path: still not writable (a read-only mount).
+	rx105 open-write "$f"
+	ran "$f by its path" && { [[ $OUT =~ ^(EACCES|EROFS)$ ]] || prob "the stderr file written by its path: '$OUT'"; }
+	rx105 truncate "$f"
+	ran "truncate $f by its path" && { [[ $OUT =~ ^(EACCES|EROFS)$ ]] || prob "the stderr file truncated by its path: '$OUT'"; }
+	[ -s "$f" ] || prob "$f was emptied"
+	# stdin a file outside, opened read-only: reopened for reading only.
+	OUT=$("${PRE[@]}" env -i $(ENVV) "$HX" --workdir "$W" "$T/pol/base.hpol" -- "$TRY" open-read /dev/stdin 2>"$T/sbx.err" <"$v"); RC=$?
+	ran "/dev/stdin" && { [ "$OUT" = OK ] || prob "positive: /dev/stdin (a file outside) reopened: '$OUT'"; }
+	OUT=$("${PRE[@]}" env -i $(ENVV) "$HX" --workdir "$W" "$T/pol/base.hpol" -- "$TRY" open-write /dev/stdin 2>"$T/sbx.err" <"$v"); RC=$?
+	ran "/dev/stdin for writing" && { [ "$OUT" = EACCES ] || prob "a read-only descriptor reopened for writing: '$OUT'"; }
+	[ "$(content "$v")" = orig ] || prob "$v changed: $(content "$v")"
+	# stdout a pipe (made by $U: a pipe's inode is its maker's, mode 0600).
+	OUT=$("${PRE[@]}" env -i $(ENVV) /bin/sh -c '"$1" --workdir "$2" "$3" -- "$4" open-write /dev/stdout | cat' \
+		sh "$HX" "$W" "$T/pol/base.hpol" "$TRY" 2>"$T/sbx.err" </dev/null)
+	[ "$OUT" = "$(printf 'PWNED\nOK')" ] || prob "positive: /dev/stdout (a pipe) reopened: '$(echo $OUT)'"
+	# The terminal (made by $U, whose it then is): the controlling one,
+	# which is also stdin.
+	OUT=$("${PRE[@]}" "$T/bin/ptyrun" env -i $(ENVV) "$HX" --workdir "$W" "$T/pol/base.hpol" -- "$TRY" open-write /dev/tty 2>"$T/sbx.err")
+	RC=$? ERR=$(head -1 "$T/sbx.err")
+	ran "/dev/tty" && { [ "$(echo "$OUT" | head -1)" = OK ] || prob "positive: /dev/tty (stdin is the terminal): '$(echo $OUT)'"; }
+	OUT=$("${PRE[@]}" "$T/bin/ptyrun" env -i $(ENVV) "$HX" --workdir "$W" "$T/pol/base.hpol" -- "$TRY" open-write /proc/self/fd/0 2>"$T/sbx.err")
+	RC=$? ERR=$(head -1 "$T/sbx.err")
+	ran "/proc/self/fd/0 (the terminal)" && { [ "$(echo "$OUT" | head -1)" = OK ] || prob "positive: the terminal through /proc/self/fd/0: '$(echo $OUT)'"; }
+	# The controlling terminal that no descriptor is: /dev/tty stays refused.
+	OUT=$("${PRE[@]}" "$T/bin/ptyrun" -s env -i $(ENVV) "$TRY" open-write /dev/tty 2>/dev/null </dev/null)
+	[ "$(echo "$OUT" | head -1)" = OK ] || prob "control: /dev/tty outside with no descriptor on it: '$(echo $OUT)'"
+	OUT=$("${PRE[@]}" "$T/bin/ptyrun" -s env -i $(ENVV) "$HX" --workdir "$W" "$T/pol/base.hpol" -- "$TRY" open-write /dev/tty 2>"$T/sbx.err" </dev/null)
+	RC=$? ERR=$(head -1 "$T/sbx.err")
+	ran "/dev/tty (no descriptor on the terminal)" && { [ "$(echo "$OUT" | head -1)" = EACCES ] ||
+		prob "/dev/tty opened though no descriptor is the terminal: '$(echo $OUT)'"; }
+	echo "$OUT" | grep -q INJECTED && prob "bytes reached the terminal no descriptor names"
+	finish
+}
+
 # ================================================================ main
 CASES=(case_01 case_02 case_03 case_04 case_05 case_06 case_07 case_08 case_09
 	case_10 case_11 case_12 case_13 case_15 case_15o case_16 case_18 case_19 case_20 case_21m case_21l case_23
 	case_24 case_25 case_26 case_27 case_30 case_31 case_32 case_36 case_40 case_60
 	case_70 case_71 case_72 case_73 case_74 case_75 case_76 case_77 case_78 case_79
 	case_84 case_85 case_86 case_87 case_88 case_89
-	case_90 case_91 case_92 case_93 case_94 case_95 case_96 case_97 case_98 case_99)
+	case_90 case_91 case_92 case_93 case_94 case_95 case_96 case_97 case_98 case_99
+	case_100 case_101 case_102 case_103 case_104 case_105)
 
 # ---------------------------------------------- paths, working directory,
 # environment (cases 81-83): what the launcher's environment may choose.

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT
  * serve: a host-side listener for the conformance suite, outside any
  * sandbox: `serve unix PATH`, `serve abstract NAME`, `serve tcp PORT`
- * (127.0.0.1; 0 picks a port). Prints "READY PORT" once listening, then
- * accepts and closes connections until killed. */
+ * (127.0.0.1; 0 picks a port), `serve tcp6 PORT` (::1). Prints "READY
+ * PORT" once listening, then accepts and closes connections until
+ * killed, printing "ACCEPT" for each: a case can tell that nothing
+ * reached it. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -22,10 +24,25 @@ main(int argc, char *argv[])
 	int fd, port = 0;
 
 	if (argc != 3) {
-		fputs("usage: serve unix PATH | abstract NAME | tcp PORT\n", stderr);
+		fputs("usage: serve unix PATH | abstract NAME | tcp PORT | tcp6 PORT\n", stderr);
 		return 2;
 	}
-	if (strcmp(argv[1], "tcp") == 0) {
+	if (strcmp(argv[1], "tcp6") == 0) {
+		struct sockaddr_in6 a = { .sin6_family = AF_INET6,
+					  .sin6_port = htons((uint16_t)atoi(argv[2])),
+					  .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+		socklen_t len = sizeof(a);
+		int one = 1;
+
+		fd = socket(AF_INET6, SOCK_STREAM, 0);
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+		    getsockname(fd, (struct sockaddr *)&a, &len) < 0) {
+			perror("serve: tcp6");
+			return 1;
+		}
+		port = ntohs(a.sin6_port);
+	} else if (strcmp(argv[1], "tcp") == 0) {
 		struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(argv[2])) };
 		socklen_t len = sizeof(a);
 		int one = 1;
@@ -65,7 +82,10 @@ main(int argc, char *argv[])
 	for (;;) {
 		int c = accept(fd, NULL, NULL);
 
-		if (c >= 0)
+		if (c >= 0) {
 			close(c);
+			puts("ACCEPT");
+			fflush(stdout);
+		}
 	}
 }

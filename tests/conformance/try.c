@@ -358,18 +358,82 @@ op_connect_unix(const char *name, bool abstract)
 	return res(connect(fd, (struct sockaddr *)&a, len));
 }
 
+/* An IPv4 or IPv6 address (with a port) in *a; false if it is neither. */
+static bool
+inet_addr_of(const char *host, const char *port, struct sockaddr_storage *a, socklen_t *len)
+{
+	struct sockaddr_in *a4 = (struct sockaddr_in *)a;
+	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)a;
+
+	memset(a, 0, sizeof(*a));
+	if (inet_pton(AF_INET, host, &a4->sin_addr) == 1) {
+		a4->sin_family = AF_INET;
+		a4->sin_port = htons((uint16_t)atoi(port));
+		*len = sizeof(*a4);
+		return true;
+	}
+	if (inet_pton(AF_INET6, host, &a6->sin6_addr) == 1) {
+		a6->sin6_family = AF_INET6;
+		a6->sin6_port = htons((uint16_t)atoi(port));
+		*len = sizeof(*a6);
+		return true;
+	}
+	return false;
+}
+
 static int
 op_connect_tcp(const char *host, const char *port)
 {
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(port)) };
+	struct sockaddr_storage a;
+	socklen_t len;
 	int fd;
 
-	if (inet_pton(AF_INET, host, &a.sin_addr) != 1)
+	if (!inet_addr_of(host, port, &a, &len))
 		return usage();
-	fd = socket(AF_INET, SOCK_STREAM, 0);
+	fd = socket(a.ss_family, SOCK_STREAM, 0);
 	if (fd < 0)
 		return say(errno);
-	return res(connect(fd, (struct sockaddr *)&a, sizeof(a)));
+	return res(connect(fd, (struct sockaddr *)&a, len));
+}
+
+/* A TCP server of our own on ADDR (a port the kernel picks), reached by a
+ * client of our own: a byte there and back. OK, or the errno of the
+ * first step that failed. */
+static int
+op_loopback_self(const char *host)
+{
+	struct sockaddr_storage a;
+	socklen_t len;
+	char c = 'h';
+	int srv, cli, acc;
+
+	if (!inet_addr_of(host, "0", &a, &len))
+		return usage();
+	if ((srv = socket(a.ss_family, SOCK_STREAM, 0)) < 0 ||
+	    bind(srv, (struct sockaddr *)&a, len) < 0 || listen(srv, 1) < 0 ||
+	    getsockname(srv, (struct sockaddr *)&a, &len) < 0)
+		return say(errno);
+	if ((cli = socket(a.ss_family, SOCK_STREAM, 0)) < 0 ||
+	    connect(cli, (struct sockaddr *)&a, len) < 0 || (acc = accept(srv, NULL, NULL)) < 0)
+		return say(errno);
+	if (write(cli, &c, 1) != 1 || read(acc, &c, 1) != 1 || c != 'h')
+		return say(errno ? errno : EIO);
+	return res(0);
+}
+
+/* bind(2) on ADDR:PORT, no more. */
+static int
+op_bind_tcp(const char *host, const char *port)
+{
+	struct sockaddr_storage a;
+	socklen_t len;
+	int fd;
+
+	if (!inet_addr_of(host, port, &a, &len))
+		return usage();
+	if ((fd = socket(a.ss_family, SOCK_STREAM, 0)) < 0)
+		return say(errno);
+	return res(bind(fd, (struct sockaddr *)&a, len));
 }
 
 static int
@@ -1157,6 +1221,8 @@ main(int argc, char *argv[])
 	if (OP("connect-unix")) { A(1); return op_connect_unix(argv[2], false); }
 	if (OP("connect-abstract")) { A(1); return op_connect_unix(argv[2], true); }
 	if (OP("connect-tcp")) { A(2); return op_connect_tcp(argv[2], argv[3]); }
+	if (OP("loopback-self")) { A(1); return op_loopback_self(argv[2]); }
+	if (OP("bind-tcp")) { A(2); return op_bind_tcp(argv[2], argv[3]); }
 	if (OP("send-udp")) { A(2); return op_send_udp(argv[2], argv[3]); }
 	/* processes */
 	if (OP("ptrace-attach")) { A(1); return op_ptrace_attach(argv[2]); }

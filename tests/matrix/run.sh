@@ -10,7 +10,11 @@
 #   prot    protected paths in that home (~/.ssh/id_rsa, ~/.aws/credentials;
 #           and one file each of shell-history, package-credentials,
 #           browser-data and keychains, read only)
-#   tmp     shared temp: /tmp, and /var/tmp and /dev/shm where present
+#   tmp     shared temp: /tmp, and /var/tmp where present
+#   shmhost the host's /dev/shm, where present: out of sight, the sandbox
+#           has a /dev/shm of its own
+#   shm     that /dev/shm of the sandbox's own: writable, never executable,
+#           nothing of it on the host
 #   wd      the sandbox's own working directory
 #   homewd  the same, made inside the home (TMPDIR there): a writable
 #           place beneath a home `default` lets run
@@ -215,6 +219,9 @@ host() { as_u test "-$1" "$2"; }
 allowed() {
 	local base=$1 loc=$2 act=$3
 	case $base/$loc/$act in
+	# Every base: /dev/shm is the sandbox's own, the host's out of sight.
+	*/shm/write*) return 0 ;;
+	*/shm/* | */shmhost/*) return 1 ;;
 	*/usr/read | */usr/exec* | */etc/read) return 0 ;;
 	permissive/*/read* | permissive/*/write*) return 0 ;;
 	*/wd/write*) return 0 ;;
@@ -340,6 +347,8 @@ cell_exec() {
 	*/"rc=0 marker=yes") got=1 ;;
 	exec*/"rc=126 marker=no") got=0 ;;
 	ldso/rc=[1-9]*" marker=no") got=0 ;;
+	# Out of sight (the host's /dev/shm): not found, nothing ran.
+	exec*/"rc=127 marker=no") [ "$loc" = shmhost ] && got=0 || got=x ;;
 	*) got=x ;;
 	esac
 	result "$cell" $a $h $got "$([ "$act" = ldso ] && echo "$LDSO ")$prog: ${OUT:-no output} (exit $RC)"
@@ -374,6 +383,42 @@ cell_wd() {
 	result "$cell" $a 1 $got "copy into the working directory and run: ${OUT:-no output} (exit $RC)"
 }
 
+# cell_shm CELL ACTION: the sandbox's own /dev/shm, inside one run (it is
+# gone afterwards): written and read back, and nothing of it on the
+# host; a program copied there never runs (a noexec mount).
+cell_shm() {
+	local cell=$1 act=$2 a=0 got script f=/dev/shm/$TAG-own
+	allowed "$BASE" shm "$act" && a=1
+	rm -f "$f"
+	case $act in
+	write)
+		hx "$BASE" sh -c 'echo "$1" > "$2" && cat "$2"' sh "$TAG" "$f"
+		refused "$cell" && return
+		if [ -e "$f" ]; then got=x
+		elif [ "$RC" = 0 ] && [ "$OUT" = "$TAG" ]; then got=1
+		else got=0; fi
+		result "$cell" $a 1 $got "write $f and read it back (exit $RC; $([ -e "$f" ] && echo "on the host" || echo "not on the host"))"
+		rm -f "$f"
+		return
+		;;
+	exec) script='cp /usr/bin/touch "$3" && chmod 755 "$3" || exit 9; "$3" m' ;;
+	exec-sh) script='printf "%s" "$1" > "$3" && chmod 755 "$3" || exit 9; "$3" m' ;;
+	ldso) script='cp /usr/bin/touch "$3" && chmod 755 "$3" || exit 9; "$2" "$3" m' ;;
+	esac
+	hx "$BASE" sh -c "$script"'; r=$?; [ -e m ] && echo "rc=$r marker=yes" || echo "rc=$r marker=no"' sh "$MKSCRIPT" "$LDSO" "$f"
+	refused "$cell" && return
+	case $act/$OUT in
+	*/"rc=0 marker=yes") got=1 ;;
+	exec*/"rc=126 marker=no") got=0 ;;
+	ldso/rc=9*) got=x ;;
+	ldso/rc=[1-9]*" marker=no") got=0 ;;
+	*) got=x ;;
+	esac
+	[ -e "$f" ] && got=x
+	result "$cell" $a 1 $got "copy into the sandbox's /dev/shm and run: ${OUT:-no output} (exit $RC)"
+	rm -f "$f"
+}
+
 # status CELL WANT POLICY CMD...: heel-exec passes the exit status through.
 status() {
 	local cell=$1 want=$2 pol=$3
@@ -388,7 +433,7 @@ status() {
 
 # ------------------------------------------------------------- the matrix
 run_base() {
-	local i s d n
+	local i s d n loc
 	RUNS=0 LEFT=0 LEFT_WHAT=""
 
 	# system binary dir
@@ -454,14 +499,23 @@ run_base() {
 			continue
 		fi
 		d=$d/u-$U
-		cell_read "$n-read" tmp "$d/data.txt"
-		cell_create "$n-create" tmp "$d"
-		cell_exec "$n-exec" tmp exec "$d/mk"
-		cell_exec "$n-exec-sh" tmp exec-sh "$d/mk.sh"
+		loc=tmp
+		[ "$s" = /dev/shm ] && loc=shmhost
+		cell_read "$n-read" $loc "$d/data.txt"
+		cell_create "$n-create" $loc "$d"
+		cell_exec "$n-exec" $loc exec "$d/mk"
+		cell_exec "$n-exec-sh" $loc exec-sh "$d/mk.sh"
 		if [ "$BASE" = permissive ] && [ -n "$LDSO" ]; then
-			cell_exec "$n-ldso" tmp ldso "$d/mk"
+			cell_exec "$n-ldso" $loc ldso "$d/mk"
 		fi
 	done
+	# The sandbox's own /dev/shm.
+	if [ -d /dev/shm ] && [ ! -L /dev/shm ]; then
+		cell_shm shm-write write
+		cell_shm shm-exec exec
+		cell_shm shm-exec-sh exec-sh
+		[ -n "$LDSO" ] && cell_shm shm-ldso ldso
+	fi
 
 	# the working directory
 	cell_wd wd-write write

@@ -241,8 +241,10 @@ case_proxy_env() { # The proxy variables: set, the same upper and lower, local.
 	done
 	val=$(sed -n "s/^ALL_PROXY=//p" <<<"$OUT")
 	[[ $val == http://* || $val == socks5h://* || $val == socks5://* ]] || prob "ALL_PROXY has scheme ${val%%://*}"
+	# Only the sandbox's own loopback goes around the proxy.
 	for v in NO_PROXY no_proxy; do
-		[ -z "$(sed -n "s/^$v=//p" <<<"$OUT")" ] || prob "$v is not empty"
+		[ "$(sed -n "s/^$v=//p" <<<"$OUT")" = "localhost,127.0.0.1,::1" ] ||
+			prob "$v is not the loopback names: '$(sed -n "s/^$v=//p" <<<"$OUT")'"
 	done
 	NOTE="ALL_PROXY ${val%%://*}://"
 	finish
@@ -381,8 +383,11 @@ case_pip_venv() { # pip install into the policy's venv through heel-proxy; read-
 BYADDR=(private.test ula.test meta.test loop.test self.test 10.77.0.10 169.254.169.254 127.0.0.1 "[::1]")
 case_by_address() {
 	begin refused-by-address || return
+	# NO_PROXY sends the loopback literals straight to the sandbox's own
+	# loopback: cleared here, so that each destination asks the proxy.
 	sbx addr "M=$MK; HOSTS='${BYADDR[*]}'"'
 		set -f
+		NO_PROXY= no_proxy=; export NO_PROXY no_proxy
 		S=$(net_socks_proxy)
 		net_curl ok "http://allowed.test/hello?$M-ok"
 		k=0
@@ -428,6 +433,23 @@ case_bypass() { # Around the proxy: nothing gets out, DNS included.
 	not_arrived host "$MK"
 	not_arrived canary "$MK"
 	[ "$(dns_new)" = 0 ] || prob "the DNS server got $(dns_new) packets: $(since host | grep '^dns ' | head -2 | tr '\n' ';')"
+	finish
+}
+
+case_own_loopback() { # The sandbox's own loopback: its server reached directly (NO_PROXY), not through the proxy.
+	begin own-loopback || return
+	sbx allow "M=$MK"'
+		python3 -m http.server --bind 127.0.0.1 8099 >/dev/null 2>&1 &
+		for i in $(seq 100); do curl -s -o /dev/null http://127.0.0.1:8099/ && break; sleep 0.05; done
+		net_curl o1 "http://127.0.0.1:8099/?$M-o1"
+		net_curl o2 --noproxy "" -x "$(net_http_proxy)" "http://127.0.0.1:8099/?$M-o2"
+		net_curl o3 "http://localhost:8099/?$M-o3"
+		kill $!' || { finish; return; }
+	want o1 rc=0 http=200
+	want o2 http=403
+	want o3 rc=0 http=200
+	not_arrived host "$MK"
+	not_arrived canary "$MK"
 	finish
 }
 
@@ -833,7 +855,7 @@ case_decider_writable() { # A decider in a place the sandbox may write: refused 
 
 # ================================================================ main
 ALL_CASES="case_control_deny case_proxy_env case_curl_plain case_curl_connect case_curl_socks
-	case_ip_literal case_git case_urllib case_pip case_pip_venv case_by_address case_bypass case_empty_list
+	case_ip_literal case_git case_urllib case_pip case_pip_venv case_by_address case_bypass case_own_loopback case_empty_list
 	case_pipelined
 	case_env_removed case_proxy_dns case_auth case_proxy_killed case_audit case_audit_daily
 	case_no_namespaces case_decider_writable case_proxy_confined case_upstream_failure

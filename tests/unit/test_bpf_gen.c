@@ -827,8 +827,13 @@ live_checks(void)
 		return 13;
 	if (syscall(SYS_personality, 0x0040000 /* ADDR_NO_RANDOMIZE */) != -1 || errno != EPERM)
 		return 14;
-	if (syscall(SYS_socket, AF_INET, SOCK_STREAM, 0) != -1 || errno != EPERM)
+	if (syscall(SYS_socket, AF_INET, SOCK_DGRAM, 0) != -1 || errno != EPERM)
 		return 15;
+	/* TCP under network deny too: the sandbox's own loopback (heel-exec
+	 * stacks its refusal where there is no network namespace). */
+	if ((r = syscall(SYS_socket, AF_INET, SOCK_STREAM, 0)) < 0)
+		return 16;
+	close((int)r);
 	return 0;
 }
 

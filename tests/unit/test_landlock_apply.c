@@ -31,6 +31,7 @@
 #include "landlock_apply.h"
 #include "landlock_lower.h"
 #include "landlock_table.h"
+#include "pathexpand.h"
 
 /* ------------------------------------------------------------ downgrade */
 
@@ -935,6 +936,39 @@ Test(landlock_plan, proxy_port_must_match_the_policy)
 	free(t.bytes);
 }
 
+/* In the sandbox's own network namespace no network right is handled:
+ * its loopback servers need bind and connect on any port, and the
+ * namespace is the wall. The plan says so, so that a launch without the
+ * namespace never reuses it. */
+Test(landlock_plan, network_namespace_handles_no_network_right)
+{
+	struct spec s[] = { { P("A"), IR_MODE_R, false } };
+	struct ll_launch l = { .cwd = root, .proxy_port = 3128, .mountns = true, .netns = true };
+	struct ll_plan plan;
+	struct table t;
+	char err[1024];
+
+	for (int proxied = 0; proxied < 2; proxied++) {
+		table_build(&t, s, 1, proxied);
+		l.proxy_port = proxied ? 3128 : 0;
+		l.netns = true;
+		cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err,
+					   sizeof(err)), 0, "%s", err);
+		cr_assert_eq(plan.dg.eff.net, 0);
+		cr_assert_eq(plan.proxy_port, 0, "no port rule: the namespace holds");
+		cr_assert(plan.net_unhandled);
+		ll_plan_free(&plan);
+		l.netns = false;
+		cr_assert_eq(ll_plan_build(&t.view, &l, LL_ABI_MAX, false, &plan, NULL, err,
+					   sizeof(err)), 0, "%s", err);
+		cr_assert_neq(plan.dg.eff.net & LL_NET_CONNECT_TCP, 0);
+		cr_assert_eq(plan.proxy_port, proxied ? 3128 : 0);
+		cr_assert_not(plan.net_unhandled);
+		ll_plan_free(&plan);
+		free(t.bytes);
+	}
+}
+
 /* ------------------------------------------------------------ live */
 
 static int report_fd = -1;
@@ -1394,6 +1428,89 @@ Test(landlock_live, deny_in_writable_grant_landlock_only_as_root)
 Test(landlock_live, deny_in_writable_grant_landlock_only_as_nobody)
 {
 	live_writable(65534);
+}
+
+/* A descriptor the command inherits, reopened by /proc/self/fd/N: a rule
+ * on its very inode with the descriptor's rights (ll_plan_add_fd), and
+ * nothing beside it; a pipe takes no rule and needs none. A mount of the
+ * launcher's own over a granted directory (ll_plan_replace_mount): the
+ * rules at and beneath it go, the new rule holds. */
+static void
+inherited_checks(const struct table *t, int abi, uint16_t unused)
+{
+	struct ll_launch l = { .cwd = root };
+	int wfd = open(P("D/file"), O_WRONLY | O_APPEND | O_CLOEXEC), pfd[2] = { -1, -1 };
+	char err[1024] = "", self[64];
+	struct ll_plan plan;
+	int rc;
+
+	check(wfd >= 0 && pipe2(pfd, O_CLOEXEC) == 0, "setup: %s", strerror(errno));
+	rc = ll_plan_build(&t->view, &l, abi, true, &plan, NULL, err, sizeof(err));
+	check(rc == 0, "plan: %d %s", rc, err);
+	if (rc)
+		return;
+	rc = ll_plan_add_fd(&plan, wfd, LL_FS_WRITE_FILE | LL_FS_TRUNCATE | LL_FS_READ_DIR,
+			    "standard output", err, sizeof(err));
+	check(rc == 0, "add_fd on a file: %d %s", rc, err);
+	rc = ll_plan_add_fd(&plan, pfd[1], LL_FS_WRITE_FILE, "standard error", err, sizeof(err));
+	check(rc == 0, "add_fd on a pipe: %d %s", rc, err);
+	check(ll_plan_add_fd(&plan, open(P("A"), O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+			     LL_FS_READ_FILE, "a directory", err, sizeof(err)) == -EISDIR,
+	      "add_fd took a directory");
+	rc = ll_plan_replace_mount(&plan, P("B"), LL_FS_READ_FILE | LL_FS_READ_DIR, "B's mount",
+				   err, sizeof(err));
+	check(rc == 0, "replace_mount: %d %s", rc, err);
+	for (size_t i = 0; i < plan.nrules; i++)
+		check(!px_beneath(plan.rules[i].path, P("B")), "a rule beneath B stayed: %s",
+		      plan.rules[i].path);
+	rc = ll_plan_enforce(&plan, err, sizeof(err));
+	check(rc == 0, "enforce: %d %s", rc, err);
+	ll_plan_free(&plan);
+	if (rc)
+		return;
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", wfd);
+	check(try_open(self, O_WRONLY) == 0, "reopen the write-only descriptor for writing");
+	check(try_open(self, O_RDONLY) == -EACCES, "reopened a write-only descriptor for reading");
+	check(try_open(P("D/other"), O_WRONLY | O_CREAT) == -EACCES, "created beside the file");
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd[1]);
+	check(try_open(self, O_WRONLY) == 0, "reopen the pipe");
+	check(try_open(P("B/s.sh"), O_RDONLY) == 0, "read in the replaced mount");
+	check(try_open(P("B/s.sh"), O_WRONLY) == -EACCES, "the grant B had (rw) outlived its replacement");
+}
+
+static void
+live_inherited(uid_t uid)
+{
+	int abi = ll_probe_abi();
+	struct table t;
+
+	if (abi < 1)
+		cr_skip_test("Landlock unavailable: %s", ll_probe_message(abi));
+	if (uid && geteuid() != 0)
+		cr_skip_test("needs root to switch to uid %u", (unsigned)uid);
+	live_tree();
+	{
+		struct spec spec[] = {
+			{ P("A"), IR_MODE_R, false },
+			{ P("B"), IR_MODE_RW, false },
+			{ "/proc", IR_MODE_R, false },
+		};
+
+		table_build(&t, spec, 3, false);
+	}
+	in_child(uid, inherited_checks, &t, abi, 0);
+	free(t.bytes);
+	remove_root();
+}
+
+Test(landlock_live, inherited_descriptors_and_replaced_mount_as_root)
+{
+	live_inherited(0);
+}
+
+Test(landlock_live, inherited_descriptors_and_replaced_mount_as_nobody)
+{
+	live_inherited(65534);
 }
 
 /* A launch that prints only weakenings asks for nothing else: the plan
