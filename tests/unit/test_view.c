@@ -62,7 +62,7 @@ child(struct ll_plan *plan, const char *file, const char *sub, const char *sibli
 	}
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		return NO_NS;
-	r = view_mount_covers(plan, false, err, sizeof(err));
+	r = view_mount_covers(plan, false, false, err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "view_mount_covers: %s\n", err);
 		return COVERS_FAILED;

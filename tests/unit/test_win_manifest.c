@@ -364,9 +364,18 @@ Test(win_manifest_refuse, sid_text)
 	/* A number above 2^32-1, and a missing eighth one. */
 	TAMPER("is not an AppContainer SID", {
 		char *s = (char *)payload(&b, ART_SEC_STRTAB) + le_get32(BOXF(sid));
-		char *dash = strrchr(s, '-');
+		char *longest = NULL;
+		size_t most = 0;
 
-		memset(dash + 1, '9', strlen(dash + 1));
+		/* The longest of the eight numbers: all nines is above 2^32-1
+		 * only with ten digits (one that is shorter stays in range). */
+		for (char *p = s + 9; p; p = strchr(p, '-') ? strchr(p, '-') + 1 : NULL)
+			if (strcspn(p, "-") > most) {
+				longest = p;
+				most = strcspn(p, "-");
+			}
+		cr_assert_eq(most, 10, "no ten-digit number in %s", s);
+		memset(longest, '9', most);
 	});
 	TAMPER("is not an AppContainer SID", {
 		char *s = (char *)payload(&b, ART_SEC_STRTAB) + le_get32(BOXF(sid));
