@@ -847,6 +847,21 @@ struct linux_dirent64 {
 	char d_name[];
 };
 
+/* What a directory on the way to targets keeps of the grant it lies in:
+ * the rights every rule beneath it keeps too, since a rule reaches all
+ * beneath it (a deny inside a nested grant's carve-out included).
+ * `grant "/" rwx` around `grant "/tmp/x" rw`: /tmp takes new entries,
+ * which never run; around a deny: nothing but listing its names, which
+ * the grant's own spine rule gives. */
+static uint64_t
+ancestor_rights(const struct builder *b, const char *dir, uint64_t access)
+{
+	for (size_t k = 0; k < b->ne && access; k++)
+		if (px_beneath(b->e[k].path, dir))
+			access &= b->e[k].access;
+	return access;
+}
+
 static int
 walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t access,
      struct ent *const *targets, size_t nt)
@@ -921,6 +936,14 @@ walk(struct builder *b, int parent, const char *name, const char *dir, uint64_t 
 				continue;
 			}
 			if (r == REL_ANCESTOR && S_ISDIR(st.st_mode)) {
+				a = ancestor_rights(b, child, access);
+				if (a & ~LL_FS_READ_DIR) {
+					if (!anchor && (rc = plan_anchor(b, dfd, &anchor)))
+						break;
+					rc = plan_push(b, child, -1, anchor, a, LL_PK_SPINE, true, false);
+					if (rc)
+						break;
+				}
 				rc = walk(b, dfd, ent, child, access, targets, nt);
 				continue;
 			}

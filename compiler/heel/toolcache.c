@@ -13,6 +13,7 @@
 
 #include "env.h"
 #include "grow.h"
+#include "ir.h"
 #include "toolcache.h"
 #include "userdirs.h"
 #include "workdir.h"
@@ -195,10 +196,14 @@ tc_plan(struct tc_plan *tp, const struct art_view *view, const char *cwd, char *
 		return 0;
 	}
 	/* strict keeps nothing of the user's, and nothing from one run to
-	 * the next unless asked. */
+	 * the next unless asked. permissive writes the home, the tools' own
+	 * caches with it: a cache of the sandbox's would protect nothing,
+	 * and its writable grant inside the rwx home would leave the
+	 * directories on its way unable to run what is made in them. */
 	if (want == TRI_UNSET && art_scalar(view, ART_LINUX, ART_SC_ISOLATION, &iso) == 0 &&
-	    iso.set && iso.value == 0) {
-		snprintf(tp->why, sizeof(tp->why), "isolation strict (--tool-caches adds them)");
+	    iso.set && (iso.value == IR_ISO_STRICT || iso.value == IR_ISO_PERMISSIVE)) {
+		snprintf(tp->why, sizeof(tp->why), "isolation %s (--tool-caches adds them)",
+			 iso.value == IR_ISO_STRICT ? "strict" : "permissive");
 		return 0;
 	}
 	if ((bfd = open_base(env, base, sizeof(base), tp->why, sizeof(tp->why))) < 0) {

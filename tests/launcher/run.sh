@@ -1029,7 +1029,7 @@ carve_suite() {
 		rx "$T/pol/carved-tmp.hpol" -- sh -c 'ls -a /tmp | grep -c "^heel-churn\."; exit 0'
 		if [ "$rc" != 0 ]; then
 			fails=$((fails + 1))
-			echo "     launch $n: exit $rc: $(head -c 200 "$T/err")"
+			echo "     launch $n: exit $rc: $(grep -v "not recorded" "$T/err" | head -c 400)"
 		fi
 		[ "$(cat "$T/out" 2>/dev/null)" -gt 0 ] 2>/dev/null && seen=$((seen + 1))
 	done

@@ -8,7 +8,7 @@
 # reached through a symbolic link.
 
 # The PATH `as` gives, for cases that put something before it.
-wf_path() { echo "$HOMEDIR/.local/bin:$HOMEDIR/bin:/usr/local/bin:/usr/bin:/bin"; }
+user_path() { echo "$HOMEDIR/.local/bin:$HOMEDIR/bin:/usr/local/bin:/usr/bin:/bin"; }
 
 # own PATH...: the case's user owns what the suite made for them.
 own() { [ "$U" = root ] || chown -R "$WUSER:" "$@"; }
@@ -77,7 +77,7 @@ wf_tools_venv_console_script() {
 	out=$(heel run .venv/bin/wf-tool 2>&1) || prob ".venv/bin/wf-tool: $out"
 	[ "$out" = "console-script $PROJ/.venv" ] || prob "the console script printed: $out"
 	# On PATH, as an activated venv has it.
-	out=$(as env PATH="$PROJ/.venv/bin:$(wf_path)" "$HEEL" run wf-tool 2>&1) ||
+	out=$(as env PATH="$PROJ/.venv/bin:$(user_path)" "$HEEL" run wf-tool 2>&1) ||
 		prob "wf-tool on PATH: $out"
 	# Control: not under strict, with the way out.
 	out=$(heel run --isolation strict "$PROJ/.venv/bin/wf-tool" 2>&1)
@@ -138,27 +138,27 @@ wf_tools_shim_first_on_path() {
 	printf '#!/bin/sh\necho via-shim\nexec /usr/bin/python3 "$@"\n' >"$shims/python3"
 	chmod 755 "$shims/python3"
 	own "$HOMEDIR/.pyenv"
-	out=$(as env PATH="$shims:$(wf_path)" "$HEEL" run python3 -c 'print("py-ran")' 2>&1) ||
+	out=$(as env PATH="$shims:$(user_path)" "$HEEL" run python3 -c 'print("py-ran")' 2>&1) ||
 		prob "python3 through the shim: $out"
 	[ "$out" = $'via-shim\npy-ran' ] || prob "heel run python3 did not run the shim: $out"
-	out=$(as env PATH="$shims:$(wf_path)" "$HEEL" python -c 'print("py-ran")' 2>&1) ||
+	out=$(as env PATH="$shims:$(user_path)" "$HEEL" python -c 'print("py-ran")' 2>&1) ||
 		prob "heel python through the shim: $out"
 	[ "$out" = $'via-shim\npy-ran' ] || prob "heel python did not run the shim: $out"
 	# Refused under strict, and the system's python3 does not run in
 	# its place.
-	out=$(as env PATH="$shims:$(wf_path)" "$HEEL" run --isolation strict python3 -c 'print("py-ran")' 2>&1)
+	out=$(as env PATH="$shims:$(user_path)" "$HEEL" run --isolation strict python3 -c 'print("py-ran")' 2>&1)
 	rc=$?
 	refused "$out" "$rc" "$shims/python3" "PATH also holds /usr/bin/python3" "--preset python"
 	grep -q py-ran <<<"$out" && prob "a later python3 on PATH ran instead of the shim"
 	# heel python includes <python>, which grants ~/.pyenv: the shim runs.
-	out=$(as env PATH="$shims:$(wf_path)" "$HEEL" python --isolation strict -c 'print("py-ran")' 2>/dev/null) ||
+	out=$(as env PATH="$shims:$(user_path)" "$HEEL" python --isolation strict -c 'print("py-ran")' 2>/dev/null) ||
 		prob "heel python under strict: $out"
 	[ "$out" = $'via-shim\npy-ran' ] || prob "heel python under strict: $out"
 }
 
 # Two programs of one name; the first on PATH may not run.
 wf_tools_path_fall_through() {
-	local out rc path="$PROJ/ta:$HOMEDIR/tb:$(wf_path)"
+	local out rc path="$PROJ/ta:$HOMEDIR/tb:$(user_path)"
 	prog "$PROJ/ta/wf-pick" first
 	prog "$HOMEDIR/tb/wf-pick" second
 	out=$(as env PATH="$path" "$HEEL" run wf-pick 2>&1) || prob "wf-pick: $out"
