@@ -1248,11 +1248,18 @@ case_12() { # core.fsmonitor and core.hooksPath in .git/config: git status and c
 	# core.hooksPath set by the user to a directory of the repository:
 	# git runs the hooks there, so it is kept read-only too.
 	set="cd $R && printf '#!/bin/sh\\ntouch $M\\n' >.githooks/pre-commit && chmod 755 .githooks/pre-commit && echo planted"
-	for pol in gitrepo-off gitrepo; do
+	# Also as one line after the section header, which git reads too.
+	for pol in gitrepo-off gitrepo gitrepo-oneline; do
 		make_repo; rm -f "$M"
 		mkdir "$R/.githooks"
 		[ "$U" != root ] && chown $NOBODY:$NOBODY "$R/.githooks"
-		RG config core.hooksPath .githooks
+		if [ $pol = gitrepo-oneline ]; then
+			printf '[core] hooksPath = .githooks ; the project'"'"'s hooks\n' >>"$R/.git/config"
+			pol=gitrepo
+			[ "$(RG config --get core.hooksPath)" = .githooks ] || prob "git does not read the one-line form"
+		else
+			RG config core.hooksPath .githooks
+		fi
 		sbx $pol -- /bin/sh -c "$set"
 		ran "plant in core.hooksPath ($pol)" || continue
 		host_commit $pol
