@@ -757,6 +757,12 @@ $(TBIN)/test_front_%: tests/unit/test_front_%.c $(LIB)/libheelfront.a $(LIB)/lib
 	$(call quiet,CCLD,$<)$(CC) $(FRONT_CFLAGS) -Itests/unit -o $@ $< $(LIB)/libheelfront.a $(LIB)/libheelc.a \
 		$(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC)
 
+# The denial explainer (compiler/why.c): its test compiles heel run's own
+# text too, whose rules carry the options that made them.
+$(TBIN)/test_why: tests/unit/test_why.c $(LIB)/libheelfront.a $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(TBIN)
+	$(call quiet,CCLD,$<)$(CC) $(FRONT_CFLAGS) -Itests/unit -o $@ $< $(LIB)/libheelfront.a $(LIB)/libheelc.a \
+		$(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC)
+
 # Linked statically against musl, like heel-exec-musl: `heel run` starts
 # before every sandboxed command and then execs heel-exec, so its own
 # start-up is all it adds to a launch. glibc's start-up was most of that:
