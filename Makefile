@@ -115,7 +115,7 @@ LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lsecco
 
 # The empty recipe keeps make from saying "Nothing to be done" when all
 # is built (make demo, make check).
-all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(BIN)/heel-proxy $(BIN)/heel-broker $(BIN)/heel-ipc $(BIN)/heel
+all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(BIN)/heel-proxy $(BIN)/heel-broker $(BIN)/heel-ipc $(BIN)/heel-why $(BIN)/heel
 	@:
 
 deps:
@@ -191,7 +191,7 @@ $(BIN)/heelc: $(OBJ)/compiler/main.o $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BI
 LAUNCHER_SRC := launcher/heel-exec.c launcher/linux.c launcher/linux_enforce.c \
 	launcher/linux_view.c launcher/linux_idmap.c launcher/linux_net.c launcher/linux_cgroup.c \
 	launcher/linux_hostenv.c launcher/linux_proxy.c launcher/linux_hostrun.c launcher/linux_gitscan.c \
-	launcher/linux_helper.c launcher/linux_broker.c launcher/linux_execwhy.c
+	launcher/linux_helper.c launcher/linux_broker.c launcher/linux_execwhy.c launcher/linux_why.c
 LAUNCHER_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o)
 # The test-only build without Landlock and seccomp (tests/launcher): its
 # launcher objects apart, so HEEL_TEST_NO_ENFORCE never reaches bin/.
@@ -312,6 +312,21 @@ $(OBJ)/musl/runtime/musl/fortify_shim.o: runtime/musl/fortify_shim.c
 	$(call quiet,CC,$< [musl])$(MUSL_CC) $(MUSL_CFLAGS) -MMD -MP -c -o $@ $<
 $(BIN)/heel-ipc: $(OBJ)/musl/runtime/broker/client.o $(OBJ)/musl/runtime/musl/fortify_shim.o | $(BIN)
 	$(call quiet,LD,$@)$(MUSL_CC) -static -s -o $@ $^ $(JANSSON_A)
+
+# ---------------------------------------------------------------- heel-why
+# The --why observer (compiler/why/): a program of its own that heel-exec
+# starts, like heel-broker; it links the compiler library for the
+# explainer (compiler/why.c) and the artifact reader. Static like the
+# other helpers: every launch under --why waits for it to start.
+WHY_SRC := $(sort $(wildcard compiler/why/*.c))
+WHY_OBJ := $(WHY_SRC:%.c=$(OBJ)/%.o)
+
+$(WHY_OBJ): $(OBJ)/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(CFLAGS_ALL) -Icompiler/why -MMD -MP -c -o $@ $<
+
+$(BIN)/heel-why: $(WHY_OBJ) $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BIN)
+	$(call quiet,LD,$@)$(CC) -static-pie $(LDFLAGS) -o $@ $^ -ljansson -lnettle
 
 # ---------------------------------------------------------------- tests
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))

@@ -365,6 +365,7 @@ explain_path(const struct why_policy *w, const struct denial_event *ev, struct w
 	dir_of(path, dir, sizeof(dir));
 	target = names_entry(ev->op) && !(g && strcmp(g->path, path) == 0) ? dir : path;
 	rule_of(a, g);
+	a->covered = g && g->r && mode == IR_MODE_DENY;
 	if (a->set)
 		put(a->reason, sizeof(a->reason), "the protection set %s denies %s", a->set, g->path);
 	else if (g && g->r && mode == IR_MODE_DENY)
@@ -406,7 +407,7 @@ explain_path(const struct why_policy *w, const struct denial_event *ev, struct w
 		}
 		a->wall = WHY_WALL_LANDLOCK;
 		if (mode)
-			put(a->reason, sizeof(a->reason), "%s grants %s %s: read, not run", a->rule,
+			put(a->reason, sizeof(a->reason), "%s is granted %s: read, not run",
 			    g->path, ir_mode_name(mode));
 		fix_grant(a, g && strcmp(g->path, path) == 0 ? path : dir, "rx");
 		return 1;
@@ -438,7 +439,7 @@ explain_path(const struct why_policy *w, const struct denial_event *ev, struct w
 	 * before the security hooks). EACCES means Landlock answered. */
 	a->wall = ev->err == EACCES ? WHY_WALL_LANDLOCK : WHY_WALL_READONLY_MOUNT;
 	if (!a->reason[0])
-		put(a->reason, sizeof(a->reason), "%s grants %s %s: not writable", a->rule, g->path,
+		put(a->reason, sizeof(a->reason), "%s is granted %s: not writable", g->path,
 		    ir_mode_name(mode));
 	fix_grant(a, target, "rw");
 	return 1;
@@ -485,7 +486,10 @@ explain_net(const struct why_policy *w, const struct denial_event *ev, struct wh
 		return 0;
 	inet_ntop(ev->family, ev->addr, host, sizeof(host));
 	a->wall = WHY_WALL_NETNS;
-	origin_text(&net->origin, a->rule, sizeof(a->rule));
+	if (net->origin.file)
+		origin_text(&net->origin, a->rule, sizeof(a->rule));
+	else
+		snprintf(a->rule, sizeof(a->rule), "network deny (the default)");
 	if (net->value == IR_NET_DENY) {
 		put(a->reason, sizeof(a->reason),
 		    "network deny: the sandbox has a network of its own, loopback only "

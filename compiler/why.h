@@ -45,6 +45,8 @@ struct why_answer {
 	char reason[512];  /* one clause: what the rule says of the path */
 	char option[512];  /* the heel run option that allows it; "" when none */
 	char line[512];    /* the policy line that allows it; "" when none */
+	bool covered;      /* a deny decides the path: the view may show it
+			    * missing, or refuse the walk to it */
 };
 
 struct why_policy;
