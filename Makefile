@@ -111,7 +111,7 @@ LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lsecco
 
 .PHONY: uninstall install-apparmor uninstall-apparmor all deps deps-check deps-bench deps-demo deps-kernels check-kernels check-kernel-no-landlock demo check fuzz bench fmt install clean \
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
-	check-launcher check-conformance check-matrix check-container check-apparmor
+	check-launcher check-conformance check-matrix check-container check-apparmor check-why
 
 # The empty recipe keeps make from saying "Nothing to be done" when all
 # is built (make demo, make check).
@@ -610,6 +610,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-ipc
 	@$(MAKE) --no-print-directory check-python
 	@$(MAKE) --no-print-directory check-hostside
+	@$(MAKE) --no-print-directory check-why
 	@$(MAKE) --no-print-directory check-workflow
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz-smoke
@@ -640,6 +641,7 @@ INSTALL_MAP = \
 	$(BIN)/heel:bin/heel:0755 $(BIN)/heelc:bin/heelc:0755 \
 	$(BIN)/heel-exec:bin/heel-exec:0755 $(BIN)/heel-proxy:bin/heel-proxy:0755 \
 	$(BIN)/heel-broker:bin/heel-broker:0755 $(BIN)/heel-ipc:bin/heel-ipc:0755 \
+	$(BIN)/heel-why:bin/heel-why:0755 \
 	docs/heel.1:share/man/man1/heel.1:0644 docs/heelc.1:share/man/man1/heelc.1:0644 \
 	docs/heel-exec.1:share/man/man1/heel-exec.1:0644 docs/heel.5:share/man/man5/heel.5:0644 \
 	$(foreach f,$(STOCK_POLICIES),$(f):share/heel/$(f):0644) \
@@ -714,6 +716,12 @@ check-ipc: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-broker $(BIN)/heel-ipc $(BI
 check-hostside: all
 	@python3 tests/hostside/callers.py
 	@bash tests/hostside/run.sh $(B)
+
+# --why for real (tests/why): each wall and protection set refused and
+# explained, each with its control, no false positives across a make and
+# a Python test run, as root and as uid 65534 (about 15 s).
+check-why: all
+	@bash tests/why/run.sh $(B)
 
 # An agent's ordinary day (tests/workflow): a real user with a real home
 # (made by the suite), a git project with Python tests, a Makefile and C,

@@ -374,8 +374,9 @@ explain_path(const struct why_policy *w, const struct denial_event *ev, struct w
 		put(a->reason, sizeof(a->reason), "no rule of the policy grants %s", path);
 
 	if (ev->op == DENIAL_EXEC) {
-		if ((mode & (IR_EXEC | IR_WRITE)) && in_shared_temp(path, &tmp) &&
-		    !px_beneath(g->path, tmp)) {
+		/* Shared temp never runs, whatever grants it, unless a rule
+		 * of a directory beneath it decides (a mount of its own). */
+		if (in_shared_temp(path, &tmp) && !(g && px_beneath(g->path, tmp))) {
 			a->wall = WHY_WALL_NOEXEC;
 			put(a->reason, sizeof(a->reason),
 			    "%s lies in shared temp (%s), which never runs anything", path, tmp);
@@ -401,8 +402,16 @@ explain_path(const struct why_policy *w, const struct denial_event *ev, struct w
 				put(a->reason, sizeof(a->reason),
 				    "%s lies in %s, which the sandbox may write (%s), and nothing "
 				    "writable runs", path, g->path, ir_mode_name(mode));
-			/* rwx gives up write-then-exec there: say so. */
-			fix_grant(a, g->r ? (strcmp(g->path, path) ? dir : path) : dir, "rwx");
+			/* rwx gives up write-then-exec there. */
+			if (g->r) {
+				fix_grant(a, strcmp(g->path, path) ? dir : path, "rwx");
+				return 1;
+			}
+			/* The working directory itself never runs anything. */
+			put(a->option, sizeof(a->option),
+			    "--grant DIR=rwx, and build or copy it there (the working directory "
+			    "never runs anything)");
+			put(a->line, sizeof(a->line), "grant \"DIR\" rwx");
 			return 1;
 		}
 		a->wall = WHY_WALL_LANDLOCK;
@@ -431,7 +440,8 @@ explain_path(const struct why_policy *w, const struct denial_event *ev, struct w
 		a->set = ro->r->set != IR_SET_NONE ? ir_set_name(ro->r->set) : NULL;
 		put(a->reason, sizeof(a->reason), "%s stays read-only inside a writable place%s%s",
 		    ro->path, ro->r->because ? ": " : "", ro->r->because ? ro->r->because : "");
-		fix_grant(a, strcmp(ro->path, path) ? path : ro->path, "rw");
+		/* An explicit grant of the very path wins over `readonly`. */
+		fix_grant(a, ro->path, "rw");
 		return 1;
 	}
 	/* Outside the writable places the view is read-only: the mount

@@ -242,10 +242,16 @@ serve_one(struct state *s, const struct why_policy *w, int listener,
 	/* Always: an observer that forgot to answer would hang the call. */
 	(void)ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, resp);
 	/* A path the target's root does not show is the kernel's ENOENT,
-	 * unless a deny holds it: the view covers what it denies. */
-	for (int i = 0; i < k; i++)
+	 * unless a deny holds it: the view covers what it denies. The
+	 * command's own exec (made by heel-exec's process) is heel-exec's to
+	 * explain: it does, with exit status 126 (and that process is not
+	 * dumpable, so only root could read it here anyway). */
+	for (int i = 0; i < k; i++) {
+		if (ev[i].op == DENIAL_EXEC && strcmp(ev[i].comm, "heel-exec") == 0)
+			continue;
 		if (why_explain(w, &ev[i], &a) == 1 && (!unresolved[i] || a.covered))
 			record(s, &ev[i], &a);
+	}
 }
 
 int

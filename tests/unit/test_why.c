@@ -204,7 +204,7 @@ Test(why, exec_from_the_working_directory_meets_noexec)
 	cr_assert_eq(why_explain(f.w, &ev, &a), 1);
 	cr_expect_eq(a.wall, WHY_WALL_NOEXEC);
 	cr_expect(strstr(a.rule, "working directory") != NULL, "%s", a.rule);
-	cr_expect_str_eq(a.option, "--grant /run/heel/wd=rwx");
+	cr_expect(strncmp(a.option, "--grant DIR=rwx", 15) == 0, "%s", a.option);
 	fixture_free(&f);
 }
 
@@ -245,7 +245,7 @@ Test(why, a_git_hook_stays_read_only_in_a_writable_place)
 	cr_assert(a.set);
 	cr_expect_str_eq(a.set, "host-run");
 	cr_expect(strstr(a.rule, "<protect/host-run>:") != NULL, "%s", a.rule);
-	cr_expect_str_eq(a.option, "--writable /srv/repo/.git/hooks/pre-commit");
+	cr_expect_str_eq(a.option, "--writable /srv/repo/.git/hooks");
 	/* The same repository's sources are writable: nothing to say. */
 	ev = path_event(DENIAL_OPEN_WRITE, "/srv/repo/main.c", 0);
 	cr_expect_eq(why_explain(f.w, &ev, &a), 0);
