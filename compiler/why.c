@@ -43,26 +43,26 @@ struct why_policy {
 
 /* Shared temp: never executable, whatever grants it, except beneath a
  * rule of a directory in it, which is a mount of its own (heel(5)). */
-static const char *const shared_temp[] = { "/tmp", "/var/tmp", "/dev/shm" };
+static const char *const shared_temp[] = {"/tmp", "/var/tmp", "/dev/shm"};
 
 static const char *const op_names[DENIAL_OP_COUNT] = {
-	[DENIAL_OPEN_READ] = "open-read", [DENIAL_OPEN_WRITE] = "open-write",
-	[DENIAL_CREATE] = "create",	  [DENIAL_UNLINK] = "unlink",
-	[DENIAL_RENAME] = "rename",	  [DENIAL_LINK] = "link",
-	[DENIAL_MKDIR] = "mkdir",	  [DENIAL_SETATTR] = "setattr",
-	[DENIAL_EXEC] = "exec",		  [DENIAL_CONNECT] = "connect",
-	[DENIAL_BIND] = "bind",		  [DENIAL_SENDTO] = "sendto",
-	[DENIAL_SYSCALL] = "syscall",
+    [DENIAL_OPEN_READ] = "open-read", [DENIAL_OPEN_WRITE] = "open-write",
+    [DENIAL_CREATE] = "create",	      [DENIAL_UNLINK] = "unlink",
+    [DENIAL_RENAME] = "rename",	      [DENIAL_LINK] = "link",
+    [DENIAL_MKDIR] = "mkdir",	      [DENIAL_SETATTR] = "setattr",
+    [DENIAL_EXEC] = "exec",	      [DENIAL_CONNECT] = "connect",
+    [DENIAL_BIND] = "bind",	      [DENIAL_SENDTO] = "sendto",
+    [DENIAL_SYSCALL] = "syscall",
 };
 
 static const char *const wall_names[WHY_WALL_COUNT] = {
-	[WHY_WALL_LANDLOCK] = "landlock",
-	[WHY_WALL_READONLY_MOUNT] = "read-only mount",
-	[WHY_WALL_READONLY_COVER] = "read-only cover",
-	[WHY_WALL_NOEXEC] = "noexec mount",
-	[WHY_WALL_SECCOMP] = "seccomp",
-	[WHY_WALL_NETNS] = "network namespace",
-	[WHY_WALL_PROXY] = "proxy",
+    [WHY_WALL_LANDLOCK] = "landlock",
+    [WHY_WALL_READONLY_MOUNT] = "read-only mount",
+    [WHY_WALL_READONLY_COVER] = "read-only cover",
+    [WHY_WALL_NOEXEC] = "noexec mount",
+    [WHY_WALL_SECCOMP] = "seccomp",
+    [WHY_WALL_NETNS] = "network namespace",
+    [WHY_WALL_PROXY] = "proxy",
 };
 
 const char *
@@ -132,7 +132,8 @@ expand_readonly(struct why_policy *w)
 		if (!(ro->platforms & IR_PLAT_BIT(IR_LINUX)))
 			continue;
 		if (!ro->each_writable) {
-			if (px_expand(ro->path, w->l.lookup, w->l.ctx, buf, sizeof(buf), &info) == 0 &&
+			if (px_expand(ro->path, w->l.lookup, w->l.ctx, buf, sizeof(buf), &info) ==
+				0 &&
 			    (r = add_ro(w, buf, ro)) < 0)
 				return r;
 			continue;
@@ -142,7 +143,8 @@ expand_readonly(struct why_policy *w)
 
 			if (x->r && !(x->r->mode & IR_WRITE))
 				continue;
-			if (snprintf(joined, sizeof(joined), "%s/%s", strcmp(x->path, "/") ? x->path : "",
+			if (snprintf(joined, sizeof(joined), "%s/%s",
+				     strcmp(x->path, "/") ? x->path : "",
 				     ro->path) >= (int)sizeof(joined))
 				continue;
 			if ((r = add_ro(w, joined, ro)) < 0)
@@ -153,8 +155,7 @@ expand_readonly(struct why_policy *w)
 }
 
 int
-why_policy_new(const struct ir_policy *policy, const struct why_launch *l,
-	       struct why_policy **out)
+why_policy_new(const struct ir_policy *policy, const struct why_launch *l, struct why_policy **out)
 {
 	struct why_policy *w;
 	char buf[PATH_MAX];
@@ -227,7 +228,8 @@ governing(const struct why_policy *w, const char *path)
 		if (best && n < blen)
 			continue;
 		if (best && n == blen && x->r && best->r) {
-			bool x_deny = x->r->mode == IR_MODE_DENY, b_deny = best->r->mode == IR_MODE_DENY;
+			bool x_deny = x->r->mode == IR_MODE_DENY,
+			     b_deny = best->r->mode == IR_MODE_DENY;
 
 			if (x_deny == b_deny)
 				continue;
@@ -271,8 +273,7 @@ origin_text(const struct ir_origin *o, char *buf, size_t len)
 		snprintf(buf, len, "%s", o->file);
 }
 
-static void __attribute__((format(printf, 3, 4)))
-put(char *buf, size_t len, const char *fmt, ...)
+static void __attribute__((format(printf, 3, 4))) put(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -367,7 +368,8 @@ explain_path(const struct why_policy *w, const struct denial_event *ev, struct w
 	rule_of(a, g);
 	a->covered = g && g->r && mode == IR_MODE_DENY;
 	if (a->set)
-		put(a->reason, sizeof(a->reason), "the protection set %s denies %s", a->set, g->path);
+		put(a->reason, sizeof(a->reason), "the protection set %s denies %s", a->set,
+		    g->path);
 	else if (g && g->r && mode == IR_MODE_DENY)
 		put(a->reason, sizeof(a->reason), "%s is denied", g->path);
 	else if (!g)
@@ -386,7 +388,8 @@ explain_path(const struct why_policy *w, const struct denial_event *ev, struct w
 			}
 			/* A grant of shared temp itself never runs either. */
 			put(a->option, sizeof(a->option),
-			    "move it into a directory of its own beneath %s, then --executable DIR", tmp);
+			    "move it into a directory of its own beneath %s, then --executable DIR",
+			    tmp);
 			put(a->line, sizeof(a->line), "grant \"DIR\" rx");
 			return 1;
 		}
@@ -397,11 +400,13 @@ explain_path(const struct why_policy *w, const struct denial_event *ev, struct w
 			if (!g->r)
 				put(a->reason, sizeof(a->reason),
 				    "%s lies in the working directory, which is writable and never "
-				    "runs anything", path);
+				    "runs anything",
+				    path);
 			else
 				put(a->reason, sizeof(a->reason),
 				    "%s lies in %s, which the sandbox may write (%s), and nothing "
-				    "writable runs", path, g->path, ir_mode_name(mode));
+				    "writable runs",
+				    path, g->path, ir_mode_name(mode));
 			/* rwx gives up write-then-exec there. */
 			if (g->r) {
 				fix_grant(a, strcmp(g->path, path) ? dir : path, "rwx");
@@ -458,7 +463,7 @@ explain_path(const struct why_policy *w, const struct denial_event *ev, struct w
 static bool
 loopback(const struct denial_event *ev)
 {
-	static const uint8_t v6_lo[16] = { [15] = 1 };
+	static const uint8_t v6_lo[16] = {[15] = 1};
 
 	if (ev->family == AF_INET)
 		return ev->addr[0] == 127;
@@ -503,15 +508,19 @@ explain_net(const struct why_policy *w, const struct denial_event *ev, struct wh
 	if (net->value == IR_NET_DENY) {
 		put(a->reason, sizeof(a->reason),
 		    "network deny: the sandbox has a network of its own, loopback only "
-		    "(%s port %u is beyond it)", host, (unsigned)ev->port);
-		snprintf(a->option, sizeof(a->option), "--allow-domain HOST (the name behind %s), "
-			 "or --network allow-all", host);
+		    "(%s port %u is beyond it)",
+		    host, (unsigned)ev->port);
+		snprintf(a->option, sizeof(a->option),
+			 "--allow-domain HOST (the name behind %s), "
+			 "or --network allow-all",
+			 host);
 		snprintf(a->line, sizeof(a->line), "network allow { \"HOST\" }");
 		return 1;
 	}
 	put(a->reason, sizeof(a->reason),
 	    "network allow-list: only heel-proxy is reachable, through HTTP_PROXY and "
-	    "HTTPS_PROXY (%s port %u directly is not)", host, (unsigned)ev->port);
+	    "HTTPS_PROXY (%s port %u directly is not)",
+	    host, (unsigned)ev->port);
 	snprintf(a->option, sizeof(a->option), "connect through the proxy, or --network allow-all");
 	snprintf(a->line, sizeof(a->line), "network allow-all");
 	return 1;
@@ -520,7 +529,7 @@ explain_net(const struct why_policy *w, const struct denial_event *ev, struct wh
 static int
 explain_syscall(const struct why_policy *w, const struct denial_event *ev, struct why_answer *a)
 {
-	struct bpf_sim_data d = { .nr = ev->nr, .arch = w->scp->audit_arch };
+	struct bpf_sim_data d = {.nr = ev->nr, .arch = w->scp->audit_arch};
 	const struct scp_rule *r = scp_find(w->scp, ev->nr);
 	const char *name = r ? r->name : scp_name(NATIVE_SCP, ev->nr);
 	uint32_t act;
@@ -552,7 +561,7 @@ explain_syscall(const struct why_policy *w, const struct denial_event *ev, struc
 int
 why_explain(const struct why_policy *w, const struct denial_event *ev, struct why_answer *a)
 {
-	*a = (struct why_answer){ 0 };
+	*a = (struct why_answer){0};
 	if (ev->version != DENIAL_VERSION || ev->op >= DENIAL_OP_COUNT)
 		return -EINVAL;
 	switch (ev->op) {
@@ -636,13 +645,15 @@ why_json(const struct denial_event *ev, const struct why_answer *a, unsigned cou
 		json_object_set_new(o, "host",
 				    json_stringn(ev->path, strnlen(ev->path, DENIAL_PATH_MAX)));
 	} else {
-		json_object_set_new(o, "path", json_stringn(ev->path, strnlen(ev->path, DENIAL_PATH_MAX)));
+		json_object_set_new(o, "path",
+				    json_stringn(ev->path, strnlen(ev->path, DENIAL_PATH_MAX)));
 	}
 	if (en)
 		json_object_set_new(o, "errno", json_string(en));
-	json_object_set_new(o, "seen", json_string(ev->source == DENIAL_SRC_NOTIFY ? "predicted"
-						   : ev->source == DENIAL_SRC_PROXY ? "proxy"
-										    : "kernel"));
+	json_object_set_new(o, "seen",
+			    json_string(ev->source == DENIAL_SRC_NOTIFY	 ? "predicted"
+					: ev->source == DENIAL_SRC_PROXY ? "proxy"
+									 : "kernel"));
 	json_object_set_new(o, "wall", json_string(why_wall_name(a->wall)));
 	if (a->set)
 		json_object_set_new(o, "set", json_string(a->set));

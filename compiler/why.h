@@ -19,13 +19,13 @@
 
 /* The wall that refuses, in the order a call meets them. */
 enum why_wall {
-	WHY_WALL_LANDLOCK,	/* a Landlock right the governing rule does not give */
+	WHY_WALL_LANDLOCK,	 /* a Landlock right the governing rule does not give */
 	WHY_WALL_READONLY_MOUNT, /* the view is read-only outside the writable places (EROFS) */
 	WHY_WALL_READONLY_COVER, /* `readonly` inside a writable place (host-run) */
-	WHY_WALL_NOEXEC,	/* writable places and shared temp are mounted noexec */
-	WHY_WALL_SECCOMP,	/* the seccomp filter */
-	WHY_WALL_NETNS,		/* the sandbox's own network namespace: loopback only */
-	WHY_WALL_PROXY,		/* heel-proxy refused the destination */
+	WHY_WALL_NOEXEC,	 /* writable places and shared temp are mounted noexec */
+	WHY_WALL_SECCOMP,	 /* the seccomp filter */
+	WHY_WALL_NETNS,		 /* the sandbox's own network namespace: loopback only */
+	WHY_WALL_PROXY,		 /* heel-proxy refused the destination */
 	WHY_WALL_COUNT
 };
 
@@ -39,14 +39,14 @@ struct why_launch {
 
 struct why_answer {
 	enum why_wall wall;
-	const char *set;   /* the protection set that denies, or NULL */
-	char rule[512];    /* "policy.heel:12", "--grant /x=r", "<default>:40",
-			    * or "no rule" */
-	char reason[512];  /* one clause: what the rule says of the path */
-	char option[512];  /* the heel run option that allows it; "" when none */
-	char line[512];    /* the policy line that allows it; "" when none */
-	bool covered;      /* a deny decides the path: the view may show it
-			    * missing, or refuse the walk to it */
+	const char *set;  /* the protection set that denies, or NULL */
+	char rule[512];	  /* "policy.heel:12", "--grant /x=r", "<default>:40",
+			   * or "no rule" */
+	char reason[512]; /* one clause: what the rule says of the path */
+	char option[512]; /* the heel run option that allows it; "" when none */
+	char line[512];	  /* the policy line that allows it; "" when none */
+	bool covered;	  /* a deny decides the path: the view may show it
+			   * missing, or refuse the walk to it */
 };
 
 struct why_policy;
@@ -67,15 +67,15 @@ void why_policy_free(struct why_policy *w);
  * (EROFS: the mount; EACCES: Landlock). */
 int why_explain(const struct why_policy *w, const struct denial_event *ev, struct why_answer *a);
 
-const char *why_op_name(unsigned op);     /* "open-read"; "?" */
+const char *why_op_name(unsigned op);	  /* "open-read"; "?" */
 const char *why_wall_name(unsigned wall); /* "landlock", "read-only mount"; "?" */
 
 /* One line for the exit summary, without a newline: "heel: refused
  * open-read /home/u/.ssh/id_rsa (cat, 3 times): landlock, protection set
  * credentials (<credentials>:4); allow: heel run --protect-credentials=false".
  * Returns the length it needed, like snprintf. */
-int why_line(const struct denial_event *ev, const struct why_answer *a, unsigned count,
-	     char *buf, size_t len);
+int why_line(const struct denial_event *ev, const struct why_answer *a, unsigned count, char *buf,
+	     size_t len);
 
 /* The audit sink's line (heel(5) AUDIT LINES), without a newline:
  * "type" "denial/1", "timestamp" as the other lines have it, and the

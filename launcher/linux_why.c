@@ -34,14 +34,15 @@
  * heel-broker's (and a policy with them is refused anyway). */
 static const int watched[] = {
 #ifdef __NR_open
-	__NR_open, __NR_creat, __NR_unlink, __NR_rmdir, __NR_mkdir, __NR_rename, __NR_link,
-	__NR_symlink, __NR_mknod, __NR_chmod, __NR_chown, __NR_lchown, __NR_utimes, __NR_utime,
-	__NR_futimesat,
+    __NR_open,	   __NR_creat,	   __NR_unlink,	     __NR_rmdir,	__NR_mkdir,
+    __NR_rename,   __NR_link,	   __NR_symlink,     __NR_mknod,	__NR_chmod,
+    __NR_chown,	   __NR_lchown,	   __NR_utimes,	     __NR_utime,	__NR_futimesat,
 #endif
-	__NR_openat, __NR_openat2, __NR_execve, __NR_execveat, __NR_unlinkat, __NR_mkdirat,
-	__NR_renameat, __NR_renameat2, __NR_linkat, __NR_symlinkat, __NR_mknodat, __NR_fchmodat,
-	__NR_fchownat, __NR_truncate, __NR_utimensat, __NR_setxattr, __NR_lsetxattr,
-	__NR_removexattr, __NR_lremovexattr, __NR_connect, __NR_bind, __NR_sendto,
+    __NR_openat,   __NR_openat2,   __NR_execve,	     __NR_execveat,	__NR_unlinkat,
+    __NR_mkdirat,  __NR_renameat,  __NR_renameat2,   __NR_linkat,	__NR_symlinkat,
+    __NR_mknodat,  __NR_fchmodat,  __NR_fchownat,    __NR_truncate,	__NR_utimensat,
+    __NR_setxattr, __NR_lsetxattr, __NR_removexattr, __NR_lremovexattr, __NR_connect,
+    __NR_bind,	   __NR_sendto,
 };
 #define NWATCHED (sizeof(watched) / sizeof(watched[0]))
 
@@ -101,12 +102,12 @@ int
 linux_why_start(struct linux_why *w, const struct art_view *view, const struct hc_places *ps,
 		const struct envb_launch *vars, char *err, size_t errlen)
 {
-	char *const envp[] = { "PATH=/usr/bin:/bin", NULL };
+	char *const envp[] = {"PATH=/usr/bin:/bin", NULL};
 	const char *sink;
 	struct envb kept;
 	int r, fd;
 
-	w->h = (struct helper){ .pidfd = -1, .ctl = -1 };
+	w->h = (struct helper){.pidfd = -1, .ctl = -1};
 	if ((r = helper_start(&w->h, w->exe, envp, err, errlen)) < 0)
 		return r;
 	if ((r = send_artifact(w, view, err, errlen)) < 0)
@@ -147,7 +148,7 @@ static int
 load_watch_filter(char *err, size_t errlen)
 {
 	struct sock_filter prog[3 + NWATCHED + 2];
-	struct sock_fprog fprog = { .len = (unsigned short)(3 + NWATCHED + 2), .filter = prog };
+	struct sock_fprog fprog = {.len = (unsigned short)(3 + NWATCHED + 2), .filter = prog};
 	size_t n = 0;
 	long fd;
 
@@ -158,13 +159,13 @@ load_watch_filter(char *err, size_t errlen)
 	prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 						 offsetof(struct seccomp_data, nr));
 	for (size_t i = 0; i < NWATCHED; i++)
-		prog[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-							 (unsigned)watched[i],
-							 (unsigned char)(NWATCHED - i), 0);
+		prog[n++] =
+		    (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)watched[i],
+						 (unsigned char)(NWATCHED - i), 0);
 	prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_USER_NOTIF);
-	fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER,
-		     &fprog);
+	fd =
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_NEW_LISTENER, &fprog);
 	if (fd < 0) {
 		int e = errno;
 

@@ -34,15 +34,14 @@ struct linux_why {
 /* heel-why beside heel-exec and not one a sandbox could have written;
  * refused with a policy that declares host commands. 0, or -errno with
  * one line in err. */
-int linux_why_check(struct linux_why *w, const struct art_view *view,
-		    const struct hc_places *ps, char *err, size_t errlen);
+int linux_why_check(struct linux_why *w, const struct art_view *view, const struct hc_places *ps,
+		    char *err, size_t errlen);
 
 /* Starts heel-why and sends it the artifact (a sealed memfd), the
  * variables its paths name, the launch directory and the audit sink. 0,
  * or -errno with one line in err. */
-int linux_why_start(struct linux_why *w, const struct art_view *view,
-		    const struct hc_places *ps, const struct envb_launch *vars, char *err,
-		    size_t errlen);
+int linux_why_start(struct linux_why *w, const struct art_view *view, const struct hc_places *ps,
+		    const struct envb_launch *vars, char *err, size_t errlen);
 
 /* Once the working directory is known: sends it, and the end of the
  * settings. */

@@ -27,17 +27,17 @@
 enum denial_op {
 	DENIAL_OPEN_READ,  /* open for reading; also listing a directory */
 	DENIAL_OPEN_WRITE, /* open for writing, truncate */
-	DENIAL_CREATE,     /* a new file: open(O_CREAT), mknod, symlink's new name */
-	DENIAL_UNLINK,     /* unlink, rmdir */
-	DENIAL_RENAME,     /* rename's source or target */
-	DENIAL_LINK,       /* link's new name */
+	DENIAL_CREATE,	   /* a new file: open(O_CREAT), mknod, symlink's new name */
+	DENIAL_UNLINK,	   /* unlink, rmdir */
+	DENIAL_RENAME,	   /* rename's source or target */
+	DENIAL_LINK,	   /* link's new name */
 	DENIAL_MKDIR,
-	DENIAL_SETATTR,    /* chmod, chown, xattrs, utimes */
-	DENIAL_EXEC,       /* execve, execveat */
-	DENIAL_CONNECT,    /* connect; family 0 with a host name in path: the proxy's refusal */
+	DENIAL_SETATTR, /* chmod, chown, xattrs, utimes */
+	DENIAL_EXEC,	/* execve, execveat */
+	DENIAL_CONNECT, /* connect; family 0 with a host name in path: the proxy's refusal */
 	DENIAL_BIND,
-	DENIAL_SENDTO,     /* sendto, sendmsg with an address */
-	DENIAL_SYSCALL,    /* a call refused as such (seccomp) */
+	DENIAL_SENDTO,	/* sendto with an address */
+	DENIAL_SYSCALL, /* a call refused as such (seccomp) */
 	DENIAL_OP_COUNT
 };
 
@@ -49,20 +49,20 @@ enum denial_source {
 };
 
 struct denial_event {
-	uint32_t version;  /* DENIAL_VERSION */
-	uint32_t op;       /* enum denial_op */
-	uint32_t source;   /* enum denial_source */
-	int32_t pid;       /* the process, as the host numbers it */
-	int32_t err;       /* the errno the call got; 0: not known yet */
-	uint32_t nr;       /* the system call */
-	uint32_t arch;     /* AUDIT_ARCH_* of that call */
-	uint16_t family;   /* connect/bind/sendto: AF_INET, AF_INET6, AF_UNIX; 0 */
-	uint16_t port;     /* host byte order */
-	uint8_t addr[16];  /* AF_INET: the first 4 bytes; AF_INET6: all */
-	uint64_t args[6];  /* the call's arguments, for seccomp's argument checks */
-	char comm[DENIAL_COMM_MAX];  /* the process's name, NUL-terminated */
-	char path[DENIAL_PATH_MAX];  /* absolute, as the process meant it; an
-				      * AF_UNIX path; a refused host name */
+	uint32_t version;	    /* DENIAL_VERSION */
+	uint32_t op;		    /* enum denial_op */
+	uint32_t source;	    /* enum denial_source */
+	int32_t pid;		    /* the process, as the host numbers it */
+	int32_t err;		    /* the errno the call got; 0: not known yet */
+	uint32_t nr;		    /* the system call */
+	uint32_t arch;		    /* AUDIT_ARCH_* of that call */
+	uint16_t family;	    /* connect/bind/sendto: AF_INET, AF_INET6, AF_UNIX; 0 */
+	uint16_t port;		    /* host byte order */
+	uint8_t addr[16];	    /* AF_INET: the first 4 bytes; AF_INET6: all */
+	uint64_t args[6];	    /* the call's arguments, for seccomp's argument checks */
+	char comm[DENIAL_COMM_MAX]; /* the process's name, NUL-terminated */
+	char path[DENIAL_PATH_MAX]; /* absolute, as the process meant it; an
+				     * AF_UNIX path; a refused host name */
 };
 
 #endif

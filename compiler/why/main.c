@@ -67,8 +67,7 @@ lookup(const char *name, void *ctx)
 	return NULL;
 }
 
-static void __attribute__((noreturn))
-die(const char *line)
+static void __attribute__((noreturn)) die(const char *line)
 {
 	proxyctl_report_error(PROXYCTL_FD, "heel-why", line);
 	exit(1);
@@ -124,8 +123,9 @@ settle(struct state *s)
 		} else if ((v = proxyctl_value(msg, "workdir"))) {
 			snprintf(s->workdir, sizeof(s->workdir), "%s", v);
 		} else if ((v = proxyctl_value(msg, "audit")) && fd >= 0) {
-			if (audit_sink_adopt(&s->sink, strcmp(v, "daily") == 0 ? AUDIT_SINK_DAILY
-									     : AUDIT_SINK_FILE,
+			if (audit_sink_adopt(&s->sink,
+					     strcmp(v, "daily") == 0 ? AUDIT_SINK_DAILY
+								     : AUDIT_SINK_FILE,
 					     fd, err, sizeof(err)) < 0)
 				die(err);
 		} else if (strcmp(msg, "listen") == 0 && fd >= 0) {
@@ -164,7 +164,7 @@ record(struct state *s, const struct denial_event *ev, const struct why_answer *
 		return;
 	}
 	s->recs = n;
-	n[s->nrecs++] = (struct rec){ .ev = *ev, .a = *a, .count = 1 };
+	n[s->nrecs++] = (struct rec){.ev = *ev, .a = *a, .count = 1};
 }
 
 static void
@@ -208,7 +208,8 @@ summarise(struct state *s)
 					withnl[len + 1] = '\0';
 					/* A line that cannot be written has no one
 					 * to stop: the command has ended. */
-					(void)audit_sink_append(s->sink, now.tv_sec, withnl, len + 1);
+					(void)audit_sink_append(s->sink, now.tv_sec, withnl,
+								len + 1);
 					json = withnl;
 				}
 				free(json);
@@ -224,8 +225,8 @@ summarise(struct state *s)
 
 /* One notification: read, let it continue, judge. */
 static void
-serve_one(struct state *s, const struct why_policy *w, int listener,
-	  struct seccomp_notif *n, struct seccomp_notif_resp *resp, size_t nsize, size_t rsize)
+serve_one(struct state *s, const struct why_policy *w, int listener, struct seccomp_notif *n,
+	  struct seccomp_notif_resp *resp, size_t nsize, size_t rsize)
 {
 	struct denial_event ev[WN_MAX_EVENTS];
 	bool unresolved[WN_MAX_EVENTS];
@@ -272,22 +273,22 @@ main(void)
 		die("no artifact was sent");
 	if (artifact_load(s.artifact, s.artifact_len, &ir, err, sizeof(err)) < 0)
 		die(err[0] ? err : "the artifact does not load");
-	l = (struct why_launch){ .lookup = lookup, .ctx = &s,
-				 .workdir = s.workdir[0] ? s.workdir : NULL };
+	l = (struct why_launch){
+	    .lookup = lookup, .ctx = &s, .workdir = s.workdir[0] ? s.workdir : NULL};
 	if (why_policy_new(ir, &l, &w) < 0)
 		die("the policy cannot be judged (no Linux part, or out of memory)");
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0)
 		die("SECCOMP_GET_NOTIF_SIZES failed");
 	n = calloc(1, sizes.seccomp_notif > sizeof(*n) ? sizes.seccomp_notif : sizeof(*n));
 	resp = calloc(1, sizes.seccomp_notif_resp > sizeof(*resp) ? sizes.seccomp_notif_resp
-								   : sizeof(*resp));
+								  : sizeof(*resp));
 	if (!n || !resp)
 		die("out of memory");
 	if (proxyctl_send(PROXYCTL_FD, "ready", NULL, -1) < 0)
 		return 1;
 	for (;;) {
-		struct pollfd p[2] = { { .fd = PROXYCTL_FD, .events = POLLIN },
-				       { .fd = listener, .events = POLLIN } };
+		struct pollfd p[2] = {{.fd = PROXYCTL_FD, .events = POLLIN},
+				      {.fd = listener, .events = POLLIN}};
 
 		if (poll(p, 2, -1) < 0) {
 			if (errno == EINTR)

@@ -20,8 +20,21 @@
 
 /* How a call names its path: which argument holds the directory
  * descriptor (-1: none, relative to the cwd), the path, the flags. */
-enum how { H_OPEN, H_OPENAT, H_OPENAT2, H_PATH, H_AT, H_TWO, H_TWO_AT, H_SYMLINK,
-	   H_SYMLINKAT, H_EXECAT, H_FLAGS_AT, H_SOCK, H_SENDTO };
+enum how {
+	H_OPEN,
+	H_OPENAT,
+	H_OPENAT2,
+	H_PATH,
+	H_AT,
+	H_TWO,
+	H_TWO_AT,
+	H_SYMLINK,
+	H_SYMLINKAT,
+	H_EXECAT,
+	H_FLAGS_AT,
+	H_SOCK,
+	H_SENDTO
+};
 
 struct call {
 	int nr;
@@ -32,44 +45,44 @@ struct call {
 
 static const struct call calls[] = {
 #ifdef __NR_open
-	{ __NR_open, H_OPEN, DENIAL_OPEN_READ, -1 },
-	{ __NR_creat, H_PATH, DENIAL_CREATE, -1 },
-	{ __NR_unlink, H_PATH, DENIAL_UNLINK, -1 },
-	{ __NR_rmdir, H_PATH, DENIAL_UNLINK, -1 },
-	{ __NR_mkdir, H_PATH, DENIAL_MKDIR, -1 },
-	{ __NR_rename, H_TWO, DENIAL_RENAME, -1 },
-	{ __NR_link, H_TWO, DENIAL_LINK, -1 },
-	{ __NR_symlink, H_SYMLINK, DENIAL_CREATE, -1 },
-	{ __NR_mknod, H_PATH, DENIAL_CREATE, -1 },
-	{ __NR_chmod, H_PATH, DENIAL_SETATTR, -1 },
-	{ __NR_chown, H_PATH, DENIAL_SETATTR, -1 },
-	{ __NR_lchown, H_PATH, DENIAL_SETATTR, -2 },
-	{ __NR_utimes, H_PATH, DENIAL_SETATTR, -1 },
-	{ __NR_utime, H_PATH, DENIAL_SETATTR, -1 },
-	{ __NR_futimesat, H_AT, DENIAL_SETATTR, -1 },
+    {__NR_open, H_OPEN, DENIAL_OPEN_READ, -1},
+    {__NR_creat, H_PATH, DENIAL_CREATE, -1},
+    {__NR_unlink, H_PATH, DENIAL_UNLINK, -1},
+    {__NR_rmdir, H_PATH, DENIAL_UNLINK, -1},
+    {__NR_mkdir, H_PATH, DENIAL_MKDIR, -1},
+    {__NR_rename, H_TWO, DENIAL_RENAME, -1},
+    {__NR_link, H_TWO, DENIAL_LINK, -1},
+    {__NR_symlink, H_SYMLINK, DENIAL_CREATE, -1},
+    {__NR_mknod, H_PATH, DENIAL_CREATE, -1},
+    {__NR_chmod, H_PATH, DENIAL_SETATTR, -1},
+    {__NR_chown, H_PATH, DENIAL_SETATTR, -1},
+    {__NR_lchown, H_PATH, DENIAL_SETATTR, -2},
+    {__NR_utimes, H_PATH, DENIAL_SETATTR, -1},
+    {__NR_utime, H_PATH, DENIAL_SETATTR, -1},
+    {__NR_futimesat, H_AT, DENIAL_SETATTR, -1},
 #endif
-	{ __NR_openat, H_OPENAT, DENIAL_OPEN_READ, -1 },
-	{ __NR_openat2, H_OPENAT2, DENIAL_OPEN_READ, -1 },
-	{ __NR_execve, H_PATH, DENIAL_EXEC, -1 },
-	{ __NR_execveat, H_EXECAT, DENIAL_EXEC, 4 },
-	{ __NR_unlinkat, H_AT, DENIAL_UNLINK, -1 },
-	{ __NR_mkdirat, H_AT, DENIAL_MKDIR, -1 },
-	{ __NR_renameat, H_TWO_AT, DENIAL_RENAME, -1 },
-	{ __NR_renameat2, H_TWO_AT, DENIAL_RENAME, -1 },
-	{ __NR_linkat, H_TWO_AT, DENIAL_LINK, -1 },
-	{ __NR_symlinkat, H_SYMLINKAT, DENIAL_CREATE, -1 },
-	{ __NR_mknodat, H_AT, DENIAL_CREATE, -1 },
-	{ __NR_fchmodat, H_AT, DENIAL_SETATTR, -1 },
-	{ __NR_fchownat, H_FLAGS_AT, DENIAL_SETATTR, 4 },
-	{ __NR_truncate, H_PATH, DENIAL_OPEN_WRITE, -1 },
-	{ __NR_utimensat, H_FLAGS_AT, DENIAL_SETATTR, 3 },
-	{ __NR_setxattr, H_PATH, DENIAL_SETATTR, -1 },
-	{ __NR_lsetxattr, H_PATH, DENIAL_SETATTR, -2 },
-	{ __NR_removexattr, H_PATH, DENIAL_SETATTR, -1 },
-	{ __NR_lremovexattr, H_PATH, DENIAL_SETATTR, -2 },
-	{ __NR_connect, H_SOCK, DENIAL_CONNECT, -1 },
-	{ __NR_bind, H_SOCK, DENIAL_BIND, -1 },
-	{ __NR_sendto, H_SENDTO, DENIAL_SENDTO, -1 },
+    {__NR_openat, H_OPENAT, DENIAL_OPEN_READ, -1},
+    {__NR_openat2, H_OPENAT2, DENIAL_OPEN_READ, -1},
+    {__NR_execve, H_PATH, DENIAL_EXEC, -1},
+    {__NR_execveat, H_EXECAT, DENIAL_EXEC, 4},
+    {__NR_unlinkat, H_AT, DENIAL_UNLINK, -1},
+    {__NR_mkdirat, H_AT, DENIAL_MKDIR, -1},
+    {__NR_renameat, H_TWO_AT, DENIAL_RENAME, -1},
+    {__NR_renameat2, H_TWO_AT, DENIAL_RENAME, -1},
+    {__NR_linkat, H_TWO_AT, DENIAL_LINK, -1},
+    {__NR_symlinkat, H_SYMLINKAT, DENIAL_CREATE, -1},
+    {__NR_mknodat, H_AT, DENIAL_CREATE, -1},
+    {__NR_fchmodat, H_AT, DENIAL_SETATTR, -1},
+    {__NR_fchownat, H_FLAGS_AT, DENIAL_SETATTR, 4},
+    {__NR_truncate, H_PATH, DENIAL_OPEN_WRITE, -1},
+    {__NR_utimensat, H_FLAGS_AT, DENIAL_SETATTR, 3},
+    {__NR_setxattr, H_PATH, DENIAL_SETATTR, -1},
+    {__NR_lsetxattr, H_PATH, DENIAL_SETATTR, -2},
+    {__NR_removexattr, H_PATH, DENIAL_SETATTR, -1},
+    {__NR_lremovexattr, H_PATH, DENIAL_SETATTR, -2},
+    {__NR_connect, H_SOCK, DENIAL_CONNECT, -1},
+    {__NR_bind, H_SOCK, DENIAL_BIND, -1},
+    {__NR_sendto, H_SENDTO, DENIAL_SENDTO, -1},
 };
 
 /* Reads a NUL-terminated string at addr of pid, a page at most at a
@@ -88,8 +101,8 @@ read_string(pid_t pid, uint64_t addr, char *out, size_t cap)
 
 		if (want > page_left)
 			want = page_left;
-		local = (struct iovec){ out + got, want };
-		remote = (struct iovec){ (void *)(uintptr_t)(addr + got), want };
+		local = (struct iovec){out + got, want};
+		remote = (struct iovec){(void *)(uintptr_t)(addr + got), want};
 		n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
 		if (n <= 0)
 			return n < 0 ? -errno : -EFAULT;
@@ -103,7 +116,7 @@ read_string(pid_t pid, uint64_t addr, char *out, size_t cap)
 static int
 read_bytes(pid_t pid, uint64_t addr, void *out, size_t len)
 {
-	struct iovec local = { out, len }, remote = { (void *)(uintptr_t)addr, len };
+	struct iovec local = {out, len}, remote = {(void *)(uintptr_t)addr, len};
 
 	return process_vm_readv(pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -EFAULT;
 }
@@ -133,8 +146,8 @@ static int
 resolve_in_root(pid_t pid, const char *abs, bool follow, char *out, size_t cap)
 {
 	char root[64], self[64];
-	struct open_how how = { .flags = O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW),
-				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
+	struct open_how how = {.flags = O_PATH | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW),
+			       .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS};
 	int rfd, fd;
 	ssize_t n;
 
@@ -166,8 +179,8 @@ absolute(pid_t pid, int dfd, const char *path, char *out, size_t cap)
 	if ((r = base_dir(pid, dfd, base, sizeof(base))) < 0)
 		return r;
 	return snprintf(out, cap, "%s/%s", strcmp(base, "/") ? base : "", path) < (int)cap
-		       ? 0
-		       : -ENAMETOOLONG;
+		   ? 0
+		   : -ENAMETOOLONG;
 }
 
 /* Removes "." and ".." components and repeated '/' of absolute `p`, in
@@ -276,7 +289,7 @@ open_op(uint64_t flags, bool *skip)
 static int
 sock_event(pid_t pid, uint64_t addr, uint64_t len, struct denial_event *ev)
 {
-	struct sockaddr_storage ss = { 0 };
+	struct sockaddr_storage ss = {0};
 
 	if (!addr || len < sizeof(sa_family_t))
 		return 0;
@@ -306,7 +319,8 @@ sock_event(pid_t pid, uint64_t addr, uint64_t len, struct denial_event *ev)
 		/* Abstract names are scoped by Landlock, not named by a rule. */
 		if (!n || un->sun_path[0] == '\0')
 			return 0;
-		snprintf(ev->path, sizeof(ev->path), "%.*s", (int)strnlen(un->sun_path, n), un->sun_path);
+		snprintf(ev->path, sizeof(ev->path), "%.*s", (int)strnlen(un->sun_path, n),
+			 un->sun_path);
 		return ev->path[0] == '/';
 	}
 	return 0;
@@ -350,12 +364,14 @@ decode_call(const struct call *c, const struct seccomp_notif *n, struct denial_e
 		op = open_op(a[1], &skip);
 		if (skip)
 			return 0;
-		return path_event(pid, AT_FDCWD, a[0], op, !(a[1] & O_NOFOLLOW), a[1] & O_EXCL, ev, unres);
+		return path_event(pid, AT_FDCWD, a[0], op, !(a[1] & O_NOFOLLOW), a[1] & O_EXCL, ev,
+				  unres);
 	case H_OPENAT:
 		op = open_op(a[2], &skip);
 		if (skip)
 			return 0;
-		return path_event(pid, (int)a[0], a[1], op, !(a[2] & O_NOFOLLOW), a[2] & O_EXCL, ev, unres);
+		return path_event(pid, (int)a[0], a[1], op, !(a[2] & O_NOFOLLOW), a[2] & O_EXCL, ev,
+				  unres);
 	case H_OPENAT2: {
 		struct open_how how;
 
@@ -416,9 +432,12 @@ wn_decode(int listener, const struct seccomp_notif *n, struct denial_event ev[WN
 		return 0;
 	for (int i = 0; i < WN_MAX_EVENTS; i++) {
 		unresolved[i] = false;
-		ev[i] = (struct denial_event){ .version = DENIAL_VERSION, .source = DENIAL_SRC_NOTIFY,
-					       .op = c->op, .pid = (int32_t)n->pid, .nr = (uint32_t)n->data.nr,
-					       .arch = n->data.arch };
+		ev[i] = (struct denial_event){.version = DENIAL_VERSION,
+					      .source = DENIAL_SRC_NOTIFY,
+					      .op = c->op,
+					      .pid = (int32_t)n->pid,
+					      .nr = (uint32_t)n->data.nr,
+					      .arch = n->data.arch};
 		memcpy(ev[i].args, n->data.args, sizeof(ev[i].args));
 	}
 	k = decode_call(c, n, ev, unresolved);

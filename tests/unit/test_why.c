@@ -36,7 +36,7 @@ lookup(const char *name, void *ctx)
 	return NULL;
 }
 
-static const struct why_launch launch = { .lookup = lookup, .workdir = "/run/heel/wd" };
+static const struct why_launch launch = {.lookup = lookup, .workdir = "/run/heel/wd"};
 
 /* Compiled, written and read back: what heel-why gets. */
 static struct ir_policy *
@@ -52,8 +52,11 @@ reload(const uint8_t *bytes, size_t len)
 static struct ir_policy *
 compile(const char *text)
 {
-	struct sema_options o = { .path = "t.heel", .text = text, .len = strlen(text),
-				  .platforms = IR_PLAT_BIT(IR_LINUX), .target_explicit = true };
+	struct sema_options o = {.path = "t.heel",
+				 .text = text,
+				 .len = strlen(text),
+				 .platforms = IR_PLAT_BIT(IR_LINUX),
+				 .target_explicit = true};
 	struct diag_ctx *ctx = diag_new();
 	struct ir_policy *ir = NULL, *back;
 	uint8_t *bytes = NULL;
@@ -76,7 +79,7 @@ struct fixture {
 static struct fixture
 fixture(const char *text)
 {
-	struct fixture f = { .ir = compile(text) };
+	struct fixture f = {.ir = compile(text)};
 
 	cr_assert_eq(why_policy_new(f.ir, &launch, &f.w), 0);
 	return f;
@@ -92,7 +95,7 @@ fixture_free(struct fixture *f)
 static struct denial_event
 path_event(unsigned op, const char *path, int err)
 {
-	struct denial_event ev = { .version = DENIAL_VERSION, .op = op, .err = err, .pid = 42 };
+	struct denial_event ev = {.version = DENIAL_VERSION, .op = op, .err = err, .pid = 42};
 
 	snprintf(ev.comm, sizeof(ev.comm), "tool");
 	snprintf(ev.path, sizeof(ev.path), "%s", path);
@@ -102,8 +105,8 @@ path_event(unsigned op, const char *path, int err)
 static struct denial_event
 inet_event(unsigned op, const char *addr, uint16_t port)
 {
-	struct denial_event ev = { .version = DENIAL_VERSION, .op = op, .family = AF_INET,
-				   .port = port, .pid = 42 };
+	struct denial_event ev = {
+	    .version = DENIAL_VERSION, .op = op, .family = AF_INET, .port = port, .pid = 42};
 
 	cr_assert_eq(inet_pton(AF_INET, addr, ev.addr), 1);
 	return ev;
@@ -132,7 +135,7 @@ Test(why, a_protection_set_denies_a_read_and_a_grant_of_the_file_allows_it)
 Test(why, each_protection_set_is_named_with_its_rule)
 {
 	struct fixture f = fixture("heel 1\nisolation default\nprotect user-home shared-temp\n");
-	bool seen[IR_SET_COUNT] = { false };
+	bool seen[IR_SET_COUNT] = {false};
 
 	for (size_t i = 0; i < f.ir->npaths; i++) {
 		const struct ir_path_rule *r = &f.ir->paths[i];
@@ -237,7 +240,8 @@ Test(why, shared_temp_never_runs)
 Test(why, a_git_hook_stays_read_only_in_a_writable_place)
 {
 	struct fixture f = fixture(DEFAULT "grant \"/srv/repo\" rw\n");
-	struct denial_event ev = path_event(DENIAL_OPEN_WRITE, "/srv/repo/.git/hooks/pre-commit", EROFS);
+	struct denial_event ev =
+	    path_event(DENIAL_OPEN_WRITE, "/srv/repo/.git/hooks/pre-commit", EROFS);
 	struct why_answer a;
 
 	cr_assert_eq(why_explain(f.w, &ev, &a), 1);
@@ -289,7 +293,8 @@ Test(why, a_refused_domain_meets_the_proxy)
 Test(why, seccomp_names_the_policy_line_or_heels_base)
 {
 	struct fixture f = fixture(DEFAULT "on linux {\n  seccomp deny \"chroot\"\n}\n");
-	struct denial_event ev = { .version = DENIAL_VERSION, .op = DENIAL_SYSCALL, .nr = SYS_chroot };
+	struct denial_event ev = {
+	    .version = DENIAL_VERSION, .op = DENIAL_SYSCALL, .nr = SYS_chroot};
 	struct why_answer a;
 
 	cr_assert_eq(why_explain(f.w, &ev, &a), 1);
@@ -312,13 +317,13 @@ Test(why, what_the_policy_allows_is_not_reported)
 		unsigned op;
 		const char *path;
 	} ok[] = {
-		{ DENIAL_OPEN_READ, "/usr/lib/x86_64-linux-gnu/libc.so.6" },
-		{ DENIAL_EXEC, "/usr/bin/make" },
-		{ DENIAL_OPEN_WRITE, "/run/heel/wd/out.o" },
-		{ DENIAL_CREATE, "/run/heel/wd/new" },
-		{ DENIAL_UNLINK, "/run/heel/wd/old" },
-		{ DENIAL_OPEN_READ, "/home/u/src/main.c" },
-		{ DENIAL_OPEN_READ, "relative/never/judged" },
+	    {DENIAL_OPEN_READ, "/usr/lib/x86_64-linux-gnu/libc.so.6"},
+	    {DENIAL_EXEC, "/usr/bin/make"},
+	    {DENIAL_OPEN_WRITE, "/run/heel/wd/out.o"},
+	    {DENIAL_CREATE, "/run/heel/wd/new"},
+	    {DENIAL_UNLINK, "/run/heel/wd/old"},
+	    {DENIAL_OPEN_READ, "/home/u/src/main.c"},
+	    {DENIAL_OPEN_READ, "relative/never/judged"},
 	};
 	struct why_answer a;
 
@@ -335,9 +340,9 @@ Test(why, what_the_policy_allows_is_not_reported)
  * explanation names it. */
 Test(why, heel_run_options_are_the_rule)
 {
-	struct settings o = { 0 };
+	struct settings o = {0};
 	struct diag_ctx *ctx = diag_new();
-	struct build_in in = { .options = &o, .cwd = "/", .read_start_dir = false };
+	struct build_in in = {.options = &o, .cwd = "/", .read_start_dir = false};
 	char *text = NULL, err[512] = "";
 	uint8_t *bytes = NULL;
 	size_t len = 0;
@@ -376,16 +381,22 @@ Test(why, the_line_and_the_json_say_the_same)
 
 	cr_assert_eq(why_explain(f.w, &ev, &a), 1);
 	why_line(&ev, &a, 3, line, sizeof(line));
-	cr_expect(strstr(line, "heel: refused open-read /home/u/.ssh/id_rsa (tool, 3 times): "
-			       "landlock, protection set credentials, <protect/credentials>:") == line,
+	cr_expect(strstr(line,
+			 "heel: refused open-read /home/u/.ssh/id_rsa (tool, 3 times): "
+			 "landlock, protection set credentials, <protect/credentials>:") == line,
 		  "%s", line);
-	cr_expect(strstr(line, "allow: heel run --readable /home/u/.ssh/id_rsa") != NULL, "%s", line);
+	cr_expect(strstr(line, "allow: heel run --readable /home/u/.ssh/id_rsa") != NULL, "%s",
+		  line);
 	json = why_json(&ev, &a, 3, "2026-12-07T21:00:00.000Z");
 	cr_assert(json);
-	cr_expect(strncmp(json, "{\"type\":\"denial/1\",\"timestamp\":\"2026-12-07T21:00:00.000Z\","
-				"\"pid\":42,\"comm\":\"tool\",\"op\":\"open-read\",\"path\":"
-				"\"/home/u/.ssh/id_rsa\",\"errno\":\"EACCES\"", 119) == 0, "%s", json);
-	cr_expect(strstr(json, "\"wall\":\"landlock\",\"set\":\"credentials\"") != NULL, "%s", json);
+	cr_expect(strncmp(json,
+			  "{\"type\":\"denial/1\",\"timestamp\":\"2026-12-07T21:00:00.000Z\","
+			  "\"pid\":42,\"comm\":\"tool\",\"op\":\"open-read\",\"path\":"
+			  "\"/home/u/.ssh/id_rsa\",\"errno\":\"EACCES\"",
+			  119) == 0,
+		  "%s", json);
+	cr_expect(strstr(json, "\"wall\":\"landlock\",\"set\":\"credentials\"") != NULL, "%s",
+		  json);
 	cr_expect(strstr(json, "\"count\":3}") != NULL, "%s", json);
 	free(json);
 	ev.version = 99;
