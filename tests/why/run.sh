@@ -224,21 +224,23 @@ case_killed_observer_fails_closed() {
 	(cd "$P" && exec "${pre[@]}" env -i PATH=/usr/bin:/bin HOME="$H" timeout 30 "$HEEL" run --why -- \
 		/usr/bin/python3 -c '
 import time
+print("SLEEPING", flush=True)
 time.sleep(2)
 try:
     open("/etc/hostname").read(); print("OPENED")
 except OSError as e: print("FAILED", e.errno)') >"$D/out" 2>"$D/err" </dev/null &
 	local job=$!
-	for _ in $(seq 40); do
-		pid=$(pgrep -x heel-why -u "$([ "$U" = root ] && echo 0 || echo $NOBODY)" -n)
-		[ -n "$pid" ] && break
+	# Once the command is past its start (its own opens watched too).
+	for _ in $(seq 100); do
+		grep -q SLEEPING "$D/out" 2>/dev/null && break
 		sleep 0.05
 	done
+	pid=$(pgrep -x heel-why -u "$([ "$U" = root ] && echo 0 || echo $NOBODY)" -n)
 	[ -n "$pid" ] && kill -9 "$pid"
 	wait $job
 	OUT=$(cat "$D/out") ERR=$(cat "$D/err")
 	[ -n "$pid" ] || prob "heel-why was not found"
-	[[ "$OUT" == "FAILED 38" ]] || prob "the watched open did not fail with ENOSYS: $OUT"
+	[[ "$OUT" == "SLEEPING"$'\n'"FAILED 38" ]] || prob "the watched open did not fail with ENOSYS: $OUT"
 	[[ "$ERR" == *"heel-why died while the command ran"* ]] || prob "heel-exec did not say heel-why died: $ERR"
 }
 
@@ -272,9 +274,42 @@ class T(unittest.TestCase):
 	expect_quiet
 }
 
+case_summary_counts_and_caps() {
+	local i
+	for i in $(seq 25); do mk "$H/.ssh/key$i" "K$i"; done
+	# The same refusal three times is one line, counted; 25 distinct ones
+	# are 20 lines and the rest counted.
+	as "$HEEL" run --why -- sh -c 'for i in 1 2 3; do cat ~/.ssh/key1; done 2>/dev/null; for i in $(seq 25); do cat ~/.ssh/key$i; done 2>/dev/null; echo END'
+	[[ "$OUT" == END ]] || prob "the keys were read: $OUT"
+	expect_line "heel: refused open-read $H/.ssh/key1 (cat, 4 times)"
+	[ "$(grep -c '^heel: refused' <<<"$ERR")" = 20 ] || prob "not 20 lines: $(grep -c '^heel: refused' <<<"$ERR")"
+	expect_line "heel: and 5 more refused actions"
+	# Nothing of it before the command's own output ended.
+	[ "$(tail -n 1 "$D/out")" = END ] || prob "the summary reached standard output"
+}
+
+case_audit_sink_lines() {
+	mk "$H/.ssh/id_rsa" "SECRET-KEY"
+	as "$HEEL" run --why --allow-domain example.com --audit-log "$D/audit.jsonl" -- cat "$H/.ssh/id_rsa"
+	[ -s "$D/audit.jsonl" ] || { prob "no audit lines ($ERR)"; return; }
+	/usr/bin/python3 - "$D/audit.jsonl" "$H/.ssh/id_rsa" <<'PY' || prob "the audit line is not the denial/1 line expected: $(cat "$D/audit.jsonl")"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+d = [l for l in lines if l.get("type") == "denial/1"]
+assert len(d) == 1, d
+d = d[0]
+assert list(d)[:2] == ["type", "timestamp"], d
+assert d["op"] == "open-read" and d["path"] == sys.argv[2], d
+assert d["wall"] == "landlock" and d["set"] == "credentials", d
+assert d["rule"].startswith("<protect/credentials>:"), d
+assert d["option"] == "--readable " + sys.argv[2] and d["count"] == 1, d
+PY
+}
+
 CASES="ssh_key_read write_outside_grants exec_working_directory exec_launch_directory chmod_read_only
 git_hooks_write connect_network_deny seccomp_denied_call heel_exec_why host_commands_refused
-killed_observer_fails_closed no_false_positives_make no_false_positives_python"
+killed_observer_fails_closed summary_counts_and_caps audit_sink_lines no_false_positives_make
+no_false_positives_python"
 
 for U in root $NOBODY; do
 	for c in $CASES; do
