@@ -10,6 +10,10 @@
  * refusals are printed, one line each, at most SHOWN_MAX, and written to
  * the audit sink as JSON lines. */
 #include <errno.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <stddef.h>
+#include <sys/prctl.h>
 #include <stdbool.h>
 #include <poll.h>
 #include <stdio.h>
@@ -223,6 +227,52 @@ summarise(struct state *s)
 	fflush(stderr);
 }
 
+#if defined(__x86_64__)
+#define SELF_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define SELF_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+/* heel-why reads what sandboxed programs name, on the host: should that
+ * ever be subverted, it can start nothing, trace or change nothing of
+ * other processes, make no namespace, mount or socket. What it needs
+ * (process_vm_readv, O_PATH opens, readlink, its listener and sink) stays. */
+static void
+confine_self(void)
+{
+	static const int denied[] = {
+		__NR_execve,	     __NR_execveat,	 __NR_clone,	    __NR_clone3,
+		__NR_ptrace,	     __NR_process_vm_writev, __NR_mount,	    __NR_umount2,
+		__NR_unshare,	     __NR_setns,	 __NR_socket,	    __NR_bpf,
+		__NR_io_uring_setup, __NR_perf_event_open, __NR_pivot_root, __NR_chroot,
+		__NR_keyctl,	     __NR_add_key,	 __NR_init_module, __NR_finit_module,
+		__NR_kexec_load,
+#ifdef __NR_fork
+		__NR_fork,	     __NR_vfork,
+#endif
+	};
+	enum { N = sizeof(denied) / sizeof(denied[0]) };
+	struct sock_filter prog[4 + N + 2];
+	struct sock_fprog fprog = { .len = 4 + N + 2, .filter = prog };
+	size_t n = 0;
+
+	prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+						 offsetof(struct seccomp_data, arch));
+	prog[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SELF_AUDIT_ARCH, 1, 0);
+	prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+	prog[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+						 offsetof(struct seccomp_data, nr));
+	for (size_t i = 0; i < N; i++)
+		prog[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+							 (unsigned)denied[i],
+							 (unsigned char)(N - i), 0);
+	prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	prog[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fprog) < 0)
+		die("cannot confine itself (no_new_privs, seccomp)");
+}
+
 /* One notification: read, let it continue, judge. */
 static void
 serve_one(struct state *s, const struct why_policy *w, int listener, struct seccomp_notif *n,
@@ -284,6 +334,7 @@ main(void)
 								  : sizeof(*resp));
 	if (!n || !resp)
 		die("out of memory");
+	confine_self();
 	if (proxyctl_send(PROXYCTL_FD, "ready", NULL, -1) < 0)
 		return 1;
 	for (;;) {

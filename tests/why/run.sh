@@ -236,6 +236,9 @@ except OSError as e: print("FAILED", e.errno)') >"$D/out" 2>"$D/err" </dev/null 
 		sleep 0.05
 	done
 	pid=$(pgrep -x heel-why -u "$([ "$U" = root ] && echo 0 || echo $NOBODY)" -n)
+	# It confines itself before it serves (no exec, ptrace, mounts...).
+	[ -n "$pid" ] && { grep -q '^NoNewPrivs:[[:space:]]*1' "/proc/$pid/status" &&
+		grep -q '^Seccomp:[[:space:]]*2' "/proc/$pid/status" || prob "heel-why runs unconfined"; }
 	[ -n "$pid" ] && kill -9 "$pid"
 	wait $job
 	OUT=$(cat "$D/out") ERR=$(cat "$D/err")
