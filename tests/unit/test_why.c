@@ -211,6 +211,22 @@ Test(why, exec_from_the_working_directory_meets_noexec)
 	fixture_free(&f);
 }
 
+Test(why, exec_in_a_writable_grant_meets_noexec)
+{
+	struct fixture f = fixture(DEFAULT "grant \"/srv/build\" rw\n");
+	struct denial_event ev = path_event(DENIAL_EXEC, "/srv/build/out/a.out", EACCES);
+	struct why_answer a;
+
+	cr_assert_eq(why_explain(f.w, &ev, &a), 1);
+	cr_expect_eq(a.wall, WHY_WALL_NOEXEC);
+	cr_expect_str_eq(a.rule, "t.heel:3");
+	cr_expect_str_eq(a.option, "--grant /srv/build/out=rwx");
+	/* Reading and writing there is allowed: nothing to say. */
+	ev = path_event(DENIAL_OPEN_WRITE, "/srv/build/out/a.out", 0);
+	cr_expect_eq(why_explain(f.w, &ev, &a), 0);
+	fixture_free(&f);
+}
+
 Test(why, exec_of_what_is_only_readable_meets_landlock)
 {
 	struct fixture f = fixture(DEFAULT "grant \"/srv/tools\" r\n");
