@@ -576,6 +576,32 @@ why_explain(const struct why_policy *w, const struct denial_event *ev, struct wh
 	}
 }
 
+/* What the sandbox named is shown on the user's terminal and in a log:
+ * control characters (C0, DEL and the C1 range as UTF-8 encodes it) are
+ * written as \\xNN, so that a file name cannot move the cursor or
+ * retitle the window; with `high`, every byte above ASCII too (for a
+ * JSON string, which must be UTF-8). */
+static void
+safe_text(const char *in, size_t n, char *out, size_t cap, bool high)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && in[i] && o + 5 < cap; i++) {
+		unsigned char c = (unsigned char)in[i], d = i + 1 < n ? (unsigned char)in[i + 1] : 0;
+		bool c1 = c == 0xc2 && d >= 0x80 && d <= 0x9f;
+
+		if (c < 0x20 || c == 0x7f || (high && c >= 0x80)) {
+			o += (size_t)snprintf(out + o, cap - o, "\\x%02x", c);
+		} else if (c1) {
+			o += (size_t)snprintf(out + o, cap - o, "\\x%02x\\x%02x", c, d);
+			i++;
+		} else {
+			out[o++] = (char)c;
+		}
+	}
+	out[o] = '\0';
+}
+
 /* What was tried on: a path, "host port N", or a call's name. */
 static void
 target_text(const struct denial_event *ev, char *buf, size_t len)
@@ -615,9 +641,32 @@ why_line(const struct denial_event *ev, const struct why_answer *a, unsigned cou
 		snprintf(allow, sizeof(allow), "; allow: %s", a->option);
 	else if (a->line[0])
 		snprintf(allow, sizeof(allow), "; allow: a policy line %s", a->line);
-	return snprintf(buf, len, "heel: refused %s %s (%.*s%s): %s%s, %s: %s%s",
-			why_op_name(ev->op), target, (int)strnlen(ev->comm, DENIAL_COMM_MAX),
-			ev->comm, times, why_wall_name(a->wall), set, a->rule, a->reason, allow);
+	char *raw = NULL;
+	int n = asprintf(&raw, "heel: refused %s %s (%.*s%s): %s%s, %s: %s%s", why_op_name(ev->op),
+			 target, (int)strnlen(ev->comm, DENIAL_COMM_MAX), ev->comm, times,
+			 why_wall_name(a->wall), set, a->rule, a->reason, allow);
+
+	if (n < 0) {
+		snprintf(buf, len, "heel: refused %s (out of memory)", why_op_name(ev->op));
+		return (int)strlen(buf);
+	}
+	safe_text(raw, (size_t)n, buf, len, false);
+	free(raw);
+	return (int)strlen(buf);
+}
+
+/* A JSON string of what may not be UTF-8: as it is when it is, else
+ * with every byte above ASCII escaped. */
+static json_t *
+jstr(const char *s, size_t n)
+{
+	char safe[DENIAL_PATH_MAX * 4 + 16];
+	json_t *j = json_stringn(s, n);
+
+	if (j)
+		return j;
+	safe_text(s, n, safe, sizeof(safe), true);
+	return json_string(safe);
 }
 
 char *
@@ -629,9 +678,9 @@ why_json(const struct denial_event *ev, const struct why_answer *a, unsigned cou
 	json_t *o;
 	char *text;
 
-	o = json_pack("{s:s, s:s, s:i, s:s%, s:s}", "type", WHY_JSON_TYPE, "timestamp", timestamp,
-		      "pid", (json_int_t)ev->pid, "comm", ev->comm,
-		      strnlen(ev->comm, DENIAL_COMM_MAX), "op", why_op_name(ev->op));
+	o = json_pack("{s:s, s:s, s:I, s:o, s:s}", "type", WHY_JSON_TYPE, "timestamp", timestamp,
+		      "pid", (json_int_t)ev->pid, "comm",
+		      jstr(ev->comm, strnlen(ev->comm, DENIAL_COMM_MAX)), "op", why_op_name(ev->op));
 	if (!o)
 		return NULL;
 	if (ev->op == DENIAL_SYSCALL) {
@@ -642,11 +691,9 @@ why_json(const struct denial_event *ev, const struct why_answer *a, unsigned cou
 		json_object_set_new(o, "host", json_string(host));
 		json_object_set_new(o, "port", json_integer(ev->port));
 	} else if (ev->family == 0 && ev->op == DENIAL_CONNECT) {
-		json_object_set_new(o, "host",
-				    json_stringn(ev->path, strnlen(ev->path, DENIAL_PATH_MAX)));
+		json_object_set_new(o, "host", jstr(ev->path, strnlen(ev->path, DENIAL_PATH_MAX)));
 	} else {
-		json_object_set_new(o, "path",
-				    json_stringn(ev->path, strnlen(ev->path, DENIAL_PATH_MAX)));
+		json_object_set_new(o, "path", jstr(ev->path, strnlen(ev->path, DENIAL_PATH_MAX)));
 	}
 	if (en)
 		json_object_set_new(o, "errno", json_string(en));
@@ -657,12 +704,12 @@ why_json(const struct denial_event *ev, const struct why_answer *a, unsigned cou
 	json_object_set_new(o, "wall", json_string(why_wall_name(a->wall)));
 	if (a->set)
 		json_object_set_new(o, "set", json_string(a->set));
-	json_object_set_new(o, "rule", json_string(a->rule));
-	json_object_set_new(o, "reason", json_string(a->reason));
+	json_object_set_new(o, "rule", jstr(a->rule, strlen(a->rule)));
+	json_object_set_new(o, "reason", jstr(a->reason, strlen(a->reason)));
 	if (a->option[0])
-		json_object_set_new(o, "option", json_string(a->option));
+		json_object_set_new(o, "option", jstr(a->option, strlen(a->option)));
 	if (a->line[0])
-		json_object_set_new(o, "line", json_string(a->line));
+		json_object_set_new(o, "line", jstr(a->line, strlen(a->line)));
 	json_object_set_new(o, "count", json_integer(count));
 	text = json_dumps(o, JSON_PRESERVE_ORDER | JSON_COMPACT | JSON_ENSURE_ASCII);
 	json_decref(o);

@@ -72,12 +72,14 @@ const char *why_wall_name(unsigned wall); /* "landlock", "read-only mount"; "?" 
 
 /* One line for the exit summary, without a newline: "heel: refused
  * open-read /home/u/.ssh/id_rsa (cat, 3 times): landlock, protection set
- * credentials (<credentials>:4); allow: heel run --protect-credentials=false".
- * Returns the length it needed, like snprintf. */
+ * credentials, <protect/credentials>:12: the protection set credentials
+ * denies /home/u/.ssh; allow: heel run --readable /home/u/.ssh/id_rsa (a
+ * policy: grant ...)". What the sandbox named goes to a terminal: control
+ * characters are shown as \xNN. Truncated to len; returns its length. */
 int why_line(const struct denial_event *ev, const struct why_answer *a, unsigned count, char *buf,
 	     size_t len);
 
-/* The audit sink's line (heel(5) AUDIT LINES), without a newline:
+/* The audit sink's line (heel(5), IPC), without a newline:
  * "type" "denial/1", "timestamp" as the other lines have it, and the
  * event and answer as fields. Made with jansson. Caller frees; NULL on
  * out-of-memory. */

@@ -419,3 +419,24 @@ Test(why, the_line_and_the_json_say_the_same)
 	cr_expect_eq(why_explain(f.w, &ev, &a), -EINVAL);
 	fixture_free(&f);
 }
+
+/* A file name is the sandbox's: it cannot drive the user's terminal, and
+ * a name that is not UTF-8 still makes a JSON line. */
+Test(why, names_with_control_bytes_are_shown_escaped)
+{
+	struct fixture f = fixture(DEFAULT);
+	struct denial_event ev = path_event(DENIAL_OPEN_READ, "/home/u/.ssh/\x1b]0;pwned\x07\xff", 0);
+	struct why_answer a;
+	char line[2048];
+	char *json;
+
+	cr_assert_eq(why_explain(f.w, &ev, &a), 1);
+	why_line(&ev, &a, 1, line, sizeof(line));
+	cr_expect(strchr(line, '\x1b') == NULL && strchr(line, '\x07') == NULL, "%s", line);
+	cr_expect(strstr(line, "/home/u/.ssh/\\x1b]0;pwned\\x07") != NULL, "%s", line);
+	json = why_json(&ev, &a, 1, "t");
+	cr_assert(json);
+	cr_expect(strstr(json, "\"path\":\"/home/u/.ssh/\\\\x1b]0;pwned\\\\x07\\\\xff\"") != NULL, "%s", json);
+	free(json);
+	fixture_free(&f);
+}
