@@ -587,7 +587,8 @@ safe_text(const char *in, size_t n, char *out, size_t cap, bool high)
 	size_t o = 0;
 
 	for (size_t i = 0; i < n && in[i] && o + 5 < cap; i++) {
-		unsigned char c = (unsigned char)in[i], d = i + 1 < n ? (unsigned char)in[i + 1] : 0;
+		unsigned char c = (unsigned char)in[i],
+			      d = i + 1 < n ? (unsigned char)in[i + 1] : 0;
 		bool c1 = c == 0xc2 && d >= 0x80 && d <= 0x9f;
 
 		if (c < 0x20 || c == 0x7f || (high && c >= 0x80)) {
@@ -680,7 +681,8 @@ why_json(const struct denial_event *ev, const struct why_answer *a, unsigned cou
 
 	o = json_pack("{s:s, s:s, s:I, s:o, s:s}", "type", WHY_JSON_TYPE, "timestamp", timestamp,
 		      "pid", (json_int_t)ev->pid, "comm",
-		      jstr(ev->comm, strnlen(ev->comm, DENIAL_COMM_MAX)), "op", why_op_name(ev->op));
+		      jstr(ev->comm, strnlen(ev->comm, DENIAL_COMM_MAX)), "op",
+		      why_op_name(ev->op));
 	if (!o)
 		return NULL;
 	if (ev->op == DENIAL_SYSCALL) {
