@@ -627,6 +627,8 @@ demo: deps-demo
 bench: deps-bench
 	@$(MAKE) --no-print-directory all $(B)/bench/heel-exec-timing $(LIB)/libheeltest.a
 	@bash tests/bench/run.sh $(BIN)
+	@# What --why costs: a launch, and each watched call (round-robin).
+	@bash tests/why/bench.sh $(B)
 
 fmt:
 	$(call quiet,FMT,compiler runtime launcher tests)clang-format -i $(filter-out $(GEN)/%,$(wildcard compiler/*.[ch] runtime/*.[ch] launcher/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c))
