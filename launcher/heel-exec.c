@@ -29,6 +29,7 @@
 #include "linux_idmap.h"
 #include "linux_cgroup.h"
 #include "linux_broker.h"
+#include "linux_why.h"
 #include "linux_proxy.h"
 #include "pathexpand.h"
 #include "rlimits.h"
@@ -64,6 +65,9 @@ static const char help_text[] =
 	"                          policy, printing each weakening, instead of refusing\n"
 	"      --no-namespaces     with --best-effort: make no namespaces\n"
 	"      --accept WEAKENING  accept this one weakening (per-process-limits)\n"
+	"      --why               watch the file, exec and socket calls (heel-why) and\n"
+	"                          say at exit which were refused, by which rule, and\n"
+	"                          what allows each\n"
 	"  -v, --verbose           say what is done; -vv also lists each optional rule\n"
 	"                          skipped because its path is missing here\n"
 	"  -h, --help              this text\n"
@@ -978,6 +982,7 @@ struct cli {
 	const char *policy;	/* POLICY.hpol, or fdname */
 	const char *workdir;	/* --workdir, or NULL */
 	int artifact_fd;	/* --artifact-fd, or -1 */
+	bool why;		/* --why */
 	char fdname[40];	/* "--artifact-fd N", for messages */
 };
 
@@ -994,6 +999,7 @@ parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-namespaces", no_argument, NULL, 'n' },
 		{ "accept", required_argument, NULL, 'a' },
+		{ "why", no_argument, NULL, 'y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -1026,6 +1032,9 @@ parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c
 			break;
 		case 'n':
 			l->namespaces = false;
+			break;
+		case 'y':
+			c->why = true;
 			break;
 		case 'a':
 			if (!linux_accept_bit(optarg))
@@ -1098,6 +1107,7 @@ main(int argc, char *argv[])
 	struct envb env;
 	struct linux_proxy proxy = { .h = { .pidfd = -1, .ctl = -1 }, .listen_fd = -1 };
 	struct linux_broker broker = { .h = { .pidfd = -1, .ctl = -1 } };
+	struct linux_why why = { .h = { .pidfd = -1, .ctl = -1 } };
 	struct venv_plan venv;
 	struct hc_places places;
 	struct envb_launch vars;
@@ -1203,6 +1213,14 @@ main(int argc, char *argv[])
 		l.broker = &broker;
 		launch_mark("heel-broker started");
 	}
+	/* --why: heel-why, which watches the command's calls. */
+	if (c.why) {
+		if (linux_why_check(&why, &view, &places, err, sizeof(err)) < 0 ||
+		    linux_why_start(&why, &view, &places, &vars, err, sizeof(err)) < 0)
+			fail_in(policy, err);
+		l.why = &why;
+		launch_mark("heel-why started");
+	}
 	/* Before planning, which holds a descriptor per grant; the command
 	 * gets the caller's limit back. */
 	linux_raise_nofile(&l);
@@ -1281,6 +1299,10 @@ main(int argc, char *argv[])
 		status = EXIT_HEEL;
 		goto out;
 	}
+	if (l.why && linux_why_prepare(l.why, wd.path, msg, sizeof(msg)) < 0) {
+		status = EXIT_HEEL;
+		goto out;
+	}
 	l.envp = env.vars;
 
 	/* The tree's cgroup: without one, `limit processes`, `memory` and
@@ -1321,6 +1343,13 @@ out:
 	/* heel-broker kills the calls still running as it stops. */
 	if (l.broker && (r = linux_broker_stop(l.broker)) < 0)
 		note("could not remove %s: %s", broker.dir, strerror(-r));
+	/* heel-why printed what was refused when the tree ended
+	 * (linux_run); a launch that failed before stops it here. */
+	if (l.why)
+		linux_why_stop(l.why);
+	if (l.why_died)
+		note("heel-why died while the command ran; from then on the calls it watched "
+		     "failed (ENOSYS) rather than run unwatched");
 	/* The tree is dead: linux_run swept it before returning. */
 	linux_cgroup_remove(&l, &cgroup);
 	/* A launch that did not run the command leaves nothing behind: not

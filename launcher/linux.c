@@ -33,6 +33,7 @@
 #include "linux_idmap.h"
 #include "linux_net.h"
 #include "linux_broker.h"
+#include "linux_why.h"
 #include "linux_proxy.h"
 #include "linux_view.h"
 #include "linux_cgroup.h"
@@ -589,6 +590,10 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	if (l->broker)
 		check_step(rep, linux_broker_hand_over(l->broker, listener, wdfd, err, sizeof(err)),
 			   err);
+	/* --why: one more filter, after the policy's, whose listener only
+	 * watches (linux_why.h); the exec below is the first call it sees. */
+	if (l->why)
+		check_step(rep, linux_why_watch(l->why, err, sizeof(err)), err);
 	check_step(rep, close_inherited(max_fd, err, sizeof(err)), err);
 	launch_mark("capabilities dropped, seccomp loaded");
 	/* The sandbox's PATH, not ours: the command is looked up as the
@@ -686,6 +691,11 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep, int 
 		close(l->broker->h.ctl);
 		if (l->broker->h.pidfd >= 0)
 			close(l->broker->h.pidfd);
+	}
+	if (l->why) {
+		close(l->why->h.ctl);
+		if (l->why->h.pidfd >= 0)
+			close(l->why->h.pidfd);
 	}
 	if (l->etc_tree >= 0)
 		close(l->etc_tree);
@@ -1273,6 +1283,10 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 	launch_mark("command ran and exited, init reaped");
 	/* Before the sweep below, which takes heel-proxy too. */
 	l->proxy_died = l->proxy && linux_proxy_died(l->proxy);
+	/* The sandbox is gone with its init: heel-why says what was refused
+	 * now, before the sweep takes it too. */
+	if (l->why)
+		l->why_died = linux_why_stop(l->why);
 	/* Whatever is left, in the group or re-parented to us. */
 	pt_kill_tree(child);
 	launch_mark("tree swept");
