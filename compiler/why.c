@@ -43,7 +43,6 @@ struct why_policy {
 
 /* Shared temp: never executable, whatever grants it, except beneath a
  * rule of a directory in it, which is a mount of its own (heel(5)). */
-static const char *const shared_temp[] = {"/tmp", "/var/tmp", "/dev/shm"};
 
 static const char *const op_names[DENIAL_OP_COUNT] = {
     [DENIAL_OPEN_READ] = "open-read", [DENIAL_OPEN_WRITE] = "open-write",
@@ -82,12 +81,6 @@ why_wall_name(unsigned wall)
 #else
 #define NATIVE_SCP SCP_X86_64
 #endif
-
-static bool
-at_or_beneath(const char *path, const char *place)
-{
-	return strcmp(path, place) == 0 || px_beneath(path, place);
-}
 
 static int
 add_rule(struct why_policy *w, const char *path, const struct ir_path_rule *r)
@@ -223,7 +216,7 @@ governing(const struct why_policy *w, const char *path)
 		const struct xrule *x = &w->rules[i];
 		size_t n = strlen(x->path);
 
-		if (!at_or_beneath(path, x->path))
+		if (!px_at_or_beneath(path, x->path))
 			continue;
 		if (best && n < blen)
 			continue;
@@ -252,9 +245,9 @@ readonly_over(const struct why_policy *w, const char *path, const struct xrule *
 	for (size_t i = 0; i < w->nro; i++) {
 		const struct xro *x = &w->ro[i];
 
-		if (!at_or_beneath(path, x->path))
+		if (!px_at_or_beneath(path, x->path))
 			continue;
-		if (g && g->r && (g->r->mode & IR_WRITE) && at_or_beneath(g->path, x->path) &&
+		if (g && g->r && (g->r->mode & IR_WRITE) && px_at_or_beneath(g->path, x->path) &&
 		    g->r->source == IR_SRC_USER)
 			continue;
 		return x;
@@ -280,28 +273,6 @@ static void __attribute__((format(printf, 3, 4))) put(char *buf, size_t len, con
 	va_start(ap, fmt);
 	vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
-}
-
-static void
-dir_of(const char *path, char *out, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash || slash == path)
-		snprintf(out, len, "/");
-	else
-		snprintf(out, len, "%.*s", (int)(slash - path), path);
-}
-
-static bool
-in_shared_temp(const char *path, const char **tmp)
-{
-	for (size_t i = 0; i < sizeof(shared_temp) / sizeof(shared_temp[0]); i++)
-		if (at_or_beneath(path, shared_temp[i])) {
-			*tmp = shared_temp[i];
-			return true;
-		}
-	return false;
 }
 
 static bool
@@ -363,7 +334,7 @@ explain_path(const struct why_policy *w, const struct denial_event *ev, struct w
 
 	if (path[0] != '/')
 		return 0;
-	dir_of(path, dir, sizeof(dir));
+	px_dir_of(path, dir, sizeof(dir));
 	target = names_entry(ev->op) && !(g && strcmp(g->path, path) == 0) ? dir : path;
 	rule_of(a, g);
 	a->covered = g && g->r && mode == IR_MODE_DENY;
@@ -378,7 +349,7 @@ explain_path(const struct why_policy *w, const struct denial_event *ev, struct w
 	if (ev->op == DENIAL_EXEC) {
 		/* Shared temp never runs, whatever grants it, unless a rule
 		 * of a directory beneath it decides (a mount of its own). */
-		if (in_shared_temp(path, &tmp) && !(g && px_beneath(g->path, tmp))) {
+		if ((tmp = px_in_shared_temp(path)) && !(g && px_beneath(g->path, tmp))) {
 			a->wall = WHY_WALL_NOEXEC;
 			put(a->reason, sizeof(a->reason),
 			    "%s lies in shared temp (%s), which never runs anything", path, tmp);
