@@ -2089,6 +2089,11 @@ case_105() { # Reopening the inherited standard descriptors: as far as each desc
 	: >"$f"; : >"$g"
 	[ "$U" != root ] && chown $NOBODY:$NOBODY "$f" "$g"
 	OUT=$("${PRE[@]}" env -i $(ENVV) "$TRY" open-write /dev/stderr 2>>"$f")
+	if [ "$OUT" = ENOENT ] && ! [ -e /dev/stderr ]; then
+		skipr "this machine has no /dev/stderr (udev makes it; a bare devtmpfs does not), so the sandbox, whose /dev is the host's, has none either"
+		finish
+		return
+	fi
 	[ "$OUT" = OK ] || prob "control: /dev/stderr reopened outside gave '$OUT'"
 	: >"$f"
 	# stderr a file outside every writable place, opened for appending.

@@ -26,6 +26,10 @@ mkdir -p /dev/pts /dev/shm /dev/mqueue
 mnt -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts /dev/pts
 mnt -t tmpfs -o mode=1777 tmpfs /dev/shm
 mnt -t mqueue mqueue /dev/mqueue
+# What udev and systemd-tmpfiles make on every Debian system and
+# devtmpfs does not: the standard descriptors by name (conformance 105).
+for n in 0:stdin 1:stdout 2:stderr; do ln -sfn "/proc/self/fd/${n%%:*}" "/dev/${n#*:}"; done
+ln -sfn /proc/self/fd /dev/fd
 # cgroup v2, with the controllers heel's limits use delegated below the
 # root, so cgroup limits are exercised for real.
 mnt -t cgroup2 cgroup2 /sys/fs/cgroup

@@ -12,6 +12,7 @@
 #
 # Usage: tests/kernels/suites.sh [-j] BUILD_DIR SUITE...
 #   SUITE: launcher | conformance:BINARY (BINARY in BUILD_DIR/bin)
+#          | conformance:BINARY:GLOB (only the cases GLOB selects)
 #   -j:    the launcher suite beside the conformance runs, not after them
 #          (a TCG guest runs one suite on about one vCPU, and these two
 #          share no names, ports or processes); each one's output is
@@ -75,6 +76,9 @@ run_one() {
 	local s=$1 t0 rc cmd
 	case $s in
 	launcher) cmd=(bash "$HERE/launcher/run.sh" "$B") ;;
+	conformance:*:*) # conformance:BINARY:GLOB, the cases the glob selects
+		local rest=${s#conformance:}
+		cmd=(bash "$HERE/conformance/run.sh" "$B/bin/heelc" "$B/bin/${rest%%:*}" "$B/conformance" "${rest#*:}") ;;
 	conformance:*) cmd=(bash "$HERE/conformance/run.sh" "$B/bin/heelc" "$B/bin/${s#conformance:}" "$B/conformance") ;;
 	*) echo "unknown suite $s" >"$OUT/$s.out"; echo 2 >"$OUT/$s.rc"; echo 0 >"$OUT/$s.secs"; return ;;
 	esac
