@@ -60,6 +60,12 @@ DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ar
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
 	debian-archive-keyring curl git python3 python3-pip python3-venv iproute2 ca-certificates openssl cargo openssh-client \
 	zsh bash-completion vim
+# heel-observe, the privileged denial observer (docs/observe.md): libbpf
+# to load it, bpftool for vmlinux.h and the skeleton, clang for the BPF
+# object. Optional for the build: without them heel-observe is not built
+# and heel-exec runs without it.
+DEPS_OBSERVE := libbpf-dev bpftool clang libelf-dev zlib1g-dev
+DEPS_CHECK += $(DEPS_OBSERVE)
 # heel-exec.exe: cross-built with mingw-w64 and smoke-tested under Wine
 # (make check-windows).
 DEPS_CHECK += gcc-mingw-w64-x86-64 wine64
@@ -109,7 +115,7 @@ LIBS_HEELC := $(shell pkg-config --libs jansson nettle 2>/dev/null || echo -ljan
 # builds its BPF itself and does not link it.
 LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lseccomp)
 
-.PHONY: uninstall install-apparmor uninstall-apparmor all deps deps-check deps-bench deps-demo deps-kernels check-kernels check-kernel-no-landlock demo check fuzz bench fmt install clean \
+.PHONY: uninstall install-apparmor uninstall-apparmor all deps deps-check deps-observe deps-bench deps-demo deps-kernels check-kernels check-kernel-no-landlock demo check fuzz bench fmt install clean \
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
 	check-launcher check-conformance check-matrix check-container check-apparmor
 
@@ -128,6 +134,8 @@ deps-demo:
 	$(call install_missing,$(DEPS_DEMO))
 deps-kernels:
 	$(call install_missing,$(DEPS_KERNELS))
+deps-observe:
+	$(call install_missing,$(DEPS_OBSERVE))
 
 $(GEN) $(OBJ) $(BIN) $(LIB) $(TBIN):
 	$(Q)mkdir -p $@
@@ -276,6 +284,43 @@ $(BIN)/heel-proxy: $(OBJ)/runtime/proxy/main.o $(LIB)/libheelproxy.a $(LIB)/libh
 	$(call quiet,LD,$@)$(CC) -static-pie $(LDFLAGS) -o $@ $^ -lcares -ljansson 2>&1 >/dev/null | \
 		awk 'index($$0, "$(NSS_WARNING)") { held = ""; next } \
 			held != "" { print held } { held = $$0 } END { if (held != "") print held }' >&2
+
+# ---------------------------------------------------------------- heel-observe
+# The privileged denial observer (docs/observe.md): a program of its own
+# that heel-exec starts where it may load BPF, never linked into
+# heel-exec. Built only where its tools are (libbpf, bpftool, clang) and
+# this machine's kernel has BTF to make vmlinux.h from, on x86-64 (the
+# program reads x86-64 system call registers); elsewhere heel-exec runs
+# without it, as it does where the kernel refuses it.
+OBS := $(B)/observe
+OBSERVE_OK := $(shell command -v bpftool >/dev/null 2>&1 && command -v $(CLANG) >/dev/null 2>&1 && \
+	pkg-config --exists libbpf 2>/dev/null && [ -r /sys/kernel/btf/vmlinux ] && \
+	[ "$(MULTIARCH)" = x86_64-linux-gnu ] && echo yes)
+ifeq ($(OBSERVE_OK),yes)
+all: $(BIN)/heel-observe
+endif
+
+# CO-RE: the types of the kernel it was built on, relocated at load time
+# to the kernel it runs on.
+$(OBS)/vmlinux.h:
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,GEN,$@)bpftool btf dump file /sys/kernel/btf/vmlinux format c >$@.tmp && mv $@.tmp $@
+
+$(OBS)/observe.bpf.o: runtime/observe/observe.bpf.c runtime/observe/observe_event.h $(OBS)/vmlinux.h
+	$(call quiet,CLANG,$<)$(CLANG) -target bpf -g -O2 -Wall -Werror -D__TARGET_ARCH_x86 \
+		-I$(OBS) -Iruntime/observe -c -o $@ $<
+
+$(OBS)/observe.skel.h: $(OBS)/observe.bpf.o
+	$(call quiet,GEN,$@)bpftool gen skeleton $< name observe_bpf >$@.tmp && mv $@.tmp $@
+
+# The system call names come from heelc's own table.
+$(OBJ)/runtime/observe/observe_main.o: runtime/observe/observe_main.c $(OBS)/observe.skel.h
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(CFLAGS_TRUSTED) -Icompiler -I$(OBS) -Iruntime/observe -MMD -MP -c -o $@ $<
+
+$(BIN)/heel-observe: $(OBJ)/runtime/observe/observe_main.o $(OBJ)/runtime/proxyctl.o \
+		$(OBJ)/gen/syscall_table_x86_64.o | $(BIN)
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf) -ljansson
 
 # ---------------------------------------------------------------- heel-broker, heel-ipc
 # heel-broker runs a sandbox's host commands (`ipc`): a program of its
