@@ -30,6 +30,7 @@
 #include "linux_cgroup.h"
 #include "linux_broker.h"
 #include "linux_proxy.h"
+#include "linux_observe.h"
 #include "pathexpand.h"
 #include "rlimits.h"
 #include "venv.h"
@@ -1083,6 +1084,21 @@ parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c
 	l->argv = argv + at + 1;
 }
 
+/* Each line heel-observe wrote, as a note. */
+static void
+note_observed(const struct linux_observe *o)
+{
+	char *lines = linux_observe_lines(o), *p, *nl;
+
+	for (p = lines; p && *p; p = nl + 1) {
+		if (!(nl = strchr(p, '\n')))
+			break;
+		*nl = '\0';
+		note("denial: %s", p);
+	}
+	free(lines);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -1098,6 +1114,7 @@ main(int argc, char *argv[])
 	struct envb env;
 	struct linux_proxy proxy = { .h = { .pidfd = -1, .ctl = -1 }, .listen_fd = -1 };
 	struct linux_broker broker = { .h = { .pidfd = -1, .ctl = -1 } };
+	struct linux_observe observe = { .h = { .pidfd = -1, .ctl = -1 }, .out = -1 };
 	struct venv_plan venv;
 	struct hc_places places;
 	struct envb_launch vars;
@@ -1202,6 +1219,18 @@ main(int argc, char *argv[])
 			fail_in(policy, err);
 		l.broker = &broker;
 		launch_mark("heel-broker started");
+	}
+	/* heel-observe, where it can run: its BPF program loads while the
+	 * sandbox is set up, and is aimed at it before the command starts. */
+	{
+		bool warn;
+
+		linux_observe_start(&observe, &places, &warn, msg, sizeof(msg));
+		if (observe.on)
+			l.observe = &observe;
+		else if (msg[0] && (warn || l.verbose))
+			note("denial observer: off: %s", msg);
+		msg[0] = '\0';
 	}
 	/* Before planning, which holds a descriptor per grant; the command
 	 * gets the caller's limit back. */
@@ -1316,6 +1345,18 @@ out:
 		note("heel-proxy died while the command ran; from then on the sandbox had no "
 		     "network at all");
 	note_network_refused(&l, &view, c.artifact_fd >= 0);
+	if (l.observe && l.observe->on) {
+		linux_observe_stop(l.observe);
+		if (l.verbose)
+			note("denial observer: %lu refusal%s seen%s", observe.denials,
+			     observe.denials == 1 ? "" : "s",
+			     observe.lost ? " (and more lost: its buffer was full)" : "");
+		/* -vv: the raw lines themselves (docs/observe.md), until the
+		 * explanations of each take their place. */
+		if (l.list_skipped)
+			note_observed(&observe);
+	}
+	linux_observe_free(&observe);
 	if (l.proxy)
 		linux_proxy_stop(l.proxy);
 	/* heel-broker kills the calls still running as it stops. */

@@ -4,6 +4,7 @@
  * in it; the child sets itself up in command_main, one step a call with
  * its reason beside it, and execs. */
 #include "linux.h"
+#include "linux_observe.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1236,6 +1237,22 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 		close(jc[0]);
 		envb_free(&why_env);
 		return ret;
+	}
+	/* The denial observer, aimed at the sandbox's PID namespace before
+	 * anything of the command runs (linux_observe.h). It only watches:
+	 * where it cannot, the launch goes on without it. */
+	if (l->observe && l->observe->on) {
+		char why[1024];
+
+		if (!flags)
+			linux_observe_stop(l->observe);
+		if (!flags && l->verbose)
+			l->note("denial observer: off: the sandbox has no PID namespace of its own");
+		else if (flags && linux_observe_aim(l->observe, child, why, sizeof(why)) < 0) {
+			if (l->verbose)
+				l->note("denial observer: off: %s", why);
+		} else if (flags && l->verbose)
+			l->note("denial observer: on: %s", l->observe->what);
 	}
 	/* Our environment may hold secrets the sandbox must not read through
 	 * /proc/<pid>/environ; after the id maps, which need us dumpable. */

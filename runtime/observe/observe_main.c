@@ -317,10 +317,16 @@ obs_render(const struct obs_event *e)
 			/* Relative: taken from the directory walked. */
 			size_t n;
 
+			const char *rel = e->path;
+
+			while (rel[0] == '.' && rel[1] == '/')
+				rel += 2;
 			obs_join(e, buf, sizeof(buf));
 			n = strlen(buf);
-			snprintf(buf + n, sizeof(buf) - n, "%s%.*s", n > 1 ? "/" : "", OBS_PATH_LEN,
-				 e->path);
+			if (!strcmp(rel, "."))
+				rel = "";
+			snprintf(buf + n, sizeof(buf) - n, "%s%.*s", n > 1 && rel[0] ? "/" : "",
+				 OBS_PATH_LEN, rel);
 			json_object_set_new(o, "path", json_string_nocheck(buf));
 		} else if (e->path[0] || e->path_kind == OBS_PATH_FULL) {
 			snprintf(buf, sizeof(buf), "%.*s", OBS_PATH_LEN, e->path);
@@ -437,7 +443,10 @@ obs_load(struct obs *o, bool lsm, const struct btf *vmlinux, char *err, size_t e
 	}
 	r = observe_bpf__load(o->skel);
 	if (r < 0) {
-		if (r == -EPERM)
+		if (r == -EPERM && lsm)
+			snprintf(err, errlen, "refused by this kernel (EPERM before the verifier ran: "
+					      "fentry, fexit and lsm programs are not allowed here)");
+		else if (r == -EPERM)
 			snprintf(err, errlen, "refused (EPERM): %s", o->libbpf_said);
 		else
 			snprintf(err, errlen, "the kernel refused the BPF program (verifier): %s: %s",
