@@ -323,6 +323,11 @@ $(BIN)/heel-observe: $(OBJ)/runtime/observe/observe_main.o $(OBJ)/runtime/proxyc
 		$(OBJ)/gen/syscall_table_x86_64.o | $(BIN)
 	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf) -ljansson
 
+# The observer's suite (tests/observe): as root, one refusal per wall.
+.PHONY: check-observe
+check-observe: $(BIN)/heelc $(BIN)/heel-exec $(if $(filter yes,$(OBSERVE_OK)),$(BIN)/heel-observe)
+	@bash tests/observe/run.sh $(B)
+
 # ---------------------------------------------------------------- heel-broker, heel-ipc
 # heel-broker runs a sandbox's host commands (`ipc`): a program of its
 # own that heel-exec starts, like heel-proxy; jansson reads the calls'

@@ -839,6 +839,11 @@ int BPF_PROG(sc_exit, struct pt_regs *regs, long ret)
 	seccomp_refused = !m || !m->entered || m->nr != nr;
 	if (m)
 		m->entered = 0;
+	/* ENOSYS from seccomp says "use the older call" (heel's filters
+	 * answer clone3 so, to have libc fall back to clone, whose flags
+	 * they can read): a fallback taken every run, not a refusal. */
+	if (seccomp_refused && ret == -ENOSYS_)
+		return 0;
 	kind = sc_kind(nr, &path_i, &at_i, &flags_i);
 	if (!seccomp_refused) {
 		if (kind == SC_NONE || !sc_refusal(ret, kind))
