@@ -570,6 +570,9 @@ int seccomp(void *ctx)
 #else
 	rv = 0;
 #endif
+	/* ENOSYS asks libc for the older call (sc_exit says why). */
+	if (rv == -ENOSYS_)
+		return 0;
 	if (!(e = begin(rv < 0 && rv > -4096 ? rv : 0, OBS_OP_SYSCALL, OBS_HOOK_SECCOMP)))
 		return 0;
 	e->syscall = (__s32)syscall_nr(regs);
@@ -581,9 +584,10 @@ int seccomp(void *ctx)
 
 /* A read-only mount refuses every change with EROFS here, before any LSM
  * hook is asked: the path is the system call's own argument, the mount
- * is walked. */
-SEC("fexit/mnt_get_write_access")
-int mnt_write(void *ctx)
+ * is walked. mnt_get_write_access since 6.8, __mnt_want_write before:
+ * the loader keeps whichever this kernel has. */
+static __always_inline int
+mnt_write_refused(void *ctx)
 {
 	struct obs_event *e;
 	struct vfsmount *m;
@@ -597,6 +601,38 @@ int mnt_write(void *ctx)
 	syscall_path(e, regs);
 	if (e->path_kind == OBS_PATH_NAMES)
 		e->path_kind = OBS_PATH_USER; /* names: the mount, path: none */
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("fexit/mnt_get_write_access")
+int mnt_write(void *ctx) { return mnt_write_refused(ctx); }
+
+SEC("fexit/__mnt_want_write")
+int mnt_write_old(void *ctx) { return mnt_write_refused(ctx); }
+
+/* The file's own mode (and a few VFS rules) refuse an open in may_open,
+ * before security_file_open is asked: a file the sandbox sees with
+ * modes that keep it out (heel's idmapped /etc for root). An exec's
+ * open is left to path_noexec and the LSM hooks. (idmap or user
+ * namespace, const struct path *, int acc_mode, int flag) */
+SEC("fexit/may_open")
+int may_open(void *ctx)
+{
+	long ret = ret_of(ctx);
+	struct obs_event *e;
+	__u64 acc;
+
+	if (ret != -EACCES_ && ret != -EPERM_ && ret != -EROFS_)
+		return 0;
+	acc = (__u64)arg_of(ctx, 2);
+	if (acc & 1) /* MAY_EXEC */
+		return 0;
+	if (!(e = begin(ret, OBS_OP_OPEN, OBS_HOOK_MAY_OPEN)))
+		return 0;
+	/* As f_mode: FMODE_READ 1, FMODE_WRITE 2 (MAY_READ 4, MAY_WRITE 2). */
+	e->access = ((acc & 4) ? 1 : 0) | ((acc & 2) ? 2 : 0);
+	walk_path(e, arg_of(ctx, 1));
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }

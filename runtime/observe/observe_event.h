@@ -63,6 +63,7 @@ enum obs_hook {
 	OBS_HOOK_MNT_WRITE,
 	OBS_HOOK_PATH_NOEXEC,
 	OBS_HOOK_CONNECT_FILE,
+	OBS_HOOK_MAY_OPEN,
 	OBS_HOOK_SYS_EXIT,   /* the system call boundary (raw tracepoint):
 			      * where the kernel refuses trampolines */
 	OBS_HOOK_SECCOMP_SYSCALL, /* the same, for a call seccomp did not

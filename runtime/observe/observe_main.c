@@ -25,10 +25,11 @@
  *   "pid": the process id in the sandbox's PID namespace,
  *   "host_pid": the same on the host,
  *   "comm": the process's name (15 bytes at most),
- *   "op": what was refused: open, truncate, create, mkdir, rmdir,
- *         unlink, rename, link, symlink, setattr, setxattr, exec,
- *         connect, bind, sendmsg, syscall (seccomp), write-readonly-mount,
- *         exec-noexec-mount, mmap-exec-noexec-mount,
+ *   "op": what was refused: open, create, truncate, mkdir, rmdir,
+ *         unlink, rename, link, symlink, chmod, chown, utimes, setattr,
+ *         setxattr, removexattr, exec, mmap-exec, connect, bind,
+ *         sendmsg, syscall (seccomp; "syscall_name" says which), write
+ *         (a read-only mount refused a call not named here),
  *   "access": for open, the file's mode: "read", "write", "read-write",
  *         with "+exec" for an exec's open,
  *   "errno": the value returned (positive), "errno_name": "EACCES",
@@ -40,9 +41,12 @@
  *   "mount": for write-readonly-mount, the read-only mount's root,
  *   "addr": for a socket, "HOST:PORT" ("[V6]:PORT"), or a unix path,
  *   "syscall": the x86-64 system call number, where known,
- *   "hook": the kernel function that refused: "security_file_open",
- *         ..., "__secure_computing", "mnt_get_write_access",
- *         "path_noexec", "__sys_connect_file",
+ *   "hook": where it was seen, which tells the wall: a kernel function
+ *         ("security_file_open" ..., "may_open" (the file's mode),
+ *         "mnt_get_write_access" (a read-only mount), "path_noexec" (a
+ *         noexec mount), "__secure_computing" (seccomp),
+ *         "__sys_connect_file" (no route out)), or at the system call
+ *         boundary "sys_exit" or "seccomp" (docs/observe.md),
  *   "landlock": {"type": "fs"|"net"|..., "access": ["read_file", ...],
  *         "layer": N} when Landlock itself said it refused.
  * Finally, when records were lost to a full ring buffer, one line
@@ -152,9 +156,10 @@ static const char *const obs_hooks[] = {
 	[OBS_HOOK_SOCKET_BIND] = "security_socket_bind",
 	[OBS_HOOK_SOCKET_SENDMSG] = "security_socket_sendmsg",
 	[OBS_HOOK_SECCOMP] = "__secure_computing",
-	[OBS_HOOK_MNT_WRITE] = "mnt_get_write_access",
+	[OBS_HOOK_MNT_WRITE] = "mnt_get_write_access", /* or __mnt_want_write */
 	[OBS_HOOK_PATH_NOEXEC] = "path_noexec",
 	[OBS_HOOK_CONNECT_FILE] = "__sys_connect_file",
+	[OBS_HOOK_MAY_OPEN] = "may_open",
 	[OBS_HOOK_SYS_EXIT] = "sys_exit",
 	[OBS_HOOK_SECCOMP_SYSCALL] = "seccomp",
 };
@@ -289,6 +294,14 @@ obs_render(const struct obs_event *e)
 		op = "syscall";
 	else if (e->op == OBS_OP_FROM_SYSCALL)
 		op = sc ? obs_syscall_op(sc, e->access) : "syscall";
+	/* The mount walls say what was refused in the same words as the
+	 * rest; the hook says which wall. */
+	else if (e->op == OBS_OP_WRITE_RO)
+		op = sc ? obs_syscall_op(sc, 0) : "write";
+	else if (e->op == OBS_OP_EXEC_NOEXEC)
+		op = "exec";
+	else if (e->op == OBS_OP_MMAP_EXEC)
+		op = "mmap-exec";
 	else
 		op = obs_name(obs_ops, OBS_LEN(obs_ops), e->op);
 	json_object_set_new(o, "op", json_string(op));

@@ -56,9 +56,11 @@ on linux {
 POL
 "$T/bin/heelc" "$T/deny-personality.heel" -o "$T/personality.hpol" || exit 1
 
-# Is the observer on here at all? If not, why, by name.
+# Is the observer on here at all? If not, why, by name. (Each launch
+# has a home, and so a record of writable places, of its own: a kernel
+# guest sets XDG_STATE_HOME for the whole machine.)
 mkdir -p "$T/home0"
-state=$(cd "$T" && HOME=$T/home0 PATH=/usr/bin:/bin "$HX" -v "$T/default.hpol" -- true 2>&1 |
+state=$(cd "$T" && HOME=$T/home0 XDG_STATE_HOME=$T/home0/.local/state PATH=/usr/bin:/bin "$HX" -v "$T/default.hpol" -- true 2>&1 |
 	grep 'denial observer:' | head -1)
 case $state in
 *"observer: on"*) echo "# $state" ;;
@@ -89,7 +91,7 @@ run() {
 	local pol=$1 d=$T/case$N
 	shift
 	mkdir -p "$d/home" "$d/launch"
-	OUT=$(cd "$d/launch" && HOME=$d/home PATH=/usr/bin:/bin "$HX" -vv "$pol" -- "$@" 2>"$d/err")
+	OUT=$(cd "$d/launch" && HOME=$d/home XDG_STATE_HOME=$d/home/.local/state PATH=/usr/bin:/bin "$HX" -vv "$pol" -- "$@" 2>"$d/err")
 	RC=$?
 	sed -n 's/^heel-exec: denial: //p' "$d/err" >"$T/lines"
 	grep -q 'denial observer: on' "$d/err" || prob "the observer was not on: $(grep 'denial observer' "$d/err")"
