@@ -1348,9 +1348,10 @@ out:
 	if (l.observe && l.observe->on) {
 		linux_observe_stop(l.observe);
 		if (l.verbose)
-			note("denial observer: %lu refusal%s seen%s", observe.denials,
-			     observe.denials == 1 ? "" : "s",
-			     observe.lost ? " (and more lost: its buffer was full)" : "");
+			note("denial observer: %lu refusal%s seen", observe.denials,
+			     observe.denials == 1 ? "" : "s");
+		if (observe.lost)
+			note("denial observer: %lu more lost: its buffer was full", observe.lost);
 		/* -vv: the raw lines themselves (docs/observe.md), until the
 		 * explanations of each take their place. */
 		if (l.list_skipped)

@@ -174,11 +174,16 @@ linux_observe_stop(struct linux_observe *o)
 	o->on = false;
 	if (!(lines = linux_observe_lines(o)))
 		return;
-	for (p = lines; (p = strstr(p, "\"type\":\"denial-raw")); p++)
-		if (!strncmp(p, "\"type\":\"denial-raw-lost\"", 24))
-			o->lost++;
-		else
+	for (p = lines; (p = strstr(p, "\"type\":\"denial-raw")); p++) {
+		const char *c;
+
+		if (strncmp(p, "\"type\":\"denial-raw-lost\"", 24)) {
 			o->denials++;
+			continue;
+		}
+		if ((c = strstr(p, "\"count\":")))
+			o->lost += strtoul(c + 8, NULL, 10);
+	}
 	free(lines);
 }
 

@@ -6,9 +6,9 @@
  * (Landlock, or another) decided it; Landlock's own report of the right
  * it refused (landlock_log_denial, Linux 6.15+) is joined to the hook's
  * record. The walls that are no LSM hook are seen where they answer: a
- * read-only mount in mnt_get_write_access, a noexec mount in
- * path_noexec, seccomp in __secure_computing, the empty network
- * namespace in __sys_connect_file. Everything else runs a compare and
+ * file's own mode in may_open, a noexec mount in path_noexec, seccomp in
+ * __secure_computing, the empty network namespace in __sys_connect_file,
+ * and a read-only mount at the system call's exit (sc_erofs_only). Everything else runs a compare and
  * returns: a hook that allowed, or a process of another sandbox or of
  * the host, costs one branch.
  *
@@ -295,49 +295,6 @@ syscall_arg(struct pt_regs *regs, int i)
 	return 0;
 }
 
-/* Which argument of system call nr (x86-64 numbers) is the path it acts
- * on; -1 for a call on a descriptor, or one not listed. */
-static __always_inline int
-path_arg(long nr)
-{
-#if defined(__TARGET_ARCH_x86)
-	switch (nr) {
-	case 2: case 59: case 76: case 82: case 83: case 84: case 85: case 87: case 90:
-	case 92: case 94: case 132: case 133: case 188: case 189: case 197: case 198:
-	case 235:
-		return 0; /* open execve truncate rename mkdir rmdir creat unlink chmod
-			   * chown lchown utime mknod setxattr lsetxattr removexattr
-			   * lremovexattr utimes */
-	case 86: case 88:
-		return 1; /* link symlink: the new name */
-	case 257: case 258: case 259: case 260: case 261: case 263: case 264: case 268:
-	case 280: case 316: case 322: case 437: case 452: case 463: case 466:
-		return 1; /* openat mkdirat mknodat fchownat futimesat unlinkat renameat
-			   * fchmodat utimensat renameat2 execveat openat2 fchmodat2
-			   * setxattrat removexattrat */
-	case 265:
-		return 3; /* linkat: the new name */
-	case 266:
-		return 2; /* symlinkat */
-	}
-#endif
-	return -1;
-}
-
-static __always_inline void
-syscall_path(struct obs_event *e, struct pt_regs *regs)
-{
-	long nr = syscall_nr(regs);
-	int i = path_arg(nr);
-	unsigned long p;
-
-	e->syscall = (__s32)nr;
-	if (i < 0 || !(p = syscall_arg(regs, i)))
-		return;
-	e->path_kind = OBS_PATH_USER;
-	bpf_probe_read_user_str(e->path, sizeof(e->path), (const char *)p);
-}
-
 /* ---------------------------------------------------------------- LSM hooks */
 
 SEC("fexit/security_file_open")
@@ -582,35 +539,6 @@ int seccomp(void *ctx)
 
 /* ---------------------------------------------------------------- mounts */
 
-/* A read-only mount refuses every change with EROFS here, before any LSM
- * hook is asked: the path is the system call's own argument, the mount
- * is walked. mnt_get_write_access since 6.8, __mnt_want_write before:
- * the loader keeps whichever this kernel has. */
-static __always_inline int
-mnt_write_refused(void *ctx)
-{
-	struct obs_event *e;
-	struct vfsmount *m;
-	struct pt_regs *regs;
-
-	if (ret_of(ctx) != -EROFS_ || !(e = begin(-EROFS_, OBS_OP_WRITE_RO, OBS_HOOK_MNT_WRITE)))
-		return 0;
-	m = arg_of(ctx, 0);
-	walk(e, BPF_CORE_READ(m, mnt_root), m);
-	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-	syscall_path(e, regs);
-	if (e->path_kind == OBS_PATH_NAMES)
-		e->path_kind = OBS_PATH_USER; /* names: the mount, path: none */
-	bpf_ringbuf_submit(e, 0);
-	return 0;
-}
-
-SEC("fexit/mnt_get_write_access")
-int mnt_write(void *ctx) { return mnt_write_refused(ctx); }
-
-SEC("fexit/__mnt_want_write")
-int mnt_write_old(void *ctx) { return mnt_write_refused(ctx); }
-
 /* The file's own mode (and a few VFS rules) refuse an open in may_open,
  * before security_file_open is asked: a file the sandbox sees with
  * modes that keep it out (heel's idmapped /etc for root). An exec's
@@ -696,6 +624,13 @@ struct sc_mark {
 	__s32 nr;
 	__u32 entered;
 };
+
+/* Set by the loader with the LSM hook set, which loads sc_exit for one
+ * thing only: a read-only mount's EROFS. mnt_want_write answers EROFS
+ * also where the caller only tries (an open with O_WRONLY of a device
+ * file, which needs no write access to its mount, still asks first), so
+ * only the system call's own result tells a refusal. */
+volatile __u32 sc_erofs_only;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
@@ -864,15 +799,17 @@ int BPF_PROG(sc_exit, struct pt_regs *regs, long ret)
 
 	if (ret >= 0 || ret < -4095)
 		return 0;
+	if (sc_erofs_only && ret != -EROFS_)
+		return 0;
 	t = bpf_get_current_task_btf();
 	if (!sc_maybe_sandbox(t))
 		return 0;
 	nr = syscall_nr(regs);
-	m = bpf_task_storage_get(&sc_marks, t, 0, 0);
+	m = sc_erofs_only ? NULL : bpf_task_storage_get(&sc_marks, t, 0, 0);
 	/* No sys_enter for this call: seccomp refused it before the enter
 	 * tracepoint. (A thread seen for the first time has no mark yet but
 	 * was seen entering: sys_enter makes the mark.) */
-	seccomp_refused = !m || !m->entered || m->nr != nr;
+	seccomp_refused = !sc_erofs_only && (!m || !m->entered || m->nr != nr);
 	if (m)
 		m->entered = 0;
 	/* ENOSYS from seccomp says "use the older call" (heel's filters

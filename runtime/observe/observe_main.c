@@ -43,7 +43,7 @@
  *   "syscall": the x86-64 system call number, where known,
  *   "hook": where it was seen, which tells the wall: a kernel function
  *         ("security_file_open" ..., "may_open" (the file's mode),
- *         "mnt_get_write_access" (a read-only mount), "path_noexec" (a
+ *         "sys_exit" with EROFS (a read-only mount), "path_noexec" (a
  *         noexec mount), "__secure_computing" (seccomp),
  *         "__sys_connect_file" (no route out)), or at the system call
  *         boundary "sys_exit" or "seccomp" (docs/observe.md),
@@ -452,7 +452,9 @@ obs_load(struct obs *o, bool lsm, const struct btf *vmlinux, char *err, size_t e
 			snprintf(o->skipped + n, sizeof(o->skipped) - n, "%s%s", n ? ", " : "", t);
 			sc = true;
 		}
-		bpf_program__set_autoload(p, lsm ? !sc : sc);
+		/* The hooks use sc_exit too, for EROFS only (observe.bpf.c). */
+		bpf_program__set_autoload(p, lsm ? !sc || !strcmp(bpf_program__name(p), "sc_exit")
+						 : sc);
 	}
 	r = observe_bpf__load(o->skel);
 	if (r < 0) {
@@ -470,7 +472,8 @@ obs_load(struct obs *o, bool lsm, const struct btf *vmlinux, char *err, size_t e
 	if (r < 0) {
 		observe_bpf__destroy(o->skel);
 		o->skel = NULL;
-	}
+	} else
+		o->skel->bss->sc_erofs_only = lsm;
 	return r;
 }
 
@@ -532,7 +535,7 @@ static void
 obs_describe(const struct obs *o, char *buf, size_t cap)
 {
 	if (!strcmp(o->source, "lsm"))
-		snprintf(buf, cap, "LSM hooks (fexit)%s%s", o->skipped[0] ? "; not on this kernel: " : "",
+		snprintf(buf, cap, "LSM hooks (fexit; read-only mounts at sys_exit)%s%s", o->skipped[0] ? "; not on this kernel: " : "",
 			 o->skipped);
 	else
 		snprintf(buf, cap, "system call boundary (sys_exit)%s%s",
