@@ -166,12 +166,34 @@ linux_observe_stop(struct linux_observe *o)
 {
 	char *lines, *p;
 
+	struct pollfd pfd = { .fd = o->h.ctl, .events = POLLIN };
+	char msg[PROXYCTL_MSG_MAX];
+	int fd = -1, r;
+
 	if (!o->on)
 		return;
-	/* Closing the control socket tells it to drain and exit; the grace
-	 * is for the drain. */
-	helper_stop(&o->h, 2000);
+	/* "done" once every line is written; its detaching after that takes
+	 * an RCU grace period a program, which no one needs to wait for:
+	 * it exits by itself, reaped by whoever inherits it. */
 	o->on = false;
+	if (proxyctl_send(o->h.ctl, "stop", NULL, -1) == 0) {
+		do
+			r = poll(&pfd, 1, OBSERVE_READY_MS);
+		while (r < 0 && errno == EINTR);
+		if (r == 1 && proxyctl_recv(o->h.ctl, msg, sizeof(msg), &fd) > 0 &&
+		    !strcmp(msg, "done")) {
+			if (fd >= 0)
+				close(fd);
+			close(o->h.ctl);
+			o->h.ctl = -1;
+			if (o->h.pidfd >= 0)
+				close(o->h.pidfd);
+			o->h.pidfd = -1;
+			o->h.pid = 0;
+		}
+	}
+	if (o->h.pid)
+		helper_stop(&o->h, 2000);
 	if (!(lines = linux_observe_lines(o)))
 		return;
 	for (p = lines; (p = strstr(p, "\"type\":\"denial-raw")); p++) {

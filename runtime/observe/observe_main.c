@@ -12,8 +12,9 @@
  *                         once the sandbox exists;
  *   observe -> heel-exec: "ready" once attached and aimed at it, or
  *                         "error=ONE LINE" (then it exits 1).
- * heel-exec closing the socket tells it to stop: it drains the ring
- * buffer, writes what is left and exits 0.
+ * heel-exec sending "stop" (or closing the socket) tells it to stop: it
+ * drains the ring buffer, writes what is left, answers "done", and
+ * detaches and exits (which takes a while; heel-exec does not wait).
  *
  * Run by hand (tests, tracing a sandbox started otherwise):
  *   heel-observe --pidns INODE | --pid PID | --cgroup ID [--out-fd N]
@@ -67,9 +68,11 @@
 #include <unistd.h>
 
 #include <arpa/inet.h>
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <jansson.h>
+#include <linux/bpf.h>
 #include <linux/types.h>
 
 #include "observe_event.h"
@@ -477,6 +480,29 @@ obs_load(struct obs *o, bool lsm, const struct btf *vmlinux, char *err, size_t e
 	return r;
 }
 
+/* Whether the kernel refuses an empty fexit program on a hook with EPERM
+ * (trampolines not allowed: some lockdown-hardened kernels). */
+static bool
+obs_trampolines_refused(const struct btf *vmlinux)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FEXIT);
+	int id = btf__find_by_name_kind(vmlinux, "security_file_open", BTF_KIND_FUNC), fd;
+
+	if (id < 0)
+		return false;
+	opts.attach_btf_id = (__u32)id;
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "heel_probe", "GPL", insns, 2, &opts);
+	if (fd >= 0) {
+		close(fd);
+		return false;
+	}
+	return errno == EPERM;
+}
+
 /* Loads the LSM hook set, or where the kernel refuses it the system call
  * set (HEEL_OBSERVE_SOURCE=lsm or syscall takes one only: tests and
  * benchmarks), and makes the ring buffer. 0, or -errno with one line in
@@ -503,7 +529,14 @@ obs_start(struct obs *o, char *err, size_t errlen)
 			 strerror(-r));
 		return r;
 	}
-	if (!want || strcmp(want, "syscall")) {
+	if ((!want || strcmp(want, "syscall")) && obs_trampolines_refused(vmlinux)) {
+		/* Known before libbpf parses the kernel's BTF a second time
+		 * (the largest part of the start-up) for nothing. */
+		r = -EPERM;
+		snprintf(lsm_err, sizeof(lsm_err), "refused by this kernel (EPERM before the "
+						   "verifier ran: fentry, fexit and lsm programs "
+						   "are not allowed here)");
+	} else if (!want || strcmp(want, "syscall")) {
 		r = obs_load(o, true, vmlinux, lsm_err, sizeof(lsm_err));
 		o->source = "lsm";
 	}
@@ -570,7 +603,16 @@ obs_finish(struct obs *o)
 		obs_emit(o, l);
 	}
 	ring_buffer__free(o->rb);
+	o->rb = NULL;
+}
+
+/* Detaching waits for the kernel to be done with the programs (an RCU
+ * grace period each): after the lines are out, never before. */
+static void
+obs_destroy(struct obs *o)
+{
 	observe_bpf__destroy(o->skel);
+	o->skel = NULL;
 }
 
 /* Polls the ring buffer until fd (the control socket, or standard
@@ -606,6 +648,8 @@ obs_run(struct obs *o, int fd, bool ctl)
 				m = read(fd, buf, sizeof(buf));
 			if (m <= 0 && !(m < 0 && errno == EINTR))
 				return;
+			if (ctl && m > 0) /* "stop" */
+				return;
 		}
 	}
 }
@@ -614,7 +658,7 @@ obs_run(struct obs *o, int fd, bool ctl)
 static int
 obs_helper_main(void)
 {
-	struct obs o = { .out = -1 };
+	struct obs o = { .out = -1, .source = "syscall" };
 	char msg[PROXYCTL_MSG_MAX], err[1024];
 	unsigned long long pidns = 0, cgroup = 0;
 	const char *v;
@@ -651,6 +695,7 @@ obs_helper_main(void)
 			close(fd);
 		if (n <= 0) {
 			obs_finish(&o);
+			obs_destroy(&o);
 			return 0;
 		}
 		if ((v = proxyctl_value(msg, "pidns")))
@@ -665,10 +710,15 @@ obs_helper_main(void)
 	obs_describe(&o, err, sizeof(err));
 	if (proxyctl_send(PROXYCTL_FD, "ready", err, -1) < 0) {
 		obs_finish(&o);
+		obs_destroy(&o);
 		return 1;
 	}
+	/* Until "stop" (or heel-exec hangs up): then every line is written
+	 * before "done", and heel-exec need not wait for the detaching. */
 	obs_run(&o, PROXYCTL_FD, true);
 	obs_finish(&o);
+	proxyctl_send(PROXYCTL_FD, "done", NULL, -1);
+	obs_destroy(&o);
 	return 0;
 }
 
@@ -689,7 +739,7 @@ main(int argc, char *argv[])
 		{ "cgroup", required_argument, NULL, 'c' }, { "out-fd", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },         { NULL, 0, NULL, 0 },
 	};
-	struct obs o = { .out = STDOUT_FILENO };
+	struct obs o = { .out = STDOUT_FILENO, .source = "syscall" };
 	unsigned long long pidns = 0, cgroup = 0;
 	char err[1024], nspath[64];
 	struct stat st;
@@ -732,5 +782,6 @@ main(int argc, char *argv[])
 	fprintf(stderr, "heel-observe: ready: %s\n", err);
 	obs_run(&o, STDIN_FILENO, false);
 	obs_finish(&o);
+	obs_destroy(&o);
 	return 0;
 }
