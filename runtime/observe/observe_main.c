@@ -73,6 +73,7 @@
 #include <bpf/libbpf.h>
 #include <jansson.h>
 #include <linux/bpf.h>
+#include <linux/btf.h>
 #include <linux/types.h>
 
 #include "observe_event.h"
@@ -427,12 +428,107 @@ obs_target(const struct bpf_program *p)
 	return slash ? slash + 1 : NULL;
 }
 
+/* The kernel's function names with their BTF ids, read straight from
+ * /sys/kernel/btf/vmlinux: libbpf parses the same file again to load
+ * the program, and a second full parse (btf__load_vmlinux_btf) was a
+ * third of the observer's start-up. The layout is the kernel's BTF
+ * format (Documentation/bpf/btf.rst): a header, then the types, each a
+ * struct btf_type followed by what its kind adds. */
+struct obs_btf {
+	unsigned char *raw;
+	size_t len;
+	const struct btf_header *h;
+};
+
+static int
+obs_btf_read(struct obs_btf *b)
+{
+	int fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC), r = 0;
+	size_t cap = 8 << 20;
+
+	b->raw = NULL;
+	b->len = 0;
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n;
+
+		if (b->len == 0 || b->len == cap) {
+			unsigned char *p = realloc(b->raw, b->len ? (cap *= 2) : cap);
+
+			if (!p) {
+				r = -ENOMEM;
+				break;
+			}
+			b->raw = p;
+		}
+		n = read(fd, b->raw + b->len, cap - b->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			r = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		b->len += (size_t)n;
+	}
+	close(fd);
+	b->h = (const struct btf_header *)b->raw;
+	if (r == 0 && (b->len < sizeof(*b->h) || b->h->magic != BTF_MAGIC ||
+		       (size_t)b->h->hdr_len + b->h->str_off + b->h->str_len > b->len ||
+		       (size_t)b->h->hdr_len + b->h->type_off + b->h->type_len > b->len))
+		r = -EINVAL;
+	if (r < 0) {
+		free(b->raw);
+		b->raw = NULL;
+	}
+	return r;
+}
+
+/* The BTF id of function `name`, or -1. */
+static int
+obs_btf_func(const struct obs_btf *b, const char *name)
+{
+	const unsigned char *t = b->raw + b->h->hdr_len + b->h->type_off;
+	const unsigned char *end = t + b->h->type_len;
+	const char *str = (const char *)b->raw + b->h->hdr_len + b->h->str_off;
+
+	for (int id = 1; t + sizeof(struct btf_type) <= end; id++) {
+		const struct btf_type *bt = (const struct btf_type *)t;
+		unsigned kind = BTF_INFO_KIND(bt->info), vlen = BTF_INFO_VLEN(bt->info);
+		size_t more = 0;
+
+		switch (kind) {
+		case BTF_KIND_INT: case BTF_KIND_VAR: case BTF_KIND_DECL_TAG:
+			more = 4;
+			break;
+		case BTF_KIND_ARRAY:
+			more = 12;
+			break;
+		case BTF_KIND_STRUCT: case BTF_KIND_UNION: case BTF_KIND_DATASEC:
+		case BTF_KIND_ENUM64:
+			more = 12 * (size_t)vlen;
+			break;
+		case BTF_KIND_ENUM: case BTF_KIND_FUNC_PROTO:
+			more = 8 * (size_t)vlen;
+			break;
+		case BTF_KIND_FUNC:
+			if (bt->name_off < b->h->str_len && !strcmp(str + bt->name_off, name))
+				return id;
+			break;
+		}
+		t += sizeof(*bt) + more;
+	}
+	return -1;
+}
+
 /* Opens and loads one of the program's two sets: the LSM hooks (fexit,
  * fentry; what this kernel lacks, like landlock_log_denial before 6.15,
  * left out by name) or the system call boundary (the sc_ programs). 0,
  * or -errno with one line in err naming the reason. */
 static int
-obs_load(struct obs *o, bool lsm, const struct btf *vmlinux, char *err, size_t errlen)
+obs_load(struct obs *o, bool lsm, const struct obs_btf *vmlinux, char *err, size_t errlen)
 {
 	struct bpf_program *p;
 	int r;
@@ -449,7 +545,7 @@ obs_load(struct obs *o, bool lsm, const struct btf *vmlinux, char *err, size_t e
 		const char *t = obs_target(p);
 		bool sc = !strncmp(bpf_program__name(p), "sc_", 3);
 
-		if (lsm && !sc && t && btf__find_by_name_kind(vmlinux, t, BTF_KIND_FUNC) < 0) {
+		if (lsm && !sc && t && obs_btf_func(vmlinux, t) < 0) {
 			size_t n = strlen(o->skipped);
 
 			snprintf(o->skipped + n, sizeof(o->skipped) - n, "%s%s", n ? ", " : "", t);
@@ -483,14 +579,14 @@ obs_load(struct obs *o, bool lsm, const struct btf *vmlinux, char *err, size_t e
 /* Whether the kernel refuses an empty fexit program on a hook with EPERM
  * (trampolines not allowed: some lockdown-hardened kernels). */
 static bool
-obs_trampolines_refused(const struct btf *vmlinux)
+obs_trampolines_refused(const struct obs_btf *vmlinux)
 {
 	const struct bpf_insn insns[] = {
 		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
 		{ .code = BPF_JMP | BPF_EXIT },
 	};
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FEXIT);
-	int id = btf__find_by_name_kind(vmlinux, "security_file_open", BTF_KIND_FUNC), fd;
+	int id = obs_btf_func(vmlinux, "security_file_open"), fd;
 
 	if (id < 0)
 		return false;
@@ -512,7 +608,7 @@ obs_start(struct obs *o, char *err, size_t errlen)
 {
 	const char *want = getenv("HEEL_OBSERVE_SOURCE");
 	char lsm_err[700] = "";
-	struct btf *vmlinux;
+	struct obs_btf vmlinux;
 	int r = -ENOENT;
 
 	obs_current = o;
@@ -522,14 +618,13 @@ obs_start(struct obs *o, char *err, size_t errlen)
 				      "CONFIG_DEBUG_INFO_BTF)", strerror(errno));
 		return -ENOENT;
 	}
-	vmlinux = btf__load_vmlinux_btf();
-	if (!vmlinux) {
-		r = -errno;
+	if ((r = obs_btf_read(&vmlinux)) < 0) {
 		snprintf(err, errlen, "no BTF: /sys/kernel/btf/vmlinux cannot be read: %s",
 			 strerror(-r));
 		return r;
 	}
-	if ((!want || strcmp(want, "syscall")) && obs_trampolines_refused(vmlinux)) {
+	r = -ENOENT;
+	if ((!want || strcmp(want, "syscall")) && obs_trampolines_refused(&vmlinux)) {
 		/* Known before libbpf parses the kernel's BTF a second time
 		 * (the largest part of the start-up) for nothing. */
 		r = -EPERM;
@@ -537,17 +632,17 @@ obs_start(struct obs *o, char *err, size_t errlen)
 						   "verifier ran: fentry, fexit and lsm programs "
 						   "are not allowed here)");
 	} else if (!want || strcmp(want, "syscall")) {
-		r = obs_load(o, true, vmlinux, lsm_err, sizeof(lsm_err));
+		r = obs_load(o, true, &vmlinux, lsm_err, sizeof(lsm_err));
 		o->source = "lsm";
 	}
 	if (r < 0 && (!want || strcmp(want, "lsm"))) {
-		r = obs_load(o, false, vmlinux, err, errlen);
+		r = obs_load(o, false, &vmlinux, err, errlen);
 		o->source = "syscall";
 		/* Why not the hooks: said once, with the source used. */
 		snprintf(o->fallback, sizeof(o->fallback), "%s", lsm_err);
 	} else if (r < 0)
 		snprintf(err, errlen, "%s", lsm_err);
-	btf__free(vmlinux);
+	free(vmlinux.raw);
 	if (r < 0) {
 		if (r == -EPERM && geteuid() != 0)
 			snprintf(err, errlen, "not privileged: loading BPF needs root, or CAP_BPF and "
