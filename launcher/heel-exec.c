@@ -1346,16 +1346,18 @@ out:
 		note("heel-proxy died while the command ran; from then on the sandbox had no "
 		     "network at all");
 	note_network_refused(&l, &view, c.artifact_fd >= 0);
-	if (l.observe && l.observe->on) {
+	if (l.observe) {
+		/* linux_run stopped it before its sweep; not when it failed
+		 * before the command ran. */
 		linux_observe_stop(l.observe);
-		if (l.verbose)
+		if (l.verbose && observe.what[0])
 			note("denial observer: %lu refusal%s seen", observe.denials,
 			     observe.denials == 1 ? "" : "s");
-		if (observe.lost)
+		if (l.verbose && observe.lost)
 			note("denial observer: %lu more lost: its buffer was full", observe.lost);
 		/* -vv: the raw lines themselves (docs/observe.md), until the
 		 * explanations of each take their place. */
-		if (l.list_skipped)
+		if (l.list_skipped && observe.what[0])
 			note_observed(&observe);
 	}
 	linux_observe_free(&observe);

@@ -1290,6 +1290,11 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 	launch_mark("command ran and exited, init reaped");
 	/* Before the sweep below, which takes heel-proxy too. */
 	l->proxy_died = l->proxy && linux_proxy_died(l->proxy);
+	/* heel-observe too: everything it saw is written out first (the
+	 * sandbox's init is gone, and with it every process of its PID
+	 * namespace). */
+	if (l->observe && l->observe->on)
+		linux_observe_stop(l->observe);
 	/* Whatever is left, in the group or re-parented to us. */
 	pt_kill_tree(child);
 	launch_mark("tree swept");

@@ -54,9 +54,14 @@ char LICENSE[] SEC("license") = "GPL";
 volatile __u32 target_pidns;
 volatile __u64 target_cgroup;
 
+/* No wake-up per record: heel-observe reads the buffer every
+ * OBS_READ_MS and at the end, so a burst of refusals costs the refusing
+ * process no context switch each (measured: BENCHMARKS.md). */
+#define OBS_SUBMIT BPF_RB_NO_WAKEUP
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
+	__uint(max_entries, 2 * 1024 * 1024);
 } events SEC(".maps");
 
 /* Records lost to a full ring buffer: the loader says how many. */
@@ -311,7 +316,7 @@ int BPF_PROG(file_open, struct file *file, int ret)
 		e->path_kind = OBS_PATH_FULL;
 	else
 		walk_path(e, &file->f_path);
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, OBS_SUBMIT);
 	return 0;
 }
 
@@ -348,7 +353,7 @@ int file_truncate(void *ctx)
 		return 0;
 	f = arg_of(ctx, 0);
 	walk_path(e, &f->f_path);
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, OBS_SUBMIT);
 	return 0;
 }
 
@@ -362,7 +367,7 @@ dir_entry(void *ctx, __u16 op, __u16 hook)
 	if (ret == 0 || !(e = begin(ret, op, hook)))
 		return 0;
 	walk_in(e, arg_of(ctx, 0), arg_of(ctx, 1));
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, OBS_SUBMIT);
 	return 0;
 }
 
@@ -394,7 +399,7 @@ int path_link(void *ctx)
 	if (ret == 0 || !(e = begin(ret, OBS_OP_LINK, OBS_HOOK_PATH_LINK)))
 		return 0;
 	walk_in(e, arg_of(ctx, 1), arg_of(ctx, 2));
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, OBS_SUBMIT);
 	return 0;
 }
 
@@ -407,7 +412,7 @@ int path_truncate(void *ctx)
 	if (ret == 0 || !(e = begin(ret, OBS_OP_TRUNCATE, OBS_HOOK_PATH_TRUNCATE)))
 		return 0;
 	walk_path(e, arg_of(ctx, 0));
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, OBS_SUBMIT);
 	return 0;
 }
 
@@ -425,7 +430,7 @@ inode_hook(void *ctx, __u16 op, __u16 hook, __u32 with_idmap)
 		return 0;
 	i = bpf_get_func_arg_cnt(ctx) >= with_idmap ? 1 : 0;
 	walk(e, arg_of(ctx, i), NULL);
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, OBS_SUBMIT);
 	return 0;
 }
 
@@ -448,7 +453,7 @@ int bprm_check(void *ctx)
 		return 0;
 	b = arg_of(ctx, 0);
 	walk_path(e, &BPF_CORE_READ(b, file)->f_path);
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, OBS_SUBMIT);
 	return 0;
 }
 
@@ -461,7 +466,7 @@ socket_hook(void *ctx, __u16 op, __u16 hook)
 	if (ret == 0 || !(e = begin(ret, op, hook)))
 		return 0;
 	sockaddr(e, arg_of(ctx, 1), false);
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, OBS_SUBMIT);
 	return 0;
 }
 
@@ -482,7 +487,7 @@ int socket_sendmsg(void *ctx)
 		return 0;
 	m = arg_of(ctx, 1);
 	sockaddr(e, BPF_CORE_READ(m, msg_name), false);
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, OBS_SUBMIT);
 	return 0;
 }
 
@@ -533,7 +538,7 @@ int seccomp(void *ctx)
 	if (!(e = begin(rv < 0 && rv > -4096 ? rv : 0, OBS_OP_SYSCALL, OBS_HOOK_SECCOMP)))
 		return 0;
 	e->syscall = (__s32)syscall_nr(regs);
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, OBS_SUBMIT);
 	return 0;
 }
 
@@ -561,7 +566,7 @@ int may_open(void *ctx)
 	/* As f_mode: FMODE_READ 1, FMODE_WRITE 2 (MAY_READ 4, MAY_WRITE 2). */
 	e->access = ((acc & 4) ? 1 : 0) | ((acc & 2) ? 2 : 0);
 	walk_path(e, arg_of(ctx, 1));
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, OBS_SUBMIT);
 	return 0;
 }
 
@@ -593,7 +598,7 @@ int noexec(void *ctx)
 #endif
 	e->syscall = (__s32)nr;
 	walk_path(e, arg_of(ctx, 0));
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, OBS_SUBMIT);
 	return 0;
 }
 
@@ -613,7 +618,7 @@ int connect_file(void *ctx)
 	if (!(e = begin(ret, OBS_OP_CONNECT, OBS_HOOK_CONNECT_FILE)))
 		return 0;
 	sockaddr(e, arg_of(ctx, 1), false);
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, OBS_SUBMIT);
 	return 0;
 }
 
@@ -855,6 +860,6 @@ int BPF_PROG(sc_exit, struct pt_regs *regs, long ret)
 		bpf_probe_read_user(&name, sizeof(name), (void *)p); /* msg_name first */
 		sockaddr(e, name, true);
 	}
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, OBS_SUBMIT);
 	return 0;
 }

@@ -720,14 +720,14 @@ obs_run(struct obs *o, int fd, bool ctl)
 				{ .fd = ring_buffer__epoll_fd(o->rb), .events = POLLIN } };
 
 	for (;;) {
-		int n = poll(pf, 2, -1);
+		/* The program wakes no one (OBS_SUBMIT): read on a timer. */
+		int n = poll(pf, 2, 100);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return;
-		if (pf[1].revents)
-			ring_buffer__consume(o->rb);
+		ring_buffer__consume(o->rb);
 		if (pf[0].revents & (POLLHUP | POLLERR))
 			return;
 		if (pf[0].revents & POLLIN) {
