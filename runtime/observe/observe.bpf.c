@@ -54,14 +54,19 @@ char LICENSE[] SEC("license") = "GPL";
 volatile __u32 target_pidns;
 volatile __u64 target_cgroup;
 
-/* No wake-up per record: heel-observe reads the buffer every
- * OBS_READ_MS and at the end, so a burst of refusals costs the refusing
- * process no context switch each (measured: BENCHMARKS.md). */
-#define OBS_SUBMIT BPF_RB_NO_WAKEUP
+/* No wake-up per record: heel-observe reads the buffer every 100 ms and
+ * at the end, so a burst of refusals costs the refusing process no
+ * context switch each (measured: BENCHMARKS.md); only once the buffer is
+ * a quarter full is heel-observe woken, so a burst does not fill it
+ * between two reads. */
+#define OBS_RB_SIZE (2 * 1024 * 1024)
+#define OBS_SUBMIT \
+	(bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > OBS_RB_SIZE / 4 ? BPF_RB_FORCE_WAKEUP \
+									   : BPF_RB_NO_WAKEUP)
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 2 * 1024 * 1024);
+	__uint(max_entries, OBS_RB_SIZE);
 } events SEC(".maps");
 
 /* Records lost to a full ring buffer: the loader says how many. */
