@@ -658,7 +658,7 @@ sc_maybe_sandbox(struct task_struct *t)
 	return BPF_CORE_READ(t, thread_pid, level) > 0;
 }
 
-SEC("tp_btf/sys_enter")
+SEC("raw_tp/sys_enter")
 int BPF_PROG(sc_enter, struct pt_regs *regs, long id)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
@@ -796,7 +796,7 @@ sc_arg4(struct pt_regs *regs)
 #endif
 }
 
-SEC("tp_btf/sys_exit")
+SEC("raw_tp/sys_exit")
 int BPF_PROG(sc_exit, struct pt_regs *regs, long ret)
 {
 	struct task_struct *t;

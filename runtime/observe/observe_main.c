@@ -64,7 +64,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <arpa/inet.h>
@@ -78,6 +80,7 @@
 
 #include "observe_event.h"
 #include "observe.skel.h"
+#include "crc32c.h"
 #include "proxyctl.h"
 #include "seccomp_policy.h"
 
@@ -90,6 +93,7 @@ struct obs {
 	char skipped[512];     /* hooks this kernel lacks */
 	const char *source;    /* "lsm" or "syscall": the set loaded */
 	char fallback[700];    /* why the LSM hooks could not be loaded */
+	bool min_btf;          /* relocated with the built-in minimal BTF */
 };
 
 static struct obs *obs_current;
@@ -523,6 +527,40 @@ obs_btf_func(const struct obs_btf *b, const char *name)
 	return -1;
 }
 
+/* The minimal BTF of this program for the kernel it was built on, and
+ * that kernel's BTF's size and CRC-32C (Makefile, observe_minbtf.c). */
+extern const unsigned long long obs_min_btf_for_size;
+extern const uint32_t obs_min_btf_for_crc;
+extern const unsigned char obs_min_btf[];
+extern const size_t obs_min_btf_len;
+
+/* On that kernel: a memfd holding the minimal BTF, whose path
+ * (/proc/self/fd/N) libbpf takes for its CO-RE relocations instead of
+ * searching all of the kernel's types; else -1. */
+static int
+obs_min_btf_fd(const struct obs_btf *vmlinux)
+{
+	size_t at = 0;
+	int fd;
+
+	if (vmlinux->len != obs_min_btf_for_size ||
+	    crc32c_buf(vmlinux->raw, vmlinux->len) != obs_min_btf_for_crc)
+		return -1;
+	fd = (int)memfd_create("heel-observe-btf", MFD_CLOEXEC);
+	while (fd >= 0 && at < obs_min_btf_len) {
+		ssize_t w = write(fd, obs_min_btf + at, obs_min_btf_len - at);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			close(fd);
+			return -1;
+		}
+		at += (size_t)w;
+	}
+	return fd;
+}
+
 /* Opens and loads one of the program's two sets: the LSM hooks (fexit,
  * fentry; what this kernel lacks, like landlock_log_denial before 6.15,
  * left out by name) or the system call boundary (the sc_ programs). 0,
@@ -533,11 +571,22 @@ obs_load(struct obs *o, bool lsm, const struct obs_btf *vmlinux, char *err, size
 	struct bpf_program *p;
 	int r;
 
+	char btf_path[64];
+	int min = obs_min_btf_fd(vmlinux);
+	LIBBPF_OPTS(bpf_object_open_opts, opts);
+
 	o->skipped[0] = '\0';
 	o->libbpf_said[0] = '\0';
-	o->skel = observe_bpf__open();
+	if (min >= 0) {
+		snprintf(btf_path, sizeof(btf_path), "/proc/self/fd/%d", min);
+		opts.btf_custom_path = btf_path;
+	}
+	o->skel = observe_bpf__open_opts(&opts);
+	o->min_btf = min >= 0;
 	if (!o->skel) {
 		r = -errno;
+		if (min >= 0)
+			close(min);
 		snprintf(err, errlen, "opening the BPF program: %s", strerror(-r));
 		return r;
 	}
@@ -573,7 +622,26 @@ obs_load(struct obs *o, bool lsm, const struct obs_btf *vmlinux, char *err, size
 		o->skel = NULL;
 	} else
 		o->skel->bss->sc_erofs_only = lsm;
+	if (min >= 0)
+		close(min);
 	return r;
+}
+
+/* HEEL_OBSERVE_DEBUG: how long each step of the start took. Always true. */
+static bool
+obs_mark(const char *what)
+{
+	static struct timespec t0;
+	struct timespec t;
+
+	if (!getenv("HEEL_OBSERVE_DEBUG"))
+		return true;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	if (!t0.tv_sec)
+		t0 = t;
+	fprintf(stderr, "heel-observe: %7.1f ms %s\n",
+		(double)(t.tv_sec - t0.tv_sec) * 1e3 + (double)(t.tv_nsec - t0.tv_nsec) / 1e6, what);
+	return true;
 }
 
 /* Whether the kernel refuses an empty fexit program on a hook with EPERM
@@ -613,18 +681,22 @@ obs_start(struct obs *o, char *err, size_t errlen)
 
 	obs_current = o;
 	libbpf_set_print(obs_libbpf_print);
+	obs_mark("start");
 	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0) {
 		snprintf(err, errlen, "no BTF: /sys/kernel/btf/vmlinux: %s (a kernel built without "
 				      "CONFIG_DEBUG_INFO_BTF)", strerror(errno));
 		return -ENOENT;
 	}
-	if ((r = obs_btf_read(&vmlinux)) < 0) {
+	r = obs_btf_read(&vmlinux);
+	obs_mark("kernel BTF read");
+	if (r < 0) {
 		snprintf(err, errlen, "no BTF: /sys/kernel/btf/vmlinux cannot be read: %s",
 			 strerror(-r));
 		return r;
 	}
 	r = -ENOENT;
-	if ((!want || strcmp(want, "syscall")) && obs_trampolines_refused(&vmlinux)) {
+	if ((!want || strcmp(want, "syscall")) && obs_trampolines_refused(&vmlinux) &&
+	    obs_mark("trampolines probed")) {
 		/* Known before libbpf parses the kernel's BTF a second time
 		 * (the largest part of the start-up) for nothing. */
 		r = -EPERM;
@@ -643,6 +715,7 @@ obs_start(struct obs *o, char *err, size_t errlen)
 	} else if (r < 0)
 		snprintf(err, errlen, "%s", lsm_err);
 	free(vmlinux.raw);
+	obs_mark("loaded and attached");
 	if (r < 0) {
 		if (r == -EPERM && geteuid() != 0)
 			snprintf(err, errlen, "not privileged: loading BPF needs root, or CAP_BPF and "
@@ -668,6 +741,11 @@ obs_describe(const struct obs *o, char *buf, size_t cap)
 	else
 		snprintf(buf, cap, "system call boundary (sys_exit)%s%s",
 			 o->fallback[0] ? "; the LSM hooks were " : "", o->fallback);
+	if (o->min_btf) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, cap - n, " (relocated with its built-in BTF)");
+	}
 }
 
 /* Aims the attached programs at the sandbox: from now on its refusals
