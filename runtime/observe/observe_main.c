@@ -441,19 +441,43 @@ obs_target(const struct bpf_program *p)
 struct obs_btf {
 	unsigned char *raw;
 	size_t len;
+	bool mapped; /* raw is a mapping of the file (6.16+), else malloc'd */
 	const struct btf_header *h;
 };
+
+static void
+obs_btf_free(struct obs_btf *b)
+{
+	if (b->mapped)
+		munmap(b->raw, b->len);
+	else
+		free(b->raw);
+	b->raw = NULL;
+}
 
 static int
 obs_btf_read(struct obs_btf *b)
 {
 	int fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC), r = 0;
 	size_t cap = 8 << 20;
+	struct stat st;
+	void *m;
 
 	b->raw = NULL;
 	b->len = 0;
+	b->mapped = false;
 	if (fd < 0)
 		return -errno;
+	/* Mapped where the kernel allows it: sysfs reads come 4 KiB at a
+	 * time, 1,300 of them (35 ms here). */
+	if (fstat(fd, &st) == 0 && st.st_size > 0 &&
+	    (m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0)) != MAP_FAILED) {
+		b->raw = m;
+		b->len = (size_t)st.st_size;
+		b->mapped = true;
+		close(fd);
+		goto check;
+	}
 	for (;;) {
 		ssize_t n;
 
@@ -478,15 +502,14 @@ obs_btf_read(struct obs_btf *b)
 		b->len += (size_t)n;
 	}
 	close(fd);
+check:
 	b->h = (const struct btf_header *)b->raw;
 	if (r == 0 && (b->len < sizeof(*b->h) || b->h->magic != BTF_MAGIC ||
 		       (size_t)b->h->hdr_len + b->h->str_off + b->h->str_len > b->len ||
 		       (size_t)b->h->hdr_len + b->h->type_off + b->h->type_len > b->len))
 		r = -EINVAL;
-	if (r < 0) {
-		free(b->raw);
-		b->raw = NULL;
-	}
+	if (r < 0)
+		obs_btf_free(b);
 	return r;
 }
 
@@ -714,7 +737,7 @@ obs_start(struct obs *o, char *err, size_t errlen)
 		snprintf(o->fallback, sizeof(o->fallback), "%s", lsm_err);
 	} else if (r < 0)
 		snprintf(err, errlen, "%s", lsm_err);
-	free(vmlinux.raw);
+	obs_btf_free(&vmlinux);
 	obs_mark("loaded and attached");
 	if (r < 0) {
 		if (r == -EPERM && geteuid() != 0)
