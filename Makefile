@@ -711,6 +711,10 @@ INSTALL_MAP = \
 	packaging/vim/syntax/heel.vim:share/vim/vimfiles/syntax/heel.vim:0644 \
 	packaging/vim/ftdetect/heel.vim:share/vim/vimfiles/ftdetect/heel.vim:0644 \
 	$(LIBHEEL_INSTALL_MAP)
+# heel-observe where it was built (heel-exec runs without it elsewhere).
+ifeq ($(OBSERVE_OK),yes)
+INSTALL_MAP += $(BIN)/heel-observe:bin/heel-observe:0755
+endif
 # Directories only heel uses: removed by uninstall once empty.
 INSTALL_OWN_DIRS := share/heel/policies/protect share/heel/policies/devices share/heel/policies \
 	share/heel/apparmor share/heel share/doc/heel/examples share/doc/heel
