@@ -6,7 +6,8 @@
 # action where it is allowed, reported nothing (the control: the line is
 # heel-observe's, not any error's); a whole `make` of a small C project,
 # reported nothing; refusals of processes outside the sandbox, made while
-# it runs, never reported. As root only: loading BPF needs it (or
+# it runs (on the host, or in another sandbox with its own observer),
+# never reported. As root only: loading BPF needs it (or
 # CAP_BPF and CAP_PERFMON). Where the kernel refuses the program the
 # suite says so by name and skips.
 #
@@ -252,6 +253,27 @@ if want outside_not_reported; then
 	wait "$host"
 	[ "$OUT" = "done" ] || prob "the sandbox did not run ($OUT)"
 	none
+	finish
+fi
+
+if want other_sandbox; then
+	begin other_sandbox
+	# Two sandboxes at once, each with its own observer: each reports its
+	# own refusal and not the other's.
+	d2=$T/other
+	mkdir -p "$d2/home" "$d2/launch"
+	(cd "$d2/launch" && HOME=$d2/home XDG_STATE_HOME=$d2/home/.local/state PATH=/usr/bin:/bin \
+		"$HX" -vv "$T/default.hpol" -- sh -c 'sleep 0.5; cat /etc/gshadow 2>/dev/null; sleep 1' \
+		2>"$d2/err") &
+	other=$!
+	run "$T/default.hpol" sh -c 'sleep 0.5; cat /etc/shadow 2>/dev/null; sleep 1; echo done'
+	wait "$other"
+	[ "$OUT" = "done" ] || prob "the sandbox did not run ($OUT)"
+	expect open EACCES path /etc/shadow
+	grep -q '/etc/gshadow' "$T/lines" && prob "the other sandbox's refusal was reported here"
+	sed -n 's/^heel-exec: denial: //p' "$d2/err" >"$T/lines"
+	expect open EACCES path /etc/gshadow
+	grep -q '"/etc/shadow"' "$T/lines" && prob "this sandbox's refusal was reported by the other's observer"
 	finish
 fi
 
