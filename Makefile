@@ -117,11 +117,11 @@ LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lsecco
 
 .PHONY: uninstall install-apparmor uninstall-apparmor all deps deps-check deps-observe deps-bench deps-demo deps-kernels check-kernels check-kernel-no-landlock demo check fuzz bench fmt install clean \
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
-	check-launcher check-conformance check-matrix check-container check-apparmor
+	check-launcher check-conformance check-matrix check-container check-apparmor check-why
 
 # The empty recipe keeps make from saying "Nothing to be done" when all
 # is built (make demo, make check).
-all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(BIN)/heel-proxy $(BIN)/heel-broker $(BIN)/heel-ipc $(BIN)/heel
+all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl $(BIN)/heel-proxy $(BIN)/heel-broker $(BIN)/heel-ipc $(BIN)/heel-why $(BIN)/heel
 	@:
 
 deps:
@@ -199,7 +199,7 @@ $(BIN)/heelc: $(OBJ)/compiler/main.o $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BI
 LAUNCHER_SRC := launcher/heel-exec.c launcher/linux.c launcher/linux_enforce.c \
 	launcher/linux_view.c launcher/linux_idmap.c launcher/linux_net.c launcher/linux_cgroup.c \
 	launcher/linux_hostenv.c launcher/linux_proxy.c launcher/linux_hostrun.c launcher/linux_gitscan.c \
-	launcher/linux_helper.c launcher/linux_broker.c launcher/linux_execwhy.c \
+	launcher/linux_helper.c launcher/linux_broker.c launcher/linux_execwhy.c launcher/linux_why.c \
 	launcher/linux_observe.c
 LAUNCHER_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o)
 # The test-only build without Landlock and seccomp (tests/launcher): its
@@ -349,7 +349,7 @@ $(BIN)/heel-observe: $(OBJ)/runtime/observe/observe_main.o $(OBJ)/runtime/proxyc
 
 # The observer's suite (tests/observe): as root, one refusal per wall.
 .PHONY: check-observe
-check-observe: $(BIN)/heelc $(BIN)/heel-exec $(if $(filter yes,$(OBSERVE_OK)),$(BIN)/heel-observe)
+check-observe: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-why $(if $(filter yes,$(OBSERVE_OK)),$(BIN)/heel-observe)
 	@bash tests/observe/run.sh $(B)
 
 # ---------------------------------------------------------------- heel-broker, heel-ipc
@@ -387,6 +387,21 @@ $(OBJ)/musl/runtime/musl/fortify_shim.o: runtime/musl/fortify_shim.c
 	$(call quiet,CC,$< [musl])$(MUSL_CC) $(MUSL_CFLAGS) -MMD -MP -c -o $@ $<
 $(BIN)/heel-ipc: $(OBJ)/musl/runtime/broker/client.o $(OBJ)/musl/runtime/musl/fortify_shim.o | $(BIN)
 	$(call quiet,LD,$@)$(MUSL_CC) -static -s -o $@ $^ $(JANSSON_A)
+
+# ---------------------------------------------------------------- heel-why
+# The --why observer (compiler/why/): a program of its own that heel-exec
+# starts, like heel-broker; it links the compiler library for the
+# explainer (compiler/why.c) and the artifact reader. Static like the
+# other helpers: every launch under --why waits for it to start.
+WHY_SRC := $(sort $(wildcard compiler/why/*.c))
+WHY_OBJ := $(WHY_SRC:%.c=$(OBJ)/%.o)
+
+$(WHY_OBJ): $(OBJ)/%.o: %.c | $(GEN)/parser.h $(GEN)/lexer.h
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(CFLAGS_ALL) -Icompiler/why -MMD -MP -c -o $@ $<
+
+$(BIN)/heel-why: $(WHY_OBJ) $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BIN)
+	$(call quiet,LD,$@)$(CC) -static-pie $(LDFLAGS) -o $@ $^ -ljansson -lnettle
 
 # ---------------------------------------------------------------- tests
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
@@ -513,11 +528,12 @@ check-kernel-%: deps-kernels $(KERNEL_PREREQS)
 # places (system dirs, home, protected paths, shared temp, the working
 # directory) and actions, run for real under bin/heel-exec as root and
 # as uid 65534 (tests/matrix).
+# The three builds side by side (tests/lib/lanes.sh): the matrix makes no
+# git repository and shares nothing between runs, so a permissive run's
+# scan of what changed during it finds nothing of another's.
 check-matrix: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl
-	@set -e; for x in heel-exec heel-exec-static heel-exec-musl; do \
-		echo "== isolation matrix: $$x"; \
-		bash tests/lib/own-state.sh bash tests/matrix/run.sh $(B) $$x; \
-	done
+	@bash tests/lib/lanes.sh \
+		$(foreach x,heel-exec heel-exec-static heel-exec-musl,'echo "== isolation matrix: $(x)"; bash tests/lib/own-state.sh bash tests/matrix/run.sh $(B) $(x)')
 
 # The artifact reader (and everything in runtime/) again under ASan+UBSan,
 # since it is what parses untrusted bytes in heel-exec; the Landlock
@@ -670,6 +686,8 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-ipc
 	@$(MAKE) --no-print-directory check-python
 	@$(MAKE) --no-print-directory check-hostside
+	@$(MAKE) --no-print-directory check-why
+	@$(MAKE) --no-print-directory check-observe
 	@$(MAKE) --no-print-directory check-workflow
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz-smoke
@@ -686,6 +704,8 @@ demo: deps-demo
 bench: deps-bench
 	@$(MAKE) --no-print-directory all $(B)/bench/heel-exec-timing $(LIB)/libheeltest.a
 	@bash tests/bench/run.sh $(BIN)
+	@# What --why costs: a launch, and each watched call (round-robin).
+	@bash tests/why/bench.sh $(B)
 
 fmt:
 	$(call quiet,FMT,compiler runtime launcher tests)clang-format -i $(filter-out $(GEN)/%,$(wildcard compiler/*.[ch] runtime/*.[ch] launcher/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c))
@@ -700,6 +720,7 @@ INSTALL_MAP = \
 	$(BIN)/heel:bin/heel:0755 $(BIN)/heelc:bin/heelc:0755 \
 	$(BIN)/heel-exec:bin/heel-exec:0755 $(BIN)/heel-proxy:bin/heel-proxy:0755 \
 	$(BIN)/heel-broker:bin/heel-broker:0755 $(BIN)/heel-ipc:bin/heel-ipc:0755 \
+	$(BIN)/heel-why:bin/heel-why:0755 \
 	docs/heel.1:share/man/man1/heel.1:0644 docs/heelc.1:share/man/man1/heelc.1:0644 \
 	docs/heel-exec.1:share/man/man1/heel-exec.1:0644 docs/heel.5:share/man/man5/heel.5:0644 \
 	$(foreach f,$(STOCK_POLICIES),$(f):share/heel/$(f):0644) \
@@ -779,6 +800,12 @@ check-hostside: all
 	@python3 tests/hostside/callers.py
 	@bash tests/hostside/run.sh $(B)
 
+# --why for real (tests/why): each wall and protection set refused and
+# explained, each with its control, no false positives across a make and
+# a Python test run, as root and as uid 65534 (about 15 s).
+check-why: all
+	@bash tests/why/run.sh $(B)
+
 # An agent's ordinary day (tests/workflow): a real user with a real home
 # (made by the suite), a git project with Python tests, a Makefile and C,
 # node, a local server, under heel run; the same again as root.
@@ -833,6 +860,12 @@ $(LIB)/libheelfront.a: $(FRONT_OBJ) $(TOML_GEN_OBJ) | $(LIB)
 # Unit tests of the front end link its archive too (the shorter stem
 # makes this rule win over the general test_% one).
 $(TBIN)/test_front_%: tests/unit/test_front_%.c $(LIB)/libheelfront.a $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(TBIN)
+	$(call quiet,CCLD,$<)$(CC) $(FRONT_CFLAGS) -Itests/unit -o $@ $< $(LIB)/libheelfront.a $(LIB)/libheelc.a \
+		$(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC)
+
+# The denial explainer (compiler/why.c): its test compiles heel run's own
+# text too, whose rules carry the options that made them.
+$(TBIN)/test_why: tests/unit/test_why.c $(LIB)/libheelfront.a $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(TBIN)
 	$(call quiet,CCLD,$<)$(CC) $(FRONT_CFLAGS) -Itests/unit -o $@ $< $(LIB)/libheelfront.a $(LIB)/libheelc.a \
 		$(LIB)/libheelrt.a -lcriterion $(LIBS_HEELC)
 

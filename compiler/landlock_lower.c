@@ -13,10 +13,15 @@
 #include "hash.h"
 #include "landlock_abi.h"
 
+/* A grant that reaches device nodes: /dev, what is in it, and "/" (as
+ * `isolation permissive` grants it: everything, devices included). A
+ * grant of "/" without IOCTL_DEV would also be a right a kernel before
+ * ABI 5 cannot withhold, so every such policy would be refused there. */
 bool
 ll_path_is_device(const char *path)
 {
-	return strncmp(path, "/dev", 4) == 0 && (path[4] == '\0' || path[4] == '/');
+	return strcmp(path, "/") == 0 ||
+	       (strncmp(path, "/dev", 4) == 0 && (path[4] == '\0' || path[4] == '/'));
 }
 
 uint64_t

@@ -29,6 +29,7 @@
 #include "linux_idmap.h"
 #include "linux_cgroup.h"
 #include "linux_broker.h"
+#include "linux_why.h"
 #include "linux_proxy.h"
 #include "linux_observe.h"
 #include "pathexpand.h"
@@ -65,6 +66,9 @@ static const char help_text[] =
 	"                          policy, printing each weakening, instead of refusing\n"
 	"      --no-namespaces     with --best-effort: make no namespaces\n"
 	"      --accept WEAKENING  accept this one weakening (per-process-limits)\n"
+	"      --why               watch the file, exec and socket calls (heel-why) and\n"
+	"                          say at exit which were refused, by which rule, and\n"
+	"                          what allows each\n"
 	"  -v, --verbose           say what is done; -vv also lists each optional rule\n"
 	"                          skipped because its path is missing here\n"
 	"  -h, --help              this text\n"
@@ -979,6 +983,7 @@ struct cli {
 	const char *policy;	/* POLICY.hpol, or fdname */
 	const char *workdir;	/* --workdir, or NULL */
 	int artifact_fd;	/* --artifact-fd, or -1 */
+	bool why;		/* --why */
 	char fdname[40];	/* "--artifact-fd N", for messages */
 };
 
@@ -995,6 +1000,7 @@ parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "no-namespaces", no_argument, NULL, 'n' },
 		{ "accept", required_argument, NULL, 'a' },
+		{ "why", no_argument, NULL, 'y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -1027,6 +1033,9 @@ parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c
 			break;
 		case 'n':
 			l->namespaces = false;
+			break;
+		case 'y':
+			c->why = true;
 			break;
 		case 'a':
 			if (!linux_accept_bit(optarg))
@@ -1115,6 +1124,7 @@ main(int argc, char *argv[])
 	struct linux_proxy proxy = { .h = { .pidfd = -1, .ctl = -1 }, .listen_fd = -1 };
 	struct linux_broker broker = { .h = { .pidfd = -1, .ctl = -1 } };
 	struct linux_observe observe = { .h = { .pidfd = -1, .ctl = -1 }, .out = -1 };
+	struct linux_why why = { .h = { .pidfd = -1, .ctl = -1 } };
 	struct venv_plan venv;
 	struct hc_places places;
 	struct envb_launch vars;
@@ -1220,18 +1230,28 @@ main(int argc, char *argv[])
 		l.broker = &broker;
 		launch_mark("heel-broker started");
 	}
-	/* heel-observe, where it can run: its BPF program loads while the
-	 * sandbox is set up, and is aimed at it before the command starts. */
-	{
-		bool warn; /* refused by the host-side check: still only under
-			    * -v, since no wall is weaker without it */
+	/* --why: heel-why explains what was refused. What it is told comes
+	 * from heel-observe where heel-exec may load BPF (the kernel's own
+	 * outcomes, seccomp's refusals among them, and nothing to pay per
+	 * call), else from a seccomp listener that watches the command's
+	 * calls (docs/observe.md says what each sees). heel-observe's BPF
+	 * program loads while the sandbox is set up. */
+	if (c.why) {
+		bool warn = false;
 
 		linux_observe_start(&observe, &places, &warn, msg, sizeof(msg));
-		if (observe.on)
+		if (observe.on) {
 			l.observe = &observe;
-		else if (msg[0] && l.verbose)
-			note("denial observer: off: %s", msg);
+			why.kernel = true;
+		} else if (msg[0] && (warn || l.verbose))
+			note("--why: the kernel-side observer is off (%s); the calls are "
+			     "watched with a seccomp listener instead", msg);
 		msg[0] = '\0';
+		if (linux_why_check(&why, &view, &places, err, sizeof(err)) < 0 ||
+		    linux_why_start(&why, &view, &places, &vars, err, sizeof(err)) < 0)
+			fail_in(policy, err);
+		l.why = &why;
+		launch_mark("heel-why started");
 	}
 	/* Before planning, which holds a descriptor per grant; the command
 	 * gets the caller's limit back. */
@@ -1311,6 +1331,10 @@ main(int argc, char *argv[])
 		status = EXIT_HEEL;
 		goto out;
 	}
+	if (l.why && linux_why_prepare(l.why, wd.path, msg, sizeof(msg)) < 0) {
+		status = EXIT_HEEL;
+		goto out;
+	}
 	l.envp = env.vars;
 
 	/* The tree's cgroup: without one, `limit processes`, `memory` and
@@ -1366,6 +1390,16 @@ out:
 	/* heel-broker kills the calls still running as it stops. */
 	if (l.broker && (r = linux_broker_stop(l.broker)) < 0)
 		note("could not remove %s: %s", broker.dir, strerror(-r));
+	/* heel-why printed what was refused when the tree ended
+	 * (linux_run); a launch that failed before stops it here. */
+	if (l.why)
+		linux_why_stop(l.why);
+	if (observe.died)
+		note("heel-observe died while the command ran; what the sandbox was refused from "
+		     "then on was not seen (no wall depends on it)");
+	if (l.why_died)
+		note("heel-why died while the command ran; from then on the calls it watched "
+		     "failed (ENOSYS) rather than run unwatched");
 	/* The tree is dead: linux_run swept it before returning. */
 	linux_cgroup_remove(&l, &cgroup);
 	/* A launch that did not run the command leaves nothing behind: not

@@ -34,6 +34,7 @@
 #include "linux_idmap.h"
 #include "linux_net.h"
 #include "linux_broker.h"
+#include "linux_why.h"
 #include "linux_proxy.h"
 #include "linux_view.h"
 #include "linux_cgroup.h"
@@ -590,6 +591,10 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 	if (l->broker)
 		check_step(rep, linux_broker_hand_over(l->broker, listener, wdfd, err, sizeof(err)),
 			   err);
+	/* --why: one more filter, after the policy's, whose listener only
+	 * watches (linux_why.h); the exec below is the first call it sees. */
+	if (l->why && !l->why->kernel)
+		check_step(rep, linux_why_watch(l->why, err, sizeof(err)), err);
 	check_step(rep, close_inherited(max_fd, err, sizeof(err)), err);
 	launch_mark("capabilities dropped, seccomp loaded");
 	/* The sandbox's PATH, not ours: the command is looked up as the
@@ -687,6 +692,11 @@ init_main(struct linux_launch *l, int flags, pid_t parent, int go, int rep, int 
 		close(l->broker->h.ctl);
 		if (l->broker->h.pidfd >= 0)
 			close(l->broker->h.pidfd);
+	}
+	if (l->why) {
+		close(l->why->h.ctl);
+		if (l->why->h.pidfd >= 0)
+			close(l->why->h.pidfd);
 	}
 	if (l->etc_tree >= 0)
 		close(l->etc_tree);
@@ -1244,14 +1254,17 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 	if (l->observe && l->observe->on) {
 		char why[1024];
 
+		/* --why asked for it: its loss is said without -v. */
 		if (!flags)
 			linux_observe_stop(l->observe);
-		if (!flags && l->verbose)
-			l->note("denial observer: off: the sandbox has no PID namespace of its own");
-		else if (flags && linux_observe_aim(l->observe, child, why, sizeof(why)) < 0) {
-			if (l->verbose)
-				l->note("denial observer: off: %s", why);
-		} else if (flags && l->verbose)
+		if (!flags)
+			l->note("--why: the denial observer cannot watch a sandbox without a PID "
+				"namespace of its own (--no-namespaces): nothing refused will be "
+				"explained");
+		else if (linux_observe_aim(l->observe, child, why, sizeof(why)) < 0)
+			l->note("--why: the denial observer could not be aimed at the sandbox (%s): "
+				"nothing refused will be explained", why);
+		else if (l->verbose)
 			l->note("denial observer: on: %s", l->observe->what);
 	}
 	/* Our environment may hold secrets the sandbox must not read through
@@ -1295,6 +1308,13 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 	 * namespace). */
 	if (l->observe && l->observe->on)
 		linux_observe_stop(l->observe);
+	/* The sandbox is gone with its init: heel-why says what was refused
+	 * now, before the sweep takes it too; what heel-observe saw first. */
+	if (l->why) {
+		if (l->why->kernel && l->observe && l->observe->out >= 0)
+			(void)linux_why_observed(l->why, l->observe->out);
+		l->why_died = linux_why_stop(l->why);
+	}
 	/* Whatever is left, in the group or re-parented to us. */
 	pt_kill_tree(child);
 	launch_mark("tree swept");

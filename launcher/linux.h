@@ -91,6 +91,10 @@ struct linux_launch {
 				   * NULL without host commands */
 	struct linux_observe *observe; /* heel-observe (linux_observe.h),
 				   * started; NULL where it does not run */
+	struct linux_why *why;    /* heel-why (linux_why.h), started; NULL
+				   * without --why */
+	bool why_died;            /* set by linux_run: heel-why died while the
+				   * command ran */
 	bool proxy_died;          /* set by linux_run: heel-proxy died while
 				   * the command ran */
 	unsigned long long net_refused[2]; /* set by linux_run under network

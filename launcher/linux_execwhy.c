@@ -34,7 +34,6 @@ const size_t xw_npreset_grants = sizeof(xw_preset_grants) / sizeof(xw_preset_gra
 /* Shared temp: never executable, whatever grants it (linux_view.c),
  * except beneath a grant of a directory in it, which is a mount of its
  * own. */
-static const char *const shared_temp[] = { "/tmp", "/var/tmp", "/dev/shm" };
 
 /* A path rule of the policy, expanded as the launch expanded it. */
 struct rule {
@@ -179,12 +178,6 @@ rules_load(const struct xw_launch *xl, struct rules *rs)
 	return 0;
 }
 
-static bool
-at_or_beneath(const char *path, const char *dir)
-{
-	return strcmp(path, dir) == 0 || px_beneath(path, dir);
-}
-
 /* The rule that decides `path`: the longest at or above it; on one path
  * a grant beats a deny, except that a grant of the isolation base loses
  * to a deny someone else made (heel(5) PRECEDENCE); grants keep the
@@ -200,7 +193,7 @@ deciding(const struct rules *rs, const char *path, uint8_t *mode)
 		const struct rule *r = &rs->r[i];
 		size_t len = strlen(r->path);
 
-		if (!at_or_beneath(path, r->path) || (best && len < blen))
+		if (!px_at_or_beneath(path, r->path) || (best && len < blen))
 			continue;
 		if (!best || len > blen) {
 			best = r;
@@ -291,23 +284,12 @@ preset_hint(const struct xw_launch *xl, const char *path, char *out, size_t len)
 
 		if ((said && strcmp(said, g->preset) == 0) ||
 		    px_expand(g->path, lookup, (void *)xl, p, sizeof(p), &info) < 0 ||
-		    !at_or_beneath(path, p))
+		    !px_at_or_beneath(path, p))
 			continue;
 		add(out, len, "; or the stock preset <%s>, which grants \"%s\" (include <%s>; heel run "
 			      "--preset %s)", g->preset, g->path, g->preset, g->preset);
 		said = g->preset;
 	}
-}
-
-static void
-dir_of(const char *path, char *out, size_t len)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash || slash == path)
-		snprintf(out, len, "/");
-	else
-		snprintf(out, len, "%.*s", (int)(slash - path), path);
 }
 
 /* The interpreter a #! script names, or false. Read as data: a
@@ -342,17 +324,6 @@ interpreter(const char *path, char *out, size_t len)
 	return true;
 }
 
-static bool
-in_shared_temp(const char *path, const char **which)
-{
-	for (size_t i = 0; i < sizeof(shared_temp) / sizeof(*shared_temp); i++)
-		if (at_or_beneath(path, shared_temp[i])) {
-			*which = shared_temp[i];
-			return true;
-		}
-	return false;
-}
-
 /* One file: the why line and the way-out line; depth 0 may look at a
  * script's interpreter once. */
 static void
@@ -366,7 +337,7 @@ explain_file(const struct xw_launch *xl, const struct rules *rs, const char *fil
 	struct stat st;
 	uint8_t mode;
 
-	dir_of(file, dir, sizeof(dir));
+	px_dir_of(file, dir, sizeof(dir));
 	r = deciding(rs, file, &mode);
 	if (r && !r->tmpl) {
 		add(out, len, "\n  why: %s lies in the working directory (%s), which is writable and "
@@ -378,7 +349,7 @@ explain_file(const struct xw_launch *xl, const struct rules *rs, const char *fil
 	}
 	/* Shared temp never runs, unless a rule of a directory beneath it
 	 * decides (it is a mount of its own then, as its mode says). */
-	if (in_shared_temp(file, &tmp) && !(r && px_beneath(r->path, tmp))) {
+	if ((tmp = px_in_shared_temp(file)) && !(r && px_beneath(r->path, tmp))) {
 		add(out, len, "\n  why: %s lies in shared temp (%s), which never runs anything: any "
 			      "program of the machine can put files there", file, tmp);
 		/* A grant of shared temp itself never runs either. */

@@ -500,8 +500,10 @@ trim(char *s)
 
 /* core.hooksPath in the git config file `path` (the last one wins, as
  * git reads it), into out; false when it sets none. Enough of git's
- * format for this one key: [core] sections, `key = value`, a quoted
- * value, comments; include directives are not followed. */
+ * format for this one key: [core] sections (a key may follow the header
+ * on its line: `[core] hooksPath = x`), `key = value`, a quoted value,
+ * comments, also after an unquoted value; include directives are not
+ * followed. */
 static bool
 git_hooks_path(const char *path, char *out, size_t len)
 {
@@ -515,18 +517,25 @@ git_hooks_path(const char *path, char *out, size_t len)
 		char *l = trim(line), *eq, *v;
 
 		if (*l == '[') {
+			char *end = strchr(l, ']');
+
 			core = strncasecmp(l + 1, "core", 4) == 0 && (l[5] == ']' || l[5] == ' ');
-			continue;
+			if (!end)
+				continue;
+			l = trim(end + 1);
 		}
-		if (!core || !(eq = strchr(l, '=')))
+		if (*l == '#' || *l == ';' || !core || !(eq = strchr(l, '=')))
 			continue;
 		*eq = '\0';
 		if (strcasecmp(trim(l), "hookspath") != 0)
 			continue;
 		v = trim(eq + 1);
-		if (*v == '"' && strlen(v) >= 2 && v[strlen(v) - 1] == '"') {
-			v[strlen(v) - 1] = '\0';
+		if (*v == '"' && strchr(v + 1, '"')) {
+			*strchr(v + 1, '"') = '\0';
 			v++;
+		} else {
+			v[strcspn(v, "#;")] = '\0';
+			v = trim(v);
 		}
 		if (*v && strlen(v) < len) {
 			strcpy(out, v);

@@ -176,6 +176,7 @@ linux_observe_stop(struct linux_observe *o)
 	 * an RCU grace period a program, which no one needs to wait for:
 	 * it exits by itself, reaped by whoever inherits it. */
 	o->on = false;
+	o->died = helper_died(&o->h);
 	if (proxyctl_send(o->h.ctl, "stop", NULL, -1) == 0) {
 		do
 			r = poll(&pfd, 1, OBSERVE_READY_MS);

@@ -25,6 +25,7 @@ struct linux_observe {
 	int out;            /* memfd heel-observe writes its lines to; -1 */
 	char what[512];     /* its "ready" line: which programs it loaded */
 	unsigned long denials, lost; /* counted by linux_observe_stop */
+	bool died;	    /* linux_observe_stop found it dead */
 };
 
 /* Starts heel-observe where it can run; else leaves o off and says why

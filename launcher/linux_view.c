@@ -57,7 +57,6 @@ struct view_mount_attr {
 /* Shared temp: other programs of the host put files there, so mapping
  * one executable (the dynamic loader run on it) must fail however the
  * policy grants it. */
-static const char *const shared_temp[] = { "/dev/shm", "/tmp", "/var/tmp" };
 
 /* One line in err; returns -e. */
 static int __attribute__((format(printf, 4, 5)))
@@ -167,12 +166,6 @@ add_place(struct view *v, const char *path, bool writable, bool exec, bool fresh
 	return 0;
 }
 
-static bool
-at_or_beneath(const char *path, const char *dir)
-{
-	return strcmp(path, dir) == 0 || px_beneath(path, dir);
-}
-
 bool
 view_private_shm(const struct ll_plan *plan, const char *workdir)
 {
@@ -192,8 +185,8 @@ view_private_shm(const struct ll_plan *plan, const char *workdir)
 static bool
 is_shared_temp(const char *path)
 {
-	for (size_t i = 0; i < sizeof(shared_temp) / sizeof(*shared_temp); i++)
-		if (strcmp(path, shared_temp[i]) == 0)
+	for (size_t i = 0; i < sizeof(px_shared_temp) / sizeof(*px_shared_temp); i++)
+		if (strcmp(path, px_shared_temp[i]) == 0)
 			return true;
 	return false;
 }
@@ -213,10 +206,10 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 			goto nomem;
 		v->places[v->nplaces - 1].private_shm = true;
 	}
-	for (size_t i = 0; i < sizeof(shared_temp) / sizeof(*shared_temp); i++)
-		if (lstat(shared_temp[i], &st) == 0 && S_ISDIR(st.st_mode) &&
-		    !(v->private_shm && strcmp(shared_temp[i], VIEW_SHM) == 0) &&
-		    (r = add_place(v, shared_temp[i], false, false, false, false)) < 0)
+	for (size_t i = 0; i < sizeof(px_shared_temp) / sizeof(*px_shared_temp); i++)
+		if (lstat(px_shared_temp[i], &st) == 0 && S_ISDIR(st.st_mode) &&
+		    !(v->private_shm && strcmp(px_shared_temp[i], VIEW_SHM) == 0) &&
+		    (r = add_place(v, px_shared_temp[i], false, false, false, false)) < 0)
 			goto nomem;
 	for (size_t i = 0; plan && i < plan->nrules; i++) {
 		const struct ll_plan_rule *pr = &plan->rules[i];
@@ -225,7 +218,7 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 			continue;
 		/* The host's /dev/shm, hidden by the sandbox's own: a grant
 		 * of it grants the sandbox's. */
-		if (v->private_shm && at_or_beneath(pr->path, VIEW_SHM))
+		if (v->private_shm && px_at_or_beneath(pr->path, VIEW_SHM))
 			continue;
 		/* Device nodes stay writable on a read-only mount; only
 		 * directories and regular files need a place of their own. */
@@ -250,7 +243,7 @@ view_plan(struct view *v, const struct ll_plan *plan, const char *workdir,
 
 		if ((pr->access & LL_FS_WRITE_RIGHTS) ||
 		    (!pr->is_dir && !pr->is_reg) ||
-		    (v->private_shm && at_or_beneath(pr->path, VIEW_SHM)))
+		    (v->private_shm && px_at_or_beneath(pr->path, VIEW_SHM)))
 			continue;
 		for (size_t j = 0; j < nw; j++)
 			if ((v->places[j].writable || exec) &&
@@ -476,7 +469,7 @@ pin_parents(const struct ll_plan *plan, const bool *nested, bool private_shm, ch
 	npins = 0;
 	for (size_t m = 0; m < plan->nmounts; m++)
 		for (size_t k = 0; !nested[m] && k < plan->mounts[m].nkeep; k++)
-			if (!(private_shm && at_or_beneath(plan->mounts[m].keep[k], VIEW_SHM)))
+			if (!(private_shm && px_at_or_beneath(plan->mounts[m].keep[k], VIEW_SHM)))
 				pins[npins++] = plan->mounts[m].keep[k];
 	qsort(pins, npins, sizeof(*pins), cmp_str);
 	for (size_t i = 0; i < npins && r == 0; i++) {
@@ -705,7 +698,7 @@ view_mount_covers(const struct ll_plan *plan, bool root_only, bool private_shm, 
 			nested[m] = o != m && plan->mounts[o].is_dir &&
 				    px_beneath(plan->mounts[m].deny, plan->mounts[o].deny);
 	for (size_t m = 0; plan && r == 0 && m < plan->nmounts; m++)
-		if (!nested[m] && !(private_shm && at_or_beneath(plan->mounts[m].deny, VIEW_SHM)))
+		if (!nested[m] && !(private_shm && px_at_or_beneath(plan->mounts[m].deny, VIEW_SHM)))
 			r = add_cover(&cv, plan->mounts[m].deny, plan->mounts[m].is_dir, false);
 	if (r < 0)
 		r = fail(err, errlen, -r, "planning the covers: %s", strerror(-r));

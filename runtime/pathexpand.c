@@ -284,6 +284,34 @@ px_describe(const struct px_info *info, char *buf, size_t len)
 	return buf;
 }
 
+const char *const px_shared_temp[3] = { "/dev/shm", "/tmp", "/var/tmp" };
+
+bool
+px_at_or_beneath(const char *path, const char *dir)
+{
+	return strcmp(path, dir) == 0 || px_beneath(path, dir);
+}
+
+void
+px_dir_of(const char *path, char *out, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || slash == path)
+		snprintf(out, len, "/");
+	else
+		snprintf(out, len, "%.*s", (int)(slash - path), path);
+}
+
+const char *
+px_in_shared_temp(const char *path)
+{
+	for (size_t i = 0; i < sizeof(px_shared_temp) / sizeof(*px_shared_temp); i++)
+		if (px_at_or_beneath(path, px_shared_temp[i]))
+			return px_shared_temp[i];
+	return NULL;
+}
+
 bool
 px_beneath(const char *child, const char *parent)
 {

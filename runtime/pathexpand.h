@@ -55,6 +55,16 @@ bool px_is_system(const char *path);
 /* Whether absolute, normalised `child` lies strictly beneath directory
  * `parent` ("/" is above every other path). */
 bool px_beneath(const char *child, const char *parent);
+/* px_beneath, or the path itself. */
+bool px_at_or_beneath(const char *path, const char *dir);
+/* The directory `path` lies in ("/" for a name at the top), into out. */
+void px_dir_of(const char *path, char *out, size_t len);
+
+/* Linux's shared temp: every user may write it, so heel never lets
+ * anything run from it. */
+extern const char *const px_shared_temp[3];
+/* The shared temp directory at or above `path`, or NULL. */
+const char *px_in_shared_temp(const char *path);
 
 /* The top-level system directory `path` is in or beneath ("/usr" for
  * "/usr/local/x"), or NULL; "/" for the root itself. */

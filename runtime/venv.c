@@ -229,12 +229,6 @@ venv_plan(struct venv_plan *vp, const struct art_view *view, unsigned platform,
 
 /* ------------------------------------------------------------ places */
 
-static bool
-at_or_beneath(const char *child, const char *parent)
-{
-	return strcmp(child, parent) == 0 || px_beneath(child, parent);
-}
-
 int
 venv_check_places(const struct venv_plan *vp, const struct art_view *view, char *const *env,
 		  const char *cwd, const char *workdir, char *err, size_t errlen)
@@ -248,7 +242,7 @@ venv_check_places(const struct venv_plan *vp, const struct art_view *view, char 
 		return 0;
 	/* The working directory is writable and never executable, whatever
 	 * a grant says: a venv in it could be neither read-only nor run. */
-	if (workdir && (at_or_beneath(vp->path, workdir) || px_beneath(workdir, vp->path)))
+	if (workdir && (px_at_or_beneath(vp->path, workdir) || px_beneath(workdir, vp->path)))
 		return rt_error(err, errlen, -EPERM,
 				"venv %s: the working directory %s, which the sandbox writes, "
 				"%s it; with allow-pip-install no the sandbox must not write the "
@@ -268,7 +262,7 @@ venv_check_places(const struct venv_plan *vp, const struct art_view *view, char 
 		ll_table_rule(&t, i, &rv);
 		if (rv.kind != LL_KIND_GRANT || !(rv.access & LL_FS_WRITE_RIGHTS) ||
 		    px_expand(rv.path, lookup, &v, path, sizeof(path), &info) < 0 ||
-		    !at_or_beneath(path, vp->path))
+		    !px_at_or_beneath(path, vp->path))
 			continue;
 		return rt_error(err, errlen, -EPERM,
 				"venv %s: the policy lets the sandbox write %s (grant \"%s\"%s%s); "

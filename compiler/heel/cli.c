@@ -57,6 +57,8 @@ const char cli_help[] =
 	"  --best-effort [--no-namespaces]          accept what this machine cannot enforce,\n"
 	"                                           printing each weakening\n"
 	"  --accept WEAKENING                       accept one weakening by name\n"
+	"  --why                                    at exit, say which actions the walls\n"
+	"                                           refused, the rule and what allows each\n"
 	"  -v                                       say what is enforced\n"
 	"  --shell PATH                             heel shell: the shell (default $SHELL)\n"
 	"  -c CODE                                  heel python: code instead of a script\n"
@@ -86,6 +88,7 @@ enum {
 	OPT_ENV,
 	OPT_BEST_EFFORT,
 	OPT_NO_NAMESPACES,
+	OPT_WHY,
 	OPT_ACCEPT,
 	OPT_POLICY,
 	OPT_CONFIG,
@@ -128,6 +131,7 @@ static const struct option base_options[] = {
 	{ "tool-caches", optional_argument, NULL, OPT_TOOL_CACHES },
 	{ "env", required_argument, NULL, OPT_ENV },
 	{ "best-effort", no_argument, NULL, OPT_BEST_EFFORT },
+	{ "why", no_argument, NULL, OPT_WHY },
 	{ "no-namespaces", no_argument, NULL, OPT_NO_NAMESPACES },
 	{ "accept", required_argument, NULL, OPT_ACCEPT },
 	{ "policy", required_argument, NULL, OPT_POLICY },
@@ -289,6 +293,9 @@ take_option(struct cli *c, const struct option *o, const char *arg, char *err, s
 		return 0;
 	case OPT_NO_NAMESPACES:
 		c->no_namespaces = true;
+		return 0;
+	case OPT_WHY:
+		c->why = true;
 		return 0;
 	case OPT_ACCEPT:
 		if (c->naccept == CLI_MAX_ACCEPT) {

@@ -23,6 +23,7 @@ struct cli {
 	bool prepare;		 /* heel python --prepare: the venv only */
 	bool best_effort;
 	bool no_namespaces;
+	bool why;		 /* --why: heel-exec --why (heel-why watches) */
 	int verbose;
 	const char *accept[CLI_MAX_ACCEPT];
 	size_t naccept;

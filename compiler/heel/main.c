@@ -146,6 +146,8 @@ launch_options(struct launch *l, const struct cli *c, const char *launcher, cons
 		push(l, "--best-effort");
 	if (c->no_namespaces)
 		push(l, "--no-namespaces");
+	if (c->why)
+		push(l, "--why");
 	for (size_t i = 0; i < c->naccept; i++) {
 		push(l, "--accept");
 		push(l, c->accept[i]);

@@ -206,6 +206,15 @@ tc_plan(struct tc_plan *tp, const struct art_view *view, const char *cwd, char *
 			 iso.value == IR_ISO_STRICT ? "strict" : "permissive");
 		return 0;
 	}
+	/* Inside a heel sandbox (heel run in heel run): the tools' variables
+	 * already name the outer sandbox's caches, which are this one's
+	 * too; a second grant of them would only put the outer policy's
+	 * denies (${CARGO_HOME}/credentials) inside a writable place. */
+	if (want == TRI_UNSET && (bad = envb_lookup(env, "HEEL_SANDBOX")) && strcmp(bad, "1") == 0) {
+		snprintf(tp->why, sizeof(tp->why),
+			 "inside a heel sandbox, whose caches stay as they are (--tool-caches adds them)");
+		return 0;
+	}
 	if ((bfd = open_base(env, base, sizeof(base), tp->why, sizeof(tp->why))) < 0) {
 		tp->warn = 1;
 		return 0;

@@ -53,7 +53,7 @@ _heel() {
 		local opts="--isolation --policy --config --preset --grant --readable --writable --executable --allow-gpu
 			--network --allow-domain --allow-private --audit-log --max-memory --max-cpu-time --max-file-size
 			--max-processes --max-open-files --limit --nice --io-priority --env --working-dir
-			--keep-working-dir --print-policy --best-effort --no-namespaces --accept -v --help"
+			--keep-working-dir --print-policy --best-effort --no-namespaces --accept --why -v --help"
 		local s
 		for s in $_heel_sets; do opts="$opts --protect-$s"; done
 		[ "$sub" = shell ] && opts="$opts --shell"
@@ -103,7 +103,7 @@ _heel_exec() {
 	--workdir | --cwd) _filedir -d; return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W "--workdir --best-effort --no-namespaces --accept -v --help --version --" -- "$cur"))
+		COMPREPLY=($(compgen -W "--workdir --best-effort --no-namespaces --accept --why -v --help --version --" -- "$cur"))
 		return
 	fi
 	if [ "$COMP_CWORD" = 1 ]; then

@@ -26,7 +26,7 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DIRS = ["launcher", "runtime", "runtime/proxy", "runtime/broker", "compiler/heel", "compiler/libheel"]
+DIRS = ["launcher", "runtime", "runtime/proxy", "runtime/broker", "compiler/heel", "compiler/libheel", "compiler/why"]
 OTHER_PLATFORMS = re.compile(r"(^|/)(windows|win_|macos|sbpl)")
 CALLS = re.compile(r"\b(execve|execv|execvp|execvpe|execl|execlp|execle|fexecve|execveat|posix_spawnp?"
                    r"|system|popen|open|openat|openat2|fopen|freopen|creat|mkstemp|mkostemp|mkdtemp"

@@ -1041,7 +1041,12 @@ carve_suite() {
 	rm -rf "$L" "$S"
 }
 
-if [ -x /usr/bin/python3 ]; then
+if [ "${HEEL_KERNEL_GUEST:-}" = 1 ]; then
+	# In the 6.1 guest (1 GiB) the churner's entries and 40 launches ran
+	# the guest out of open files (ENFILE, "libc.so.6: Error 23"), and
+	# every later test failed with it: the race is the host's to show.
+	skip "permissive from a directory under /tmp: not in a kernel guest (its file table runs out, ENFILE); the host runs it"
+elif [ -x /usr/bin/python3 ]; then
 	for u in $users; do
 		if [ "$u" = nobody ] && as nobody "$T/bin/heel-exec" check "$P" 2>/dev/null |
 			grep -q '^private /proc: not available'; then

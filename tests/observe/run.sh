@@ -21,7 +21,7 @@ B=$(cd "$B" && pwd) || exit 2
 ONLY=${2:-*}
 npass=0 nfail=0 nskip=0
 
-for f in heelc heel-exec; do
+for f in heelc heel-exec heel-why; do
 	[ -x "$B/bin/$f" ] || { echo "missing $B/bin/$f: build it first (make all)"; echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 done
 if [ ! -x "$B/bin/heel-observe" ]; then
@@ -44,7 +44,7 @@ trap 'exit 130' INT TERM
 # heel's programs where no sandbox can change them (the host-side check
 # runs heel-observe only from such a place).
 mkdir -p "$T/bin"
-cp "$B/bin/heelc" "$B/bin/heel-exec" "$B/bin/heel-observe" "$T/bin/"
+cp "$B/bin/heelc" "$B/bin/heel-exec" "$B/bin/heel-why" "$B/bin/heel-observe" "$T/bin/"
 chmod 755 "$T/bin" "$T/bin"/*
 HX=$T/bin/heel-exec
 "$T/bin/heelc" "$(dirname "$0")/../../policies/default.heel" -o "$T/default.hpol" || exit 1
@@ -61,7 +61,7 @@ POL
 # has a home, and so a record of writable places, of its own: a kernel
 # guest sets XDG_STATE_HOME for the whole machine.)
 mkdir -p "$T/home0"
-state=$(cd "$T" && HOME=$T/home0 XDG_STATE_HOME=$T/home0/.local/state PATH=/usr/bin:/bin "$HX" -v "$T/default.hpol" -- true 2>&1 |
+state=$(cd "$T" && HOME=$T/home0 XDG_STATE_HOME=$T/home0/.local/state PATH=/usr/bin:/bin "$HX" -v --why "$T/default.hpol" -- true 2>&1 |
 	grep 'denial observer:' | head -1)
 case $state in
 *"observer: on"*) echo "# $state" ;;
@@ -92,7 +92,7 @@ run() {
 	local pol=$1 d=$T/case$N
 	shift
 	mkdir -p "$d/home" "$d/launch"
-	OUT=$(cd "$d/launch" && HOME=$d/home XDG_STATE_HOME=$d/home/.local/state PATH=/usr/bin:/bin "$HX" -vv "$pol" -- "$@" 2>"$d/err")
+	OUT=$(cd "$d/launch" && HOME=$d/home XDG_STATE_HOME=$d/home/.local/state PATH=/usr/bin:/bin "$HX" -vv --why "$pol" -- "$@" 2>"$d/err")
 	RC=$?
 	sed -n 's/^heel-exec: denial: //p' "$d/err" >"$T/lines"
 	grep -q 'denial observer: on' "$d/err" || prob "the observer was not on: $(grep 'denial observer' "$d/err")"
@@ -263,7 +263,7 @@ if want other_sandbox; then
 	d2=$T/other
 	mkdir -p "$d2/home" "$d2/launch"
 	(cd "$d2/launch" && HOME=$d2/home XDG_STATE_HOME=$d2/home/.local/state PATH=/usr/bin:/bin \
-		"$HX" -vv "$T/default.hpol" -- sh -c 'sleep 0.5; cat /etc/gshadow 2>/dev/null; sleep 1' \
+		"$HX" -vv --why "$T/default.hpol" -- sh -c 'sleep 0.5; cat /etc/gshadow 2>/dev/null; sleep 1' \
 		2>"$d2/err") &
 	other=$!
 	run "$T/default.hpol" sh -c 'sleep 0.5; cat /etc/shadow 2>/dev/null; sleep 1; echo done'

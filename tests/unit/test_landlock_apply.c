@@ -906,12 +906,16 @@ Test(landlock_plan, rights_an_old_kernel_lacks_held_by_the_namespaces)
 	ll_plan_free(&plan);
 	free(t.bytes);
 
-	/* A read grant of / reaches every device node without IOCTL_DEV. */
+	/* A grant of / reaches every device node, so it carries IOCTL_DEV
+	 * as a grant of /dev does (isolation permissive's `grant "/" rwx`
+	 * was refused on every kernel before ABI 5): ABI 4 loses nothing. */
 	struct spec all[] = { { "/", IR_MODE_R, false } };
 
 	table_build(&t, all, 1, false);
-	cr_assert_eq(ll_plan_build(&t.view, &l, 4, false, &plan, NULL, err, sizeof(err)), -EPERM);
-	cr_assert(strstr(err, "ioctl"), "%s", err);
+	l.proxy_port = 0;
+	cr_assert_eq(ll_plan_build(&t.view, &l, 4, false, &plan, NULL, err, sizeof(err)), 0, "%s",
+		     err);
+	ll_plan_free(&plan);
 	free(t.bytes);
 }
 

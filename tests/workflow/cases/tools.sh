@@ -15,7 +15,9 @@ own() { [ "$U" = root ] || chown -R "$WUSER:" "$@"; }
 
 # prog FILE WORDS: a #! script that prints WORDS.
 prog() {
-	mkdir -p "$(dirname "$1")"
+	# The directories too as the user's (a ~/.local made by root would
+	# leave the user unable to make ~/.local/state, heel's record).
+	as mkdir -p "$(dirname "$1")"
 	printf '#!/bin/sh\necho %s\n' "$2" >"$1"
 	chmod 755 "$1"
 	own "$1"
