@@ -69,6 +69,9 @@ static const char help_text[] =
 	"      --why               watch the file, exec and socket calls (heel-why) and\n"
 	"                          say at exit which were refused, by which rule, and\n"
 	"                          what allows each\n"
+	"      --why-fd N          --why, and also write each refusal as a JSON line\n"
+	"                          (heel(5), the denial/1 lines) to the inherited\n"
+	"                          descriptor N\n"
 	"  -v, --verbose           say what is done; -vv also lists each optional rule\n"
 	"                          skipped because its path is missing here\n"
 	"  -h, --help              this text\n"
@@ -983,7 +986,8 @@ struct cli {
 	const char *policy;	/* POLICY.hpol, or fdname */
 	const char *workdir;	/* --workdir, or NULL */
 	int artifact_fd;	/* --artifact-fd, or -1 */
-	bool why;		/* --why */
+	bool why;		/* --why (or --why-fd) */
+	int why_fd;		/* --why-fd, or -1 */
 	char fdname[40];	/* "--artifact-fd N", for messages */
 };
 
@@ -1001,6 +1005,7 @@ parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c
 		{ "no-namespaces", no_argument, NULL, 'n' },
 		{ "accept", required_argument, NULL, 'a' },
 		{ "why", no_argument, NULL, 'y' },
+		{ "why-fd", required_argument, NULL, 'Y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -1008,6 +1013,7 @@ parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c
 	int ch, verbosity = 0, at = 0;
 
 	c->artifact_fd = -1;
+	c->why_fd = -1;
 	opterr = 0;
 	for (int was = optind, idx = -1;
 	     (ch = getopt_long(argc, argv, "+:vhV", longopts, &idx)) != -1; was = optind, idx = -1) {
@@ -1035,6 +1041,12 @@ parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c
 			l->namespaces = false;
 			break;
 		case 'y':
+			c->why = true;
+			break;
+		case 'Y':
+			if ((c->why_fd = parse_fd(optarg)) < 0)
+				usage_error("--why-fd %s: not a descriptor number of 3 or above "
+					    "(0, 1 and 2 are the command's)", optarg);
 			c->why = true;
 			break;
 		case 'a':
@@ -1250,6 +1262,14 @@ main(int argc, char *argv[])
 		if (linux_why_check(&why, &view, &places, err, sizeof(err)) < 0 ||
 		    linux_why_start(&why, &view, &places, &vars, err, sizeof(err)) < 0)
 			fail_in(policy, err);
+		/* heel-why alone writes there: the sandbox never holds it. */
+		if (c.why_fd >= 0) {
+			if (fcntl(c.why_fd, F_GETFD) < 0)
+				fail("--why-fd %d: not an open descriptor", c.why_fd);
+			if (linux_why_denials(&why, c.why_fd, err, sizeof(err)) < 0)
+				fail_in(policy, err);
+			close(c.why_fd);
+		}
 		l.why = &why;
 		launch_mark("heel-why started");
 	}

@@ -50,6 +50,10 @@ int linux_why_check(struct linux_why *w, const struct art_view *view, const stru
 int linux_why_start(struct linux_why *w, const struct art_view *view, const struct hc_places *ps,
 		    const struct envb_launch *vars, char *err, size_t errlen);
 
+/* Hands heel-why a descriptor to write each refusal to as a JSON line
+ * (the audit sink's denial/1 lines), for --why-fd. 0, or -errno. */
+int linux_why_denials(struct linux_why *w, int fd, char *err, size_t errlen);
+
 /* Once the working directory is known: sends it, and the end of the
  * settings. */
 int linux_why_prepare(struct linux_why *w, const char *workdir, char *err, size_t errlen);

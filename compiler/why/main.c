@@ -55,6 +55,7 @@ struct state {
 	size_t nrecs;
 	unsigned long dropped;
 	bool kernel; /* the refusals come from heel-observe, not a listener */
+	int denials; /* --why-fd: every refusal as a JSON line; -1 */
 };
 
 static const char *
@@ -136,6 +137,8 @@ settle(struct state *s)
 				die(err);
 		} else if (strcmp(msg, "listen") == 0 && fd >= 0) {
 			return fd;
+		} else if (strcmp(msg, "denials") == 0 && fd >= 0) {
+			s->denials = fd;
 		} else if (strcmp(msg, "kernel") == 0) {
 			s->kernel = true;
 		} else if (strcmp(msg, "end") == 0) {
@@ -192,6 +195,21 @@ timestamp(struct timespec *now, char *ts, size_t len)
 		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(now->tv_nsec / 1000000L));
 }
 
+static void
+write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		buf += n;
+		len -= (size_t)n;
+	}
+}
+
 /* The command has ended: nothing is mixed into its output any more. */
 static void
 summarise(struct state *s)
@@ -207,7 +225,7 @@ summarise(struct state *s)
 			why_line(&r->ev, &r->a, r->count, line, sizeof(line));
 			fprintf(stderr, "%s\n", line);
 		}
-		if (s->sink) {
+		if (s->sink || s->denials >= 0) {
 			char *json = why_json(&r->ev, &r->a, r->count, ts);
 
 			if (json) {
@@ -219,8 +237,11 @@ summarise(struct state *s)
 					withnl[len + 1] = '\0';
 					/* A line that cannot be written has no one
 					 * to stop: the command has ended. */
-					(void)audit_sink_append(s->sink, now.tv_sec, withnl,
-								len + 1);
+					if (s->sink)
+						(void)audit_sink_append(s->sink, now.tv_sec,
+									withnl, len + 1);
+					if (s->denials >= 0)
+						write_all(s->denials, withnl, len + 1);
 					json = withnl;
 				}
 				free(json);
@@ -359,6 +380,7 @@ main(void)
 	char err[256] = "";
 	int listener;
 
+	s.denials = -1;
 	listener = settle(&s);
 	if (!s.artifact)
 		die("no artifact was sent");
