@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "artifact_read.h"
@@ -1133,7 +1134,8 @@ main(int argc, char *argv[])
 	struct art_view view;
 	struct lim_plan plan;
 	struct envb env;
-	struct linux_proxy proxy = { .h = { .pidfd = -1, .ctl = -1 }, .listen_fd = -1 };
+	struct linux_proxy proxy = { .h = { .pidfd = -1, .ctl = -1 }, .listen_fd = -1,
+				     .refusals_fd = -1 };
 	struct linux_broker broker = { .h = { .pidfd = -1, .ctl = -1 } };
 	struct linux_observe observe = { .h = { .pidfd = -1, .ctl = -1 }, .out = -1 };
 	struct linux_why why = { .h = { .pidfd = -1, .ctl = -1 } };
@@ -1218,6 +1220,10 @@ main(int argc, char *argv[])
 	 * sandbox's init waits for it only at the end. A refusal below ends
 	 * us, and the proxy with us (its control socket hangs up). */
 	if (linux_proxy_wanted(&view)) {
+		/* --why: what heel-proxy refuses, for heel-why to explain. */
+		if (c.why && (proxy.refusals_fd = memfd_create("heel-proxy-refusals",
+							       MFD_CLOEXEC)) < 0)
+			fail("--why: memfd_create: %s", strerror(errno));
 		if (linux_proxy_start(&proxy, &view, &places, &vars, l.namespaces, err,
 				      sizeof(err)) < 0)
 			fail_in(policy, err);
@@ -1262,6 +1268,12 @@ main(int argc, char *argv[])
 		if (linux_why_check(&why, &view, &places, err, sizeof(err)) < 0 ||
 		    linux_why_start(&why, &view, &places, &vars, err, sizeof(err)) < 0)
 			fail_in(policy, err);
+		if (proxy.refusals_fd >= 0) {
+			if (linux_why_proxy(&why, proxy.refusals_fd, err, sizeof(err)) < 0)
+				fail_in(policy, err);
+			close(proxy.refusals_fd);
+			proxy.refusals_fd = -1;
+		}
 		/* heel-why alone writes there: the sandbox never holds it. */
 		if (c.why_fd >= 0) {
 			if (fcntl(c.why_fd, F_GETFD) < 0)

@@ -141,6 +141,12 @@ linux_why_denials(struct linux_why *w, int fd, char *err, size_t errlen)
 }
 
 int
+linux_why_proxy(struct linux_why *w, int fd, char *err, size_t errlen)
+{
+	return send_setting(w, "proxy", NULL, fd, err, errlen);
+}
+
+int
 linux_why_prepare(struct linux_why *w, const char *workdir, char *err, size_t errlen)
 {
 	int r = send_setting(w, "workdir", workdir, -1, err, errlen);

@@ -54,6 +54,10 @@ int linux_why_start(struct linux_why *w, const struct art_view *view, const stru
  * (the audit sink's denial/1 lines), for --why-fd. 0, or -errno. */
 int linux_why_denials(struct linux_why *w, int fd, char *err, size_t errlen);
 
+/* Hands heel-why the memfd heel-proxy writes its refusals to (the audit
+ * line of each), read at the end. 0, or -errno. */
+int linux_why_proxy(struct linux_why *w, int fd, char *err, size_t errlen);
+
 /* Once the working directory is known: sends it, and the end of the
  * settings. */
 int linux_why_prepare(struct linux_why *w, const char *workdir, char *err, size_t errlen);

@@ -90,6 +90,44 @@ unix_path:
 }
 
 int
+wk_decode_proxy(const char *line, struct denial_event *ev, char *reason, size_t cap)
+{
+	json_t *o = json_loads(line, 0, NULL);
+	const char *host, *why;
+	json_int_t port;
+	int ret = -EINVAL;
+
+	if (!o)
+		return -EINVAL;
+	host = json_string_value(json_object_get(o, "host"));
+	port = json_integer_value(json_object_get(o, "port"));
+	if (host && host[0] && json_is_boolean(json_object_get(o, "allowed")) && port >= 0 &&
+	    port <= 65535) {
+		ret = 0;
+		why = json_string_value(json_object_get(o, "reason"));
+		if (!why)
+			why = "";
+		if (strncmp(why, "heel: ", 6) == 0)
+			why += 6;
+		if (json_is_false(json_object_get(o, "allowed")) &&
+		    (strstr(why, "allow-list") || strstr(why, " address") ||
+		     strstr(why, "decider"))) {
+			memset(ev, 0, sizeof(*ev));
+			ev->version = DENIAL_VERSION;
+			ev->op = DENIAL_CONNECT;
+			ev->source = DENIAL_SRC_PROXY;
+			ev->port = (uint16_t)port;
+			snprintf(ev->comm, sizeof(ev->comm), "heel-proxy");
+			snprintf(ev->path, sizeof(ev->path), "%s", host);
+			snprintf(reason, cap, "%s", why);
+			ret = strstr(why, "allow-list") ? 1 : 2;
+		}
+	}
+	json_decref(o);
+	return ret;
+}
+
+int
 wk_decode(const char *line, struct denial_event *ev)
 {
 	json_t *o = json_loads(line, 0, NULL);

@@ -56,6 +56,7 @@ struct state {
 	unsigned long dropped;
 	bool kernel; /* the refusals come from heel-observe, not a listener */
 	int denials; /* --why-fd: every refusal as a JSON line; -1 */
+	int proxy;   /* heel-proxy's refusals, a line each; -1 */
 };
 
 static const char *
@@ -137,6 +138,8 @@ settle(struct state *s)
 				die(err);
 		} else if (strcmp(msg, "listen") == 0 && fd >= 0) {
 			return fd;
+		} else if (strcmp(msg, "proxy") == 0 && fd >= 0) {
+			s->proxy = fd;
 		} else if (strcmp(msg, "denials") == 0 && fd >= 0) {
 			s->denials = fd;
 		} else if (strcmp(msg, "kernel") == 0) {
@@ -337,7 +340,7 @@ serve_one(struct state *s, const struct why_policy *w, int listener, struct secc
  * notification, but the outcome is known (a refusal the policy does not
  * explain is the host's own: a file's mode, a missing file). */
 static void
-read_observed(struct state *s, const struct why_policy *w, int fd)
+read_observed(struct state *s, const struct why_policy *w, int fd, bool proxy)
 {
 	FILE *f = fdopen(fd, "r");
 	char *line = NULL;
@@ -352,16 +355,25 @@ read_observed(struct state *s, const struct why_policy *w, int fd)
 	while ((n = getline(&line, &cap, f)) > 0) {
 		struct denial_event ev;
 		struct why_answer a;
+		char reason[sizeof(a.reason)];
+		int k;
 
 		if (line[n - 1] == '\n')
 			line[n - 1] = '\0';
-		if (wk_decode(line, &ev) != 1)
+		k = proxy ? wk_decode_proxy(line, &ev, reason, sizeof(reason)) : wk_decode(line, &ev);
+		if (k != 1 && k != 2)
 			continue;
 		/* The command's own exec is heel-exec's to explain (exit 126). */
 		if (ev.op == DENIAL_EXEC && strcmp(ev.comm, "heel-exec") == 0)
 			continue;
-		if (why_explain(w, &ev, &a) == 1)
-			record(s, &ev, &a);
+		if (why_explain(w, &ev, &a) != 1)
+			continue;
+		/* Not the list: heel-proxy's own words say what and how. */
+		if (k == 2) {
+			snprintf(a.reason, sizeof(a.reason), "%s", reason);
+			a.option[0] = a.line[0] = '\0';
+		}
+		record(s, &ev, &a);
 	}
 	free(line);
 	fclose(f);
@@ -381,6 +393,7 @@ main(void)
 	int listener;
 
 	s.denials = -1;
+	s.proxy = -1;
 	listener = settle(&s);
 	if (!s.artifact)
 		die("no artifact was sent");
@@ -419,7 +432,7 @@ main(void)
 			    proxyctl_recv(PROXYCTL_FD, msg, sizeof(msg), &fd) <= 0)
 				break;
 			if (strcmp(msg, "observed") == 0 && fd >= 0)
-				read_observed(&s, w, fd);
+				read_observed(&s, w, fd, false);
 			else if (fd >= 0)
 				close(fd);
 			continue;
@@ -433,6 +446,9 @@ main(void)
 			listener = -1;
 		}
 	}
+	/* heel-proxy wrote each refusal before it answered it: all are in. */
+	if (s.proxy >= 0)
+		read_observed(&s, w, s.proxy, true);
 	summarise(&s);
 	return 0;
 }

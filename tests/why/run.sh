@@ -189,6 +189,20 @@ for a in (("127.0.0.1", 9), ("192.0.2.1", 80)):
 	! has "refused connect 127.0.0.1" || prob "a loopback connect was reported"
 }
 
+case_denied_domain() {
+	as "$HEEL" run --why --allow-domain example.com -- /usr/bin/python3 -c '
+import urllib.request
+for u in ("http://denied.invalid/", "http://example.com/"):
+    try: urllib.request.urlopen(u, timeout=10); print(u, "ok")
+    except Exception as e: print(u, e)'
+	[[ "$OUT" == *"denied.invalid/ HTTP Error 403"* ]] || prob "the domain was not refused by the proxy: $OUT"
+	expect_line "heel: refused connect denied.invalid (heel-proxy)" "proxy, --allow-domain example.com" \
+		"allow: heel run --allow-domain denied.invalid"
+	# The allowed name is not a refusal, whatever became of it (this
+	# machine may have no internet).
+	! has "refused connect example.com" || prob "the allowed domain was reported"
+}
+
 case_seccomp_denied_call() {
 	as "$HEEL" run --why -- /usr/bin/python3 -c '
 import ctypes, os
@@ -365,7 +379,7 @@ PY
 }
 
 CASES="ssh_key_read write_outside_grants exec_working_directory exec_launch_directory chmod_read_only
-git_hooks_write connect_network_deny seccomp_denied_call heel_exec_why host_commands_refused
+git_hooks_write connect_network_deny denied_domain seccomp_denied_call heel_exec_why host_commands_refused
 killed_observer_fails_closed summary_counts_and_caps audit_sink_lines no_false_positives_make
 no_false_positives_python"
 
