@@ -963,6 +963,22 @@ explain_limit_kill(const struct linux_launch *l, int cmd_status, uint64_t cpu_us
 			 limit_said(l, 4, lim, sizeof(lim)), who);
 }
 
+/* A fork the process limit refused fails with EAGAIN, which programs
+ * report as "Resource temporarily unavailable" and never as a limit:
+ * said at exit, with the limit and what set it (the cgroup counts them). */
+static void
+note_pids_refused(const struct linux_launch *l)
+{
+	uint64_t n = linux_cgroup_pids_refused(l->cgroup);
+	char lim[PATH_MAX + 128];
+
+	if (!n || !l->limits || !l->limits->rl[2].set)
+		return;
+	l->note("%s: the sandbox was refused %llu new process%s at it (fork and clone failed "
+		"with EAGAIN, \"Resource temporarily unavailable\")",
+		limit_said(l, 2, lim, sizeof(lim)), (unsigned long long)n, n == 1 ? "" : "es");
+}
+
 static uint64_t
 children_cpu_us(void)
 {
@@ -1329,6 +1345,7 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 		ret = 128 + SIGXCPU;
 	else if (!msg[0])
 		explain_limit_kill(l, cmd_status, cpu_before, first_sig != 0, msg, msglen);
+	note_pids_refused(l);
 out:
 	if (tty)
 		set_foreground(STDIN_FILENO, fg);

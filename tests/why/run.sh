@@ -203,6 +203,23 @@ for u in ("http://denied.invalid/", "http://example.com/"):
 	! has "refused connect example.com" || prob "the allowed domain was reported"
 }
 
+case_process_limit() {
+	# No observer needed: the tree's cgroup counts the forks it refused.
+	as "$HEEL" run --max-processes 5 -- sh -c 'for i in 1 2 3 4 5 6 7 8; do sleep 1 & done; wait; echo DONE'
+	if [ "$U" != root ] && [[ "$ERR" == *"no cgroup could be made"* ]]; then
+		# uid 65534 has no delegated cgroup here: heel-exec refuses by
+		# name, and the limit cannot be counted.
+		[ $RC = 125 ] || prob "the launch without a cgroup was not refused (rc $RC)"
+		return
+	fi
+	[[ "$ERR" == *"Cannot fork"* ]] || prob "no fork was refused (rc $RC: $ERR)"
+	[[ "$ERR" == *"limit processes 5 (--max-processes 5): the sandbox was refused "*" at it (fork and clone failed with EAGAIN"* ]] ||
+		prob "the refused forks were not named: $ERR"
+	# Within the limit: nothing said.
+	as "$HEEL" run --max-processes 50 -- sh -c 'for i in 1 2 3 4 5 6 7 8; do sleep 0.1 & done; wait; echo DONE'
+	[[ "$OUT" == DONE && "$ERR" != *"was refused"* ]] || prob "control: a run within the limit failed or was said to be refused: $OUT $ERR"
+}
+
 case_seccomp_denied_call() {
 	as "$HEEL" run --why -- /usr/bin/python3 -c '
 import ctypes, os
@@ -379,7 +396,7 @@ PY
 }
 
 CASES="ssh_key_read write_outside_grants exec_working_directory exec_launch_directory chmod_read_only
-git_hooks_write connect_network_deny denied_domain seccomp_denied_call heel_exec_why host_commands_refused
+git_hooks_write connect_network_deny denied_domain process_limit seccomp_denied_call heel_exec_why host_commands_refused
 killed_observer_fails_closed summary_counts_and_caps audit_sink_lines no_false_positives_make
 no_false_positives_python"
 
