@@ -706,6 +706,8 @@ bench: deps-bench
 	@bash tests/bench/run.sh $(BIN)
 	@# What --why costs: a launch, and each watched call (round-robin).
 	@bash tests/why/bench.sh $(B)
+	@# The same with heel-observe as --why's source, where it loads.
+	@[ "$$(id -u)" != 0 ] || ! [ -x $(BIN)/heel-observe ] || bash tests/observe/bench.sh $(B) 20
 
 fmt:
 	$(call quiet,FMT,compiler runtime launcher tests)clang-format -i $(filter-out $(GEN)/%,$(wildcard compiler/*.[ch] runtime/*.[ch] launcher/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c))

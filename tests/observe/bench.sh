@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # What heel-observe costs (BENCHMARKS.md, "The denial observer"):
-#  1. a launch of `true` under policies/default.heel with the observer on
-#     against off (heel-exec beside heel-observe, and a copy without it),
-#     round-robin, ROUNDS launches each, median and mean;
+#  1. a launch of `true` under policies/default.heel three ways, round-
+#     robin, ROUNDS launches each, median and mean: without --why
+#     ("plain"), --why with heel-observe beside heel-exec ("on": the BPF
+#     source), --why without it ("off": heel-why's seccomp listener);
 #  2. inside the sandbox, the cost of one refused open() (EACCES,
 #     reported) and of one allowed open(), observer on against off;
 #  3. on the host, outside any sandbox, the cost of an allowed system
@@ -17,28 +18,32 @@ T=$(mktemp -d /tmp/heel-observe-bench.XXXXXX)
 chmod 755 "$T"
 trap 'rm -rf "$T"' EXIT
 mkdir -p "$T/on" "$T/off" "$T/home"
-cp "$B/bin/heel-exec" "$B/bin/heel-observe" "$T/on/"
-cp "$B/bin/heel-exec" "$T/off/"
+cp "$B/bin/heel-exec" "$B/bin/heel-why" "$B/bin/heel-observe" "$T/on/"
+cp "$B/bin/heel-exec" "$B/bin/heel-why" "$T/off/"
 chmod 755 "$T/on" "$T/off" "$T/on"/* "$T/off"/*
 "$B/bin/heelc" "$(dirname "$0")/../../policies/default.heel" -o "$T/p.hpol"
 export HOME=$T/home XDG_STATE_HOME=$T/home/.local/state PATH=/usr/bin:/bin
 cd "$T"
 
-"$T/on/heel-exec" -v "$T/p.hpol" -- true 2>&1 | grep 'denial observer' || true
+"$T/on/heel-exec" -v --why "$T/p.hpol" -- true 2>&1 | grep 'denial observer' || true
 
 stats() { sort -n | awk '{ v[NR] = $1; s += $1 } END { printf "median %.1f ms, mean %.1f ms, min %.1f ms, max %.1f ms (n=%d)\n", v[int((NR + 1) / 2)], s / NR, v[1], v[NR], NR }'; }
 : >"$T/t.on"
 : >"$T/t.off"
+: >"$T/t.plain"
 for i in $(seq "$ROUNDS"); do
-	for m in on off; do
+	for m in on off plain; do
+		d=$m why=--why
+		[ $m = plain ] && d=off why=
 		s=$EPOCHREALTIME
-		"$T/$m/heel-exec" "$T/p.hpol" -- true
+		"$T/$d/heel-exec" $why "$T/p.hpol" -- true
 		e=$EPOCHREALTIME
 		echo "$s $e" | awk '{ printf "%.3f\n", ($2 - $1) * 1000 }' >>"$T/t.$m"
 	done
 done
-echo "launch, observer on:  $(stats <"$T/t.on")"
-echo "launch, observer off: $(stats <"$T/t.off")"
+echo "launch, no --why:                $(stats <"$T/t.plain")"
+echo "launch, --why from heel-observe: $(stats <"$T/t.on")"
+echo "launch, --why from the listener: $(stats <"$T/t.off")"
 
 cat >"$T/loop.py" <<'PY'
 import os, sys, time
@@ -57,9 +62,9 @@ print("%.0f" % best)
 PY
 chmod 644 "$T/loop.py"
 for m in on off off on; do
-	den=$("$T/$m/heel-exec" "$T/p.hpol" -- python3 - /etc/shadow 2000 <"$T/loop.py")
-	ok=$("$T/$m/heel-exec" "$T/p.hpol" -- python3 - /etc/hostname 2000 <"$T/loop.py")
-	echo "in the sandbox, observer $m: refused open() $den ns, allowed open() $ok ns (python loop, best of 5 x 2000)"
+	den=$("$T/$m/heel-exec" --why "$T/p.hpol" -- python3 - /etc/shadow 2000 <"$T/loop.py" 2>/dev/null)
+	ok=$("$T/$m/heel-exec" --why "$T/p.hpol" -- python3 - /etc/hostname 2000 <"$T/loop.py" 2>/dev/null)
+	echo "in the sandbox, --why, heel-observe $m: refused open() $den ns, allowed open() $ok ns (python loop, best of 5 x 2000)"
 done
 
 hostloop() { python3 - /etc/hostname 20000 <"$T/loop.py"; }
