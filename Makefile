@@ -60,6 +60,12 @@ DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ar
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
 	debian-archive-keyring curl git python3 python3-pip python3-venv iproute2 ca-certificates openssl cargo openssh-client \
 	zsh bash-completion vim
+# heel-observe, the privileged denial observer (docs/observe.md): libbpf
+# to load it, bpftool for vmlinux.h and the skeleton, clang for the BPF
+# object. Optional for the build: without them heel-observe is not built
+# and heel-exec runs without it.
+DEPS_OBSERVE := libbpf-dev bpftool clang libelf-dev zlib1g-dev
+DEPS_CHECK += $(DEPS_OBSERVE)
 # heel-exec.exe: cross-built with mingw-w64 and smoke-tested under Wine
 # (make check-windows).
 DEPS_CHECK += gcc-mingw-w64-x86-64 wine64
@@ -109,7 +115,7 @@ LIBS_HEELC := $(shell pkg-config --libs jansson nettle 2>/dev/null || echo -ljan
 # builds its BPF itself and does not link it.
 LIBS_SECCOMP := $(shell pkg-config --libs libseccomp 2>/dev/null || echo -lseccomp)
 
-.PHONY: uninstall install-apparmor uninstall-apparmor all deps deps-check deps-bench deps-demo deps-kernels check-kernels check-kernel-no-landlock demo check fuzz bench fmt install clean \
+.PHONY: uninstall install-apparmor uninstall-apparmor all deps deps-check deps-observe deps-bench deps-demo deps-kernels check-kernels check-kernel-no-landlock demo check fuzz bench fmt install clean \
 	check-unit check-golden check-roundtrip check-asan check-fuzz-smoke \
 	check-launcher check-conformance check-matrix check-container check-apparmor check-why
 
@@ -128,6 +134,8 @@ deps-demo:
 	$(call install_missing,$(DEPS_DEMO))
 deps-kernels:
 	$(call install_missing,$(DEPS_KERNELS))
+deps-observe:
+	$(call install_missing,$(DEPS_OBSERVE))
 
 $(GEN) $(OBJ) $(BIN) $(LIB) $(TBIN):
 	$(Q)mkdir -p $@
@@ -191,7 +199,8 @@ $(BIN)/heelc: $(OBJ)/compiler/main.o $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BI
 LAUNCHER_SRC := launcher/heel-exec.c launcher/linux.c launcher/linux_enforce.c \
 	launcher/linux_view.c launcher/linux_idmap.c launcher/linux_net.c launcher/linux_cgroup.c \
 	launcher/linux_hostenv.c launcher/linux_proxy.c launcher/linux_hostrun.c launcher/linux_gitscan.c \
-	launcher/linux_helper.c launcher/linux_broker.c launcher/linux_execwhy.c launcher/linux_why.c
+	launcher/linux_helper.c launcher/linux_broker.c launcher/linux_execwhy.c launcher/linux_why.c \
+	launcher/linux_observe.c
 LAUNCHER_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o)
 # The test-only build without Landlock and seccomp (tests/launcher): its
 # launcher objects apart, so HEEL_TEST_NO_ENFORCE never reaches bin/.
@@ -276,6 +285,72 @@ $(BIN)/heel-proxy: $(OBJ)/runtime/proxy/main.o $(LIB)/libheelproxy.a $(LIB)/libh
 	$(call quiet,LD,$@)$(CC) -static-pie $(LDFLAGS) -o $@ $^ -lcares -ljansson 2>&1 >/dev/null | \
 		awk 'index($$0, "$(NSS_WARNING)") { held = ""; next } \
 			held != "" { print held } { held = $$0 } END { if (held != "") print held }' >&2
+
+# ---------------------------------------------------------------- heel-observe
+# The privileged denial observer (docs/observe.md): a program of its own
+# that heel-exec starts where it may load BPF, never linked into
+# heel-exec. Built only where its tools are (libbpf, bpftool, clang) and
+# this machine's kernel has BTF to make vmlinux.h from, on x86-64 (the
+# program reads x86-64 system call registers); elsewhere heel-exec runs
+# without it, as it does where the kernel refuses it.
+OBS := $(B)/observe
+OBSERVE_OK := $(shell command -v bpftool >/dev/null 2>&1 && command -v $(CLANG) >/dev/null 2>&1 && \
+	pkg-config --exists libbpf 2>/dev/null && [ -r /sys/kernel/btf/vmlinux ] && \
+	[ "$(MULTIARCH)" = x86_64-linux-gnu ] && echo yes)
+ifeq ($(OBSERVE_OK),yes)
+all: $(BIN)/heel-observe
+endif
+
+# CO-RE: the types of the kernel it was built on, relocated at load time
+# to the kernel it runs on.
+$(OBS)/vmlinux.h:
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,GEN,$@)bpftool btf dump file /sys/kernel/btf/vmlinux format c >$@.tmp && mv $@.tmp $@
+
+$(OBS)/observe.bpf.o: runtime/observe/observe.bpf.c runtime/observe/observe_event.h $(OBS)/vmlinux.h
+	$(call quiet,CLANG,$<)$(CLANG) -target bpf -g -O2 -Wall -Werror -D__TARGET_ARCH_x86 \
+		-I$(OBS) -Iruntime/observe -c -o $@ $<
+
+$(OBS)/observe.skel.h: $(OBS)/observe.bpf.o
+	$(call quiet,GEN,$@)bpftool gen skeleton $< name observe_bpf >$@.tmp && mv $@.tmp $@
+
+# The CO-RE relocations' search through the kernel's 5 MB of BTF was most
+# of the observer's start-up (80 of its ~150 ms): on the kernel it was
+# built on, heel-observe uses the minimal BTF made here for this program
+# instead, recognised by the size and CRC-32C of that kernel's BTF; any
+# other kernel takes the full search.
+$(OBS)/observe_btfsum: runtime/observe/observe_btfsum.c runtime/crc32c.c
+	$(call quiet,CC,$@)$(CC) $(CSTD) -O2 -Iruntime -o $@ $^
+
+$(OBS)/observe_minbtf.c: $(OBS)/observe.bpf.o $(OBS)/observe_btfsum
+	$(call quiet,GEN,$@)bpftool gen min_core_btf /sys/kernel/btf/vmlinux $(OBS)/observe.min.btf $< && \
+	{ set -- $$($(OBS)/observe_btfsum /sys/kernel/btf/vmlinux); \
+	  echo "/* Generated by the Makefile: the minimal BTF of observe.bpf.o. Do not edit. */"; \
+	  echo "#include <stddef.h>"; echo "#include <stdint.h>"; \
+	  echo "const unsigned long long obs_min_btf_for_size = $$1ULL;"; \
+	  echo "const uint32_t obs_min_btf_for_crc = $$2;"; \
+	  echo "const unsigned char obs_min_btf[] = {"; \
+	  od -An -v -tx1 $(OBS)/observe.min.btf | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	  echo "};"; echo "const size_t obs_min_btf_len = sizeof(obs_min_btf);"; } >$@.tmp && mv $@.tmp $@
+
+$(OBJ)/runtime/observe/observe_minbtf.o: $(OBS)/observe_minbtf.c
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(CSTD) -O2 -c -o $@ $<
+
+# The system call names come from heelc's own table.
+$(OBJ)/runtime/observe/observe_main.o: runtime/observe/observe_main.c $(OBS)/observe.skel.h
+	$(Q)mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(CFLAGS_TRUSTED) -Icompiler -I$(OBS) -Iruntime/observe -MMD -MP -c -o $@ $<
+
+$(BIN)/heel-observe: $(OBJ)/runtime/observe/observe_main.o $(OBJ)/runtime/proxyctl.o \
+		$(OBJ)/runtime/observe/observe_minbtf.o $(OBJ)/runtime/crc32c.o \
+		$(OBJ)/gen/syscall_table_x86_64.o | $(BIN)
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS_ALL) -o $@ $^ $(shell pkg-config --libs libbpf 2>/dev/null || echo -lbpf) -ljansson
+
+# The observer's suite (tests/observe): as root, one refusal per wall.
+.PHONY: check-observe
+check-observe: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-why $(if $(filter yes,$(OBSERVE_OK)),$(BIN)/heel-observe)
+	@bash tests/observe/run.sh $(B)
 
 # ---------------------------------------------------------------- heel-broker, heel-ipc
 # heel-broker runs a sandbox's host commands (`ipc`): a program of its
@@ -612,6 +687,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-python
 	@$(MAKE) --no-print-directory check-hostside
 	@$(MAKE) --no-print-directory check-why
+	@$(MAKE) --no-print-directory check-observe
 	@$(MAKE) --no-print-directory check-workflow
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-fuzz-smoke
@@ -630,6 +706,8 @@ bench: deps-bench
 	@bash tests/bench/run.sh $(BIN)
 	@# What --why costs: a launch, and each watched call (round-robin).
 	@bash tests/why/bench.sh $(B)
+	@# The same with heel-observe as --why's source, where it loads.
+	@[ "$$(id -u)" != 0 ] || ! [ -x $(BIN)/heel-observe ] || bash tests/observe/bench.sh $(B) 20
 
 fmt:
 	$(call quiet,FMT,compiler runtime launcher tests)clang-format -i $(filter-out $(GEN)/%,$(wildcard compiler/*.[ch] runtime/*.[ch] launcher/*.[ch] tests/unit/*.[ch] tests/fuzz/*.c))
@@ -656,6 +734,10 @@ INSTALL_MAP = \
 	packaging/vim/syntax/heel.vim:share/vim/vimfiles/syntax/heel.vim:0644 \
 	packaging/vim/ftdetect/heel.vim:share/vim/vimfiles/ftdetect/heel.vim:0644 \
 	$(LIBHEEL_INSTALL_MAP)
+# heel-observe where it was built (heel-exec runs without it elsewhere).
+ifeq ($(OBSERVE_OK),yes)
+INSTALL_MAP += $(BIN)/heel-observe:bin/heel-observe:0755
+endif
 # Directories only heel uses: removed by uninstall once empty.
 INSTALL_OWN_DIRS := share/heel/policies/protect share/heel/policies/devices share/heel/policies \
 	share/heel/apparmor share/heel share/doc/heel/examples share/doc/heel

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "artifact_read.h"
@@ -31,6 +32,7 @@
 #include "linux_broker.h"
 #include "linux_why.h"
 #include "linux_proxy.h"
+#include "linux_observe.h"
 #include "pathexpand.h"
 #include "rlimits.h"
 #include "venv.h"
@@ -68,6 +70,9 @@ static const char help_text[] =
 	"      --why               watch the file, exec and socket calls (heel-why) and\n"
 	"                          say at exit which were refused, by which rule, and\n"
 	"                          what allows each\n"
+	"      --why-fd N          --why, and also write each refusal as a JSON line\n"
+	"                          (heel(5), the denial/1 lines) to the inherited\n"
+	"                          descriptor N\n"
 	"  -v, --verbose           say what is done; -vv also lists each optional rule\n"
 	"                          skipped because its path is missing here\n"
 	"  -h, --help              this text\n"
@@ -982,7 +987,8 @@ struct cli {
 	const char *policy;	/* POLICY.hpol, or fdname */
 	const char *workdir;	/* --workdir, or NULL */
 	int artifact_fd;	/* --artifact-fd, or -1 */
-	bool why;		/* --why */
+	bool why;		/* --why (or --why-fd) */
+	int why_fd;		/* --why-fd, or -1 */
 	char fdname[40];	/* "--artifact-fd N", for messages */
 };
 
@@ -1000,6 +1006,7 @@ parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c
 		{ "no-namespaces", no_argument, NULL, 'n' },
 		{ "accept", required_argument, NULL, 'a' },
 		{ "why", no_argument, NULL, 'y' },
+		{ "why-fd", required_argument, NULL, 'Y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -1007,6 +1014,7 @@ parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c
 	int ch, verbosity = 0, at = 0;
 
 	c->artifact_fd = -1;
+	c->why_fd = -1;
 	opterr = 0;
 	for (int was = optind, idx = -1;
 	     (ch = getopt_long(argc, argv, "+:vhV", longopts, &idx)) != -1; was = optind, idx = -1) {
@@ -1034,6 +1042,12 @@ parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c
 			l->namespaces = false;
 			break;
 		case 'y':
+			c->why = true;
+			break;
+		case 'Y':
+			if ((c->why_fd = parse_fd(optarg)) < 0)
+				usage_error("--why-fd %s: not a descriptor number of 3 or above "
+					    "(0, 1 and 2 are the command's)", optarg);
 			c->why = true;
 			break;
 		case 'a':
@@ -1092,6 +1106,21 @@ parse_command_line(int argc, char *argv[], struct linux_launch *l, struct cli *c
 	l->argv = argv + at + 1;
 }
 
+/* Each line heel-observe wrote, as a note. */
+static void
+note_observed(const struct linux_observe *o)
+{
+	char *lines = linux_observe_lines(o), *p, *nl;
+
+	for (p = lines; p && *p; p = nl + 1) {
+		if (!(nl = strchr(p, '\n')))
+			break;
+		*nl = '\0';
+		note("denial: %s", p);
+	}
+	free(lines);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -1105,8 +1134,10 @@ main(int argc, char *argv[])
 	struct art_view view;
 	struct lim_plan plan;
 	struct envb env;
-	struct linux_proxy proxy = { .h = { .pidfd = -1, .ctl = -1 }, .listen_fd = -1 };
+	struct linux_proxy proxy = { .h = { .pidfd = -1, .ctl = -1 }, .listen_fd = -1,
+				     .refusals_fd = -1 };
 	struct linux_broker broker = { .h = { .pidfd = -1, .ctl = -1 } };
+	struct linux_observe observe = { .h = { .pidfd = -1, .ctl = -1 }, .out = -1 };
 	struct linux_why why = { .h = { .pidfd = -1, .ctl = -1 } };
 	struct venv_plan venv;
 	struct hc_places places;
@@ -1189,6 +1220,10 @@ main(int argc, char *argv[])
 	 * sandbox's init waits for it only at the end. A refusal below ends
 	 * us, and the proxy with us (its control socket hangs up). */
 	if (linux_proxy_wanted(&view)) {
+		/* --why: what heel-proxy refuses, for heel-why to explain. */
+		if (c.why && (proxy.refusals_fd = memfd_create("heel-proxy-refusals",
+							       MFD_CLOEXEC)) < 0)
+			fail("--why: memfd_create: %s", strerror(errno));
 		if (linux_proxy_start(&proxy, &view, &places, &vars, l.namespaces, err,
 				      sizeof(err)) < 0)
 			fail_in(policy, err);
@@ -1213,11 +1248,40 @@ main(int argc, char *argv[])
 		l.broker = &broker;
 		launch_mark("heel-broker started");
 	}
-	/* --why: heel-why, which watches the command's calls. */
+	/* --why: heel-why explains what was refused. What it is told comes
+	 * from heel-observe where heel-exec may load BPF (the kernel's own
+	 * outcomes, seccomp's refusals among them, and nothing to pay per
+	 * call), else from a seccomp listener that watches the command's
+	 * calls (docs/observe.md says what each sees). heel-observe's BPF
+	 * program loads while the sandbox is set up. */
 	if (c.why) {
+		bool warn = false;
+
+		linux_observe_start(&observe, &places, &warn, msg, sizeof(msg));
+		if (observe.on) {
+			l.observe = &observe;
+			why.kernel = true;
+		} else if (msg[0] && (warn || l.verbose))
+			note("--why: the kernel-side observer is off (%s); the calls are "
+			     "watched with a seccomp listener instead", msg);
+		msg[0] = '\0';
 		if (linux_why_check(&why, &view, &places, err, sizeof(err)) < 0 ||
 		    linux_why_start(&why, &view, &places, &vars, err, sizeof(err)) < 0)
 			fail_in(policy, err);
+		if (proxy.refusals_fd >= 0) {
+			if (linux_why_proxy(&why, proxy.refusals_fd, err, sizeof(err)) < 0)
+				fail_in(policy, err);
+			close(proxy.refusals_fd);
+			proxy.refusals_fd = -1;
+		}
+		/* heel-why alone writes there: the sandbox never holds it. */
+		if (c.why_fd >= 0) {
+			if (fcntl(c.why_fd, F_GETFD) < 0)
+				fail("--why-fd %d: not an open descriptor", c.why_fd);
+			if (linux_why_denials(&why, c.why_fd, err, sizeof(err)) < 0)
+				fail_in(policy, err);
+			close(c.why_fd);
+		}
 		l.why = &why;
 		launch_mark("heel-why started");
 	}
@@ -1338,6 +1402,21 @@ out:
 		note("heel-proxy died while the command ran; from then on the sandbox had no "
 		     "network at all");
 	note_network_refused(&l, &view, c.artifact_fd >= 0);
+	if (l.observe) {
+		/* linux_run stopped it before its sweep; not when it failed
+		 * before the command ran. */
+		linux_observe_stop(l.observe);
+		if (l.verbose && observe.what[0])
+			note("denial observer: %lu refusal%s seen", observe.denials,
+			     observe.denials == 1 ? "" : "s");
+		if (l.verbose && observe.lost)
+			note("denial observer: %lu more lost: its buffer was full", observe.lost);
+		/* -vv: the raw lines themselves (docs/observe.md), until the
+		 * explanations of each take their place. */
+		if (l.list_skipped && observe.what[0])
+			note_observed(&observe);
+	}
+	linux_observe_free(&observe);
 	if (l.proxy)
 		linux_proxy_stop(l.proxy);
 	/* heel-broker kills the calls still running as it stops. */
@@ -1347,6 +1426,9 @@ out:
 	 * (linux_run); a launch that failed before stops it here. */
 	if (l.why)
 		linux_why_stop(l.why);
+	if (observe.died)
+		note("heel-observe died while the command ran; what the sandbox was refused from "
+		     "then on was not seen (no wall depends on it)");
 	if (l.why_died)
 		note("heel-why died while the command ran; from then on the calls it watched "
 		     "failed (ENOSYS) rather than run unwatched");

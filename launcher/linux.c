@@ -4,6 +4,7 @@
  * in it; the child sets itself up in command_main, one step a call with
  * its reason beside it, and execs. */
 #include "linux.h"
+#include "linux_observe.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -592,7 +593,7 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 			   err);
 	/* --why: one more filter, after the policy's, whose listener only
 	 * watches (linux_why.h); the exec below is the first call it sees. */
-	if (l->why)
+	if (l->why && !l->why->kernel)
 		check_step(rep, linux_why_watch(l->why, err, sizeof(err)), err);
 	check_step(rep, close_inherited(max_fd, err, sizeof(err)), err);
 	launch_mark("capabilities dropped, seccomp loaded");
@@ -962,6 +963,22 @@ explain_limit_kill(const struct linux_launch *l, int cmd_status, uint64_t cpu_us
 			 limit_said(l, 4, lim, sizeof(lim)), who);
 }
 
+/* A fork the process limit refused fails with EAGAIN, which programs
+ * report as "Resource temporarily unavailable" and never as a limit:
+ * said at exit, with the limit and what set it (the cgroup counts them). */
+static void
+note_pids_refused(const struct linux_launch *l)
+{
+	uint64_t n = linux_cgroup_pids_refused(l->cgroup);
+	char lim[PATH_MAX + 128];
+
+	if (!n || !l->limits || !l->limits->rl[2].set)
+		return;
+	l->note("%s: the sandbox was refused %llu new process%s at it (fork and clone failed "
+		"with EAGAIN, \"Resource temporarily unavailable\")",
+		limit_said(l, 2, lim, sizeof(lim)), (unsigned long long)n, n == 1 ? "" : "es");
+}
+
 static uint64_t
 children_cpu_us(void)
 {
@@ -1247,6 +1264,25 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 		envb_free(&why_env);
 		return ret;
 	}
+	/* The denial observer, aimed at the sandbox's PID namespace before
+	 * anything of the command runs (linux_observe.h). It only watches:
+	 * where it cannot, the launch goes on without it. */
+	if (l->observe && l->observe->on) {
+		char why[1024];
+
+		/* --why asked for it: its loss is said without -v. */
+		if (!flags)
+			linux_observe_stop(l->observe);
+		if (!flags)
+			l->note("--why: the denial observer cannot watch a sandbox without a PID "
+				"namespace of its own (--no-namespaces): nothing refused will be "
+				"explained");
+		else if (linux_observe_aim(l->observe, child, why, sizeof(why)) < 0)
+			l->note("--why: the denial observer could not be aimed at the sandbox (%s): "
+				"nothing refused will be explained", why);
+		else if (l->verbose)
+			l->note("denial observer: on: %s", l->observe->what);
+	}
 	/* Our environment may hold secrets the sandbox must not read through
 	 * /proc/<pid>/environ; after the id maps, which need us dumpable. */
 	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
@@ -1283,10 +1319,18 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 	launch_mark("command ran and exited, init reaped");
 	/* Before the sweep below, which takes heel-proxy too. */
 	l->proxy_died = l->proxy && linux_proxy_died(l->proxy);
+	/* heel-observe too: everything it saw is written out first (the
+	 * sandbox's init is gone, and with it every process of its PID
+	 * namespace). */
+	if (l->observe && l->observe->on)
+		linux_observe_stop(l->observe);
 	/* The sandbox is gone with its init: heel-why says what was refused
-	 * now, before the sweep takes it too. */
-	if (l->why)
+	 * now, before the sweep takes it too; what heel-observe saw first. */
+	if (l->why) {
+		if (l->why->kernel && l->observe && l->observe->out >= 0)
+			(void)linux_why_observed(l->why, l->observe->out);
 		l->why_died = linux_why_stop(l->why);
+	}
 	/* Whatever is left, in the group or re-parented to us. */
 	pt_kill_tree(child);
 	launch_mark("tree swept");
@@ -1301,6 +1345,7 @@ run_tree(struct linux_launch *l, bool *started, char *msg, size_t msglen)
 		ret = 128 + SIGXCPU;
 	else if (!msg[0])
 		explain_limit_kill(l, cmd_status, cpu_before, first_sig != 0, msg, msglen);
+	note_pids_refused(l);
 out:
 	if (tty)
 		set_foreground(STDIN_FILENO, fg);

@@ -39,6 +39,8 @@ struct linux_probe {
 void linux_probe(struct linux_probe *p, bool try_ns);
 
 /* Everything a launch needs; heel-exec fills it step by step. */
+struct linux_observe;
+
 struct linux_launch {
 	/* Known before anything happens (the checks): */
 	const struct art_view *view;
@@ -87,6 +89,8 @@ struct linux_launch {
 				   * under network deny */
 	struct linux_broker *broker; /* heel-broker (linux_broker.h), started;
 				   * NULL without host commands */
+	struct linux_observe *observe; /* heel-observe (linux_observe.h),
+				   * started; NULL where it does not run */
 	struct linux_why *why;    /* heel-why (linux_why.h), started; NULL
 				   * without --why */
 	bool why_died;            /* set by linux_run: heel-why died while the

@@ -307,6 +307,17 @@ linux_cgroup_oom_kills(const struct linux_cgroup *lc)
 	return n;
 }
 
+uint64_t
+linux_cgroup_pids_refused(const struct linux_cgroup *lc)
+{
+	uint64_t n = 0;
+
+	if (!lc || !lc->cg.made || !(lc->cg.ctls & CG_BIT(CG_PIDS)) ||
+	    cg_pids_refused(&lc->cg, &n) < 0)
+		return 0;
+	return n;
+}
+
 void
 linux_cgroup_remove(struct linux_launch *l, struct linux_cgroup *lc)
 {

@@ -66,6 +66,10 @@ bool linux_cgroup_spent(const struct linux_cgroup *lc, char *msg, size_t msglen)
  * ended for `limit memory` (0 without a memory cgroup). */
 uint64_t linux_cgroup_oom_kills(const struct linux_cgroup *lc);
 
+/* New processes the tree was refused at `limit processes`; 0 when none
+ * or unknown. */
+uint64_t linux_cgroup_pids_refused(const struct linux_cgroup *lc);
+
 /* Removes the cgroup once the tree is dead; a no-op when none was made.
  * Notes a failure. */
 void linux_cgroup_remove(struct linux_launch *l, struct linux_cgroup *lc);

@@ -145,6 +145,9 @@ send_settings(struct linux_proxy *p, const struct art_view *view, const struct h
 	}
 	if ((r = send_decider(p, view, ps, err, errlen)) < 0)
 		goto out;
+	if (p->refusals_fd >= 0 &&
+	    (r = helper_send(&p->h, "heel-proxy", "refusals", NULL, p->refusals_fd, err, errlen)) < 0)
+		goto out;
 	r = send_setting(p, "end", NULL, err, errlen);
 out:
 	if (fd >= 0)

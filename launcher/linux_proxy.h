@@ -27,6 +27,8 @@ struct linux_proxy {
 			    * the host's loopback; -1 (the init makes it) */
 	uint16_t port;
 	char token[2 * PROXYCTL_TOKEN_BYTES + 1];
+	int refusals_fd;   /* --why: a memfd heel-proxy writes each refusal's
+			    * line to, for heel-why; -1 */
 };
 
 /* Whether the policy needs heel-proxy on Linux. */

@@ -50,11 +50,12 @@ int
 linux_why_check(struct linux_why *w, const struct art_view *view, const struct hc_places *ps,
 		char *err, size_t errlen)
 {
-	if (linux_broker_wanted(view)) {
+	if (!w->kernel && linux_broker_wanted(view)) {
 		snprintf(err, errlen,
-			 "--why cannot watch a policy with host commands (ipc): the kernel gives "
-			 "a process one seccomp listener, and heel-broker holds it; run without "
-			 "--why, or without the ipc commands");
+			 "--why cannot watch a policy with host commands (ipc) here: the kernel "
+			 "gives a process one seccomp listener, and heel-broker holds it; the "
+			 "kernel-side observer (heel-observe), which needs none, needs root or "
+			 "CAP_BPF and CAP_PERFMON; run without --why, or without the ipc commands");
 		return -EBUSY;
 	}
 	return helper_find(ps, "heel-why", "--why", w->exe, sizeof(w->exe), err, errlen);
@@ -134,10 +135,24 @@ linux_why_start(struct linux_why *w, const struct art_view *view, const struct h
 }
 
 int
+linux_why_denials(struct linux_why *w, int fd, char *err, size_t errlen)
+{
+	return send_setting(w, "denials", NULL, fd, err, errlen);
+}
+
+int
+linux_why_proxy(struct linux_why *w, int fd, char *err, size_t errlen)
+{
+	return send_setting(w, "proxy", NULL, fd, err, errlen);
+}
+
+int
 linux_why_prepare(struct linux_why *w, const char *workdir, char *err, size_t errlen)
 {
 	int r = send_setting(w, "workdir", workdir, -1, err, errlen);
 
+	if (r == 0 && w->kernel)
+		r = send_setting(w, "kernel", NULL, -1, err, errlen);
 	return r < 0 ? r : send_setting(w, "end", NULL, -1, err, errlen);
 }
 
@@ -194,6 +209,14 @@ linux_why_watch(struct linux_why *w, char *err, size_t errlen)
 		return r;
 	}
 	return helper_wait_ready(w->h.ctl, "heel-why", READY_TIMEOUT_MS, err, errlen);
+}
+
+int
+linux_why_observed(struct linux_why *w, int lines_fd)
+{
+	char err[256];
+
+	return send_setting(w, "observed", NULL, lines_fd, err, sizeof(err));
 }
 
 int

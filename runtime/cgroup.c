@@ -578,6 +578,26 @@ cg_oom_kills(const struct cg *cg, uint64_t *n)
 	return -ENOENT;
 }
 
+int
+cg_pids_refused(const struct cg *cg, uint64_t *n)
+{
+	char path[CG_PATH_MAX + 32], buf[256], *p;
+	const char *dir = cg->dir[CG_PIDS];
+	ssize_t r;
+
+	if (!dir[0])
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/pids.events", dir);
+	if ((r = read_small(path, buf, sizeof(buf))) < 0)
+		return (int)r;
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (strncmp(p, "max ", 4) == 0) {
+			*n = strtoull(p + 4, NULL, 10);
+			return 0;
+		}
+	return -ENOENT;
+}
+
 /* Kills each pid the cgroup lists. */
 static void
 kill_listed(const char *dir)

@@ -86,6 +86,10 @@ int cg_cpu_usec(const struct cg *cg, uint64_t *usec);
  * oom_kill, Linux 4.13). 0 or -errno. */
 int cg_oom_kills(const struct cg *cg, uint64_t *n);
 
+/* How many times a new process of the cgroup was refused at pids.max
+ * (pids.events "max", v1 and v2). 0 or -errno. */
+int cg_pids_refused(const struct cg *cg, uint64_t *n);
+
 /* SIGKILLs every process in the cgroup: v2 cgroup.kill where the kernel
  * has it, else each pid listed once (a process forked meanwhile is the
  * launcher's sweep's, which finds every descendant). */

@@ -133,6 +133,11 @@ struct heel_spawn_opts {
 /* heel-exec starts a session of its own (setsid(2)): no signal from the
  * caller's terminal reaches it, and it has no controlling terminal. */
 #define HEEL_SPAWN_NEW_SESSION 0x2u
+/* heel-exec --why: the actions the sandbox refused are explained (on
+ * stderr_fd at the end, as heel run --why prints them) and returned by
+ * heel_child_denials() after the wait. Costs what --why costs
+ * (heel-exec(1)). */
+#define HEEL_SPAWN_WHY 0x4u
 
 /* size set, descriptors -1, everything else NULL or 0. */
 HEEL_API void heel_spawn_opts_init(struct heel_spawn_opts *o);
@@ -181,6 +186,15 @@ HEEL_API int heel_child_wait(heel_child *c, int timeout_ms, int *status, heel_er
  * SIGQUIT to the whole sandbox (and kills what is left of it 2 s later).
  * -ESRCH when it has already been reaped. */
 HEEL_API int heel_child_kill(heel_child *c, int sig, heel_error *err);
+
+/* After heel_child_wait() reaped heel-exec, for a child spawned with
+ * HEEL_SPAWN_WHY: each distinct action the sandbox refused, one JSON
+ * object a line (heel(5), the audit sink's "denial/1" lines: the
+ * operation, path or address, process, wall, rule with its file:line,
+ * the option or policy line that allows it, a count); "" when nothing
+ * was refused. malloc'ed, caller frees with free(). NULL with -EINVAL
+ * (not spawned with HEEL_SPAWN_WHY) or -EBUSY (not reaped yet). */
+HEEL_API char *heel_child_denials(heel_child *c, heel_error *err);
 
 /* Releases the handle. If heel-exec still runs: SIGTERM (heel-exec ends
  * the sandbox's whole tree and removes its working directory), then

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/pidfd.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -48,6 +49,7 @@ struct heel_child {
 	int pidfd;
 	bool reaped;
 	int status;
+	int denials; /* HEEL_SPAWN_WHY: the memfd heel-why writes to; -1 */
 };
 
 void
@@ -119,7 +121,8 @@ struct launch {
 	const char *path;
 	char **argv;
 	char **envp;
-	int src[4]; /* become 0, 1, 2 and ARTIFACT_FD */
+	int src[5]; /* become 0, 1, 2, ARTIFACT_FD and (HEEL_SPAWN_WHY) WHY_FD */
+	int nsrc;
 	bool new_session;
 	volatile int error; /* errno of the step that failed, read after the clone */
 };
@@ -130,7 +133,7 @@ launch_child(void *arg)
 	struct launch *l = arg;
 	struct sigaction dfl = {.sa_handler = SIG_DFL};
 	sigset_t none;
-	int high[4];
+	int high[5];
 
 	/* Every signal at its default, as in a fresh process: a handler of
 	 * the caller's would run here, in its memory; a signal it ignores
@@ -143,16 +146,16 @@ launch_child(void *arg)
 		goto fail;
 	/* First above the targets, then into them: a source may itself be
 	 * 0..3, and dup2 into it would lose it before it was moved. */
-	for (int i = 0; i < 4; i++)
-		if ((high[i] = fcntl(l->src[i], F_DUPFD_CLOEXEC, 4)) < 0)
+	for (int i = 0; i < l->nsrc; i++)
+		if ((high[i] = fcntl(l->src[i], F_DUPFD_CLOEXEC, l->nsrc)) < 0)
 			goto fail;
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < l->nsrc; i++)
 		if (dup2(high[i], i) < 0)
 			goto fail;
 	/* Nothing else of the caller's reaches heel-exec, whatever its
 	 * close-on-exec flags say (heel-exec marks them again for the
 	 * command; ENOSYS before Linux 5.9 leaves that to it). */
-	close_range(4, ~0u, 0);
+	close_range((unsigned)l->nsrc, ~0u, 0);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	execve(l->path, l->argv, l->envp);
@@ -161,8 +164,8 @@ fail:
 	_exit(127);
 }
 
-/* heel-exec's command line: [--best-effort] [--cwd DIR] --artifact-fd 3
- * -- argv. The strings stay the caller's; only the array is ours. */
+/* heel-exec's command line: [--best-effort] [--why-fd 4] [--cwd DIR]
+ * --artifact-fd 3 -- argv. The strings stay the caller's; only the array is ours. */
 static char **
 launcher_argv(const struct heel_spawn_opts *o, const char *launcher, const char *const *argv)
 {
@@ -171,12 +174,16 @@ launcher_argv(const struct heel_spawn_opts *o, const char *launcher, const char 
 
 	while (argv[n])
 		n++;
-	v = calloc(n + 9, sizeof(*v));
+	v = calloc(n + 11, sizeof(*v));
 	if (!v)
 		return NULL;
 	v[k++] = (char *)launcher;
 	if (o->flags & HEEL_SPAWN_BEST_EFFORT)
 		v[k++] = "--best-effort";
+	if (o->flags & HEEL_SPAWN_WHY) {
+		v[k++] = "--why-fd";
+		v[k++] = "4";
+	}
 	if (o->cwd) {
 		v[k++] = "--cwd";
 		v[k++] = (char *)o->cwd;
@@ -254,7 +261,7 @@ heel_spawn(const heel_policy *p, const char *const *argv, const struct heel_spaw
 	uint8_t *bytes = NULL;
 	size_t len = 0;
 	heel_child *c = NULL;
-	int memfd = -1, devnull = -1, rc;
+	int memfd = -1, devnull = -1, denials = -1, rc;
 
 	if (!p || !argv || !argv[0] || !argv[0][0]) {
 		lh_fail(err, -EINVAL, "heel_spawn: %s", p ? "no command" : "no policy");
@@ -306,10 +313,24 @@ heel_spawn(const heel_policy *p, const char *const *argv, const struct heel_spaw
 	l.src[1] = opts.stdout_fd < 0 ? devnull : opts.stdout_fd;
 	l.src[2] = opts.stderr_fd < 0 ? devnull : opts.stderr_fd;
 	l.src[3] = memfd;
+	l.nsrc = 4;
+	if (opts.flags & HEEL_SPAWN_WHY) {
+		/* heel-why writes each refusal here at the end (heel-exec hands
+		 * it over before the sandbox exists); read back after the wait. */
+		if ((denials = memfd_create("heel-denials", MFD_CLOEXEC)) < 0) {
+			lh_fail(err, -errno, "cannot make a memfd for the refusals: %s",
+				strerror(errno));
+			goto out;
+		}
+		l.src[4] = denials;
+		l.nsrc = 5;
+	}
 	l.new_session = (opts.flags & HEEL_SPAWN_NEW_SESSION) != 0;
 	l.envp = (char **)(opts.launcher_env ? opts.launcher_env : (const char *const *)environ);
 	l.argv = launcher_argv(&opts, l.path, argv);
 	c = calloc(1, sizeof(*c));
+	if (c)
+		c->denials = -1;
 	if (!l.argv || !c) {
 		lh_fail(err, -ENOMEM, "out of memory");
 		free(c);
@@ -321,11 +342,15 @@ heel_spawn(const heel_policy *p, const char *const *argv, const struct heel_spaw
 		c = NULL;
 		goto out;
 	}
+	c->denials = denials;
+	denials = -1;
 	lh_ok(err);
 out:
 	free(l.argv);
 	if (devnull >= 0)
 		close(devnull);
+	if (denials >= 0)
+		close(denials);
 	close(memfd);
 	return c;
 }
@@ -436,5 +461,42 @@ heel_child_free(heel_child *c)
 		}
 	}
 	close(c->pidfd);
+	if (c->denials >= 0)
+		close(c->denials);
 	free(c);
+}
+
+char *
+heel_child_denials(heel_child *c, heel_error *err)
+{
+	struct stat st;
+	size_t at = 0;
+	char *buf;
+
+	if (!c || c->denials < 0) {
+		lh_fail(err, -EINVAL, "heel_child_denials: %s",
+			c ? "the child was not spawned with HEEL_SPAWN_WHY" : "no child");
+		return NULL;
+	}
+	if (!c->reaped) {
+		lh_fail(err, -EBUSY, "heel_child_denials: heel-exec (pid %d) has not ended yet",
+			(int)c->pid);
+		return NULL;
+	}
+	if (fstat(c->denials, &st) < 0 || !(buf = malloc((size_t)st.st_size + 1))) {
+		lh_fail(err, -ENOMEM, "heel_child_denials: out of memory");
+		return NULL;
+	}
+	while (at < (size_t)st.st_size) {
+		ssize_t n = pread(c->denials, buf + at, (size_t)st.st_size - at, (off_t)at);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		at += (size_t)n;
+	}
+	buf[at] = '\0';
+	lh_ok(err);
+	return buf;
 }

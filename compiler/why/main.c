@@ -28,6 +28,7 @@
 #include "artifact_load.h"
 #include "audit_sink.h"
 #include "ir.h"
+#include "kernel.h"
 #include "notify.h"
 #include "proxyctl.h"
 #include "why.h"
@@ -53,6 +54,9 @@ struct state {
 	struct rec *recs;
 	size_t nrecs;
 	unsigned long dropped;
+	bool kernel; /* the refusals come from heel-observe, not a listener */
+	int denials; /* --why-fd: every refusal as a JSON line; -1 */
+	int proxy;   /* heel-proxy's refusals, a line each; -1 */
 };
 
 static const char *
@@ -134,7 +138,16 @@ settle(struct state *s)
 				die(err);
 		} else if (strcmp(msg, "listen") == 0 && fd >= 0) {
 			return fd;
-		} else if (strcmp(msg, "end") != 0) {
+		} else if (strcmp(msg, "proxy") == 0 && fd >= 0) {
+			s->proxy = fd;
+		} else if (strcmp(msg, "denials") == 0 && fd >= 0) {
+			s->denials = fd;
+		} else if (strcmp(msg, "kernel") == 0) {
+			s->kernel = true;
+		} else if (strcmp(msg, "end") == 0) {
+			if (s->kernel)
+				return -1; /* no listener: heel-observe's lines come at the end */
+		} else {
 			if (fd >= 0)
 				close(fd);
 			snprintf(err, sizeof(err), "unknown setting: %.64s", msg);
@@ -185,6 +198,21 @@ timestamp(struct timespec *now, char *ts, size_t len)
 		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(now->tv_nsec / 1000000L));
 }
 
+static void
+write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		buf += n;
+		len -= (size_t)n;
+	}
+}
+
 /* The command has ended: nothing is mixed into its output any more. */
 static void
 summarise(struct state *s)
@@ -200,7 +228,7 @@ summarise(struct state *s)
 			why_line(&r->ev, &r->a, r->count, line, sizeof(line));
 			fprintf(stderr, "%s\n", line);
 		}
-		if (s->sink) {
+		if (s->sink || s->denials >= 0) {
 			char *json = why_json(&r->ev, &r->a, r->count, ts);
 
 			if (json) {
@@ -212,8 +240,11 @@ summarise(struct state *s)
 					withnl[len + 1] = '\0';
 					/* A line that cannot be written has no one
 					 * to stop: the command has ended. */
-					(void)audit_sink_append(s->sink, now.tv_sec, withnl,
-								len + 1);
+					if (s->sink)
+						(void)audit_sink_append(s->sink, now.tv_sec,
+									withnl, len + 1);
+					if (s->denials >= 0)
+						write_all(s->denials, withnl, len + 1);
 					json = withnl;
 				}
 				free(json);
@@ -305,6 +336,49 @@ serve_one(struct state *s, const struct why_policy *w, int listener, struct secc
 	}
 }
 
+/* heel-observe's lines, each a refusal the kernel made: judged like a
+ * notification, but the outcome is known (a refusal the policy does not
+ * explain is the host's own: a file's mode, a missing file). */
+static void
+read_observed(struct state *s, const struct why_policy *w, int fd, bool proxy)
+{
+	FILE *f = fdopen(fd, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	if (!f) {
+		close(fd);
+		return;
+	}
+	rewind(f);
+	while ((n = getline(&line, &cap, f)) > 0) {
+		struct denial_event ev;
+		struct why_answer a;
+		char reason[sizeof(a.reason)];
+		int k;
+
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		k = proxy ? wk_decode_proxy(line, &ev, reason, sizeof(reason)) : wk_decode(line, &ev);
+		if (k != 1 && k != 2)
+			continue;
+		/* The command's own exec is heel-exec's to explain (exit 126). */
+		if (ev.op == DENIAL_EXEC && strcmp(ev.comm, "heel-exec") == 0)
+			continue;
+		if (why_explain(w, &ev, &a) != 1)
+			continue;
+		/* Not the list: heel-proxy's own words say what and how. */
+		if (k == 2) {
+			snprintf(a.reason, sizeof(a.reason), "%s", reason);
+			a.option[0] = a.line[0] = '\0';
+		}
+		record(s, &ev, &a);
+	}
+	free(line);
+	fclose(f);
+}
+
 int
 main(void)
 {
@@ -318,6 +392,8 @@ main(void)
 	char err[256] = "";
 	int listener;
 
+	s.denials = -1;
+	s.proxy = -1;
 	listener = settle(&s);
 	if (!s.artifact)
 		die("no artifact was sent");
@@ -335,7 +411,7 @@ main(void)
 	if (!n || !resp)
 		die("out of memory");
 	confine_self();
-	if (proxyctl_send(PROXYCTL_FD, "ready", NULL, -1) < 0)
+	if (listener >= 0 && proxyctl_send(PROXYCTL_FD, "ready", NULL, -1) < 0)
 		return 1;
 	for (;;) {
 		struct pollfd p[2] = {{.fd = PROXYCTL_FD, .events = POLLIN},
@@ -346,9 +422,21 @@ main(void)
 				continue;
 			break;
 		}
-		/* The control socket hangs up when heel-exec is done. */
-		if (p[0].revents)
-			break;
+		/* The control socket hangs up when heel-exec is done; before
+		 * that, with heel-observe, it hands over what it saw. */
+		if (p[0].revents) {
+			char msg[PROXYCTL_MSG_MAX];
+			int fd = -1;
+
+			if (!(p[0].revents & POLLIN) ||
+			    proxyctl_recv(PROXYCTL_FD, msg, sizeof(msg), &fd) <= 0)
+				break;
+			if (strcmp(msg, "observed") == 0 && fd >= 0)
+				read_observed(&s, w, fd, false);
+			else if (fd >= 0)
+				close(fd);
+			continue;
+		}
 		if (p[1].revents & POLLIN)
 			serve_one(&s, w, listener, n, resp, sizes.seccomp_notif,
 				  sizes.seccomp_notif_resp);
@@ -358,6 +446,9 @@ main(void)
 			listener = -1;
 		}
 	}
+	/* heel-proxy wrote each refusal before it answered it: all are in. */
+	if (s.proxy >= 0)
+		read_observed(&s, w, s.proxy, true);
 	summarise(&s);
 	return 0;
 }

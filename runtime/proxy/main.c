@@ -33,6 +33,7 @@ struct settings {
 	bool have_mode;
 	int audit_kind; /* -1 none, else enum proxy_audit_kind */
 	int audit_fd;   /* the sink heel-exec opened and checked */
+	int refusals_fd; /* --why: each refusal's line, for heel-why; -1 */
 	char *decide[MAX_DECIDE_ARGS + 2]; /* program, args, NULL */
 	size_t ndecide;
 };
@@ -61,6 +62,7 @@ read_settings(struct settings *st)
 
 	st->audit_kind = -1;
 	st->audit_fd = -1;
+	st->refusals_fd = -1;
 	for (;;) {
 		n = proxyctl_recv(PROXYCTL_FD, msg, sizeof(msg), &fd);
 		/* heel-exec hung up half-way: it refused the launch (and
@@ -79,6 +81,10 @@ read_settings(struct settings *st)
 				    v);
 			st->audit_kind = strcmp(v, "file") == 0 ? PROXY_AUDIT_FILE : PROXY_AUDIT_DAILY;
 			st->audit_fd = fd;
+			continue;
+		}
+		if (!strcmp(msg, "refusals") && fd >= 0 && st->refusals_fd < 0) {
+			st->refusals_fd = fd; /* a memfd heel-exec made: never a name */
 			continue;
 		}
 		if (fd >= 0)
@@ -163,6 +169,7 @@ main(int argc, char **argv)
 	cfg.token = st.token;
 	cfg.policy = &st.policy;
 	cfg.audit = audit;
+	cfg.refusals_fd = st.refusals_fd;
 	cfg.decider = decider;
 	cfg.stop_fd = PROXYCTL_FD;
 	proxy_limits_default(&cfg.limits);

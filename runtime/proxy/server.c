@@ -338,6 +338,16 @@ record(struct conn *c, bool allowed, const char *reason)
 	};
 
 	clock_gettime(CLOCK_REALTIME, &d.when);
+	if (!allowed && c->s->cfg->refusals_fd >= 0) {
+		/* For heel-why to explain at the end (--why): the audit line's
+		 * format, one write each. Best effort: it explains, it never
+		 * decides. */
+		char line[PROXY_AUDIT_LINE_MAX];
+		int n = proxy_audit_format(&d, line, sizeof(line));
+
+		if (n > 0 && write(c->s->cfg->refusals_fd, line, (size_t)n) < 0)
+			(void)0;
+	}
 	return proxy_audit_record(c->s->cfg->audit, &d);
 }
 

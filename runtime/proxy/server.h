@@ -35,6 +35,8 @@ struct proxy_server_config {
 	const char *token;           /* the password of user PROXYCTL_USER */
 	const struct proxy_policy *policy;
 	struct proxy_audit *audit;   /* NULL: no sink */
+	int refusals_fd;             /* --why: each refusal's audit line is
+				      * written here too, for heel-why; -1 */
 	struct proxy_decider *decider; /* NULL: the list decides */
 	struct proxy_limits limits;
 	int stop_fd;                 /* readable or hung up: stop (-1: none) */

@@ -106,7 +106,7 @@ time_steps(double *own, double *open, double *confine)
 	pid = fork();
 	if (pid == 0) {
 		struct proxy_policy pol;
-		struct proxy_server_config cfg = { 0 };
+		struct proxy_server_config cfg = { .refusals_fd = -1 };
 		struct proxy_server *srv;
 		struct proxy_confinement got;
 		char err[512];

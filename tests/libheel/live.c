@@ -227,6 +227,52 @@ Test(live, write_outside_the_working_directory_is_refused)
 	heel_policy_free(p);
 }
 
+Test(live, refusals_are_returned_with_their_rule)
+{
+	struct heel_spawn_opts o;
+	heel_policy *p = fresh();
+	struct heel_capture c;
+	char script[256], target[128], *d;
+	heel_child *ch;
+	const char *argv[] = {"sh", "-c", script, NULL};
+	int status = -1;
+
+	opts(&o);
+	o.flags |= HEEL_SPAWN_WHY;
+	snprintf(target, sizeof(target), "%s/outside", scratch);
+	snprintf(script, sizeof(script), "echo x > %s; echo y > inside", target);
+	ch = heel_spawn(p, argv, &o, &e);
+	cr_assert_not_null(ch, "heel_spawn: %s", e.message);
+	/* Before the end there is nothing to return. */
+	cr_assert_null(heel_child_denials(ch, &e));
+	cr_assert_eq(e.code, -EBUSY);
+	cr_assert_eq(heel_child_wait(ch, 30000, &status, &e), 0, "%s", e.message);
+	cr_assert(!exists(target), "%s was written", target);
+	d = heel_child_denials(ch, &e);
+	cr_assert_not_null(d, "heel_child_denials: %s", e.message);
+	/* One denial/1 line: the create outside, the read-only mount, the
+	 * change that allows it; the write inside is not one. */
+	cr_assert(strstr(d, "\"type\": \"denial/1\"") || strstr(d, "\"type\":\"denial/1\""),
+		  "no denial/1 line: %s", d);
+	cr_assert(strstr(d, target), "the path is not named: %s", d);
+	cr_assert(strstr(d, "read-only mount"), "the wall is not named: %s", d);
+	cr_assert(!strstr(d, "/inside"), "an allowed write was reported: %s", d);
+	cr_assert_eq(strchr(d, '\n'), strrchr(d, '\n'), "more than one line: %s", d);
+	free(d);
+	heel_child_free(ch);
+	/* Without HEEL_SPAWN_WHY the caller is told, not handed nothing. */
+	o.flags &= ~HEEL_SPAWN_WHY;
+	c = run(p, &o, "true");
+	heel_capture_free(&c);
+	ch = heel_spawn(p, argv, &o, &e);
+	cr_assert_not_null(ch, "heel_spawn: %s", e.message);
+	cr_assert_eq(heel_child_wait(ch, 30000, &status, &e), 0, "%s", e.message);
+	cr_assert_null(heel_child_denials(ch, &e));
+	cr_assert_eq(e.code, -EINVAL);
+	heel_child_free(ch);
+	heel_policy_free(p);
+}
+
 Test(live, environment_additions_arrive)
 {
 	const char *env[] = {"ADDED=from the caller", NULL};
