@@ -60,6 +60,13 @@ DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ar
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
 	debian-archive-keyring curl git python3 python3-pip python3-venv iproute2 ca-certificates openssl cargo openssh-client \
 	zsh bash-completion vim
+# The Node and Python packages (tests/bindings): setuptools and wheel for
+# pip's offline build; Debian's nodejs, npm and N-API headers
+# (libnode-dev) each only where missing: a Node from elsewhere
+# (NodeSource's) carries npm and the headers itself, and Debian's npm and
+# libnode-dev would conflict with it.
+DEPS_CHECK += python3-setuptools python3-wheel $(if $(shell command -v node),,nodejs) \
+	$(if $(shell command -v npm),,npm) $(if $(wildcard /usr/include/node/node_api.h),,libnode-dev)
 # heel-exec.exe: cross-built with mingw-w64 and smoke-tested under Wine
 # (make check-windows).
 DEPS_CHECK += gcc-mingw-w64-x86-64 wine64

@@ -21,13 +21,14 @@ if ! "$PKG_CONFIG" --exists heel; then
 	exit 1
 fi
 
-# node_api.h and uv.h: NODE_API_INCLUDE, else beside the node that runs
+# node_api.h (and uv.h, there or in the system's include path, as
+# Debian's libuv1-dev has it): NODE_API_INCLUDE, else beside the node that runs
 # this (npm names it in npm_node_execpath), else Debian's libnode-dev.
 inc=${NODE_API_INCLUDE:-}
 if [ -z "$inc" ]; then
 	node=${npm_node_execpath:-$(command -v node || true)}
 	for d in ${node:+"$(dirname "$(dirname "$node")")/include/node"} /usr/include/node /usr/local/include/node; do
-		if [ -f "$d/node_api.h" ] && [ -f "$d/uv.h" ]; then
+		if [ -f "$d/node_api.h" ]; then
 			inc=$d
 			break
 		fi
