@@ -41,10 +41,10 @@ hn_error_class_free(napi_env env, void *data, void *hint)
 	napi_delete_reference(env, data);
 }
 
-#define HN_CHECK(env, call)                                                                    \
-	do {                                                                                   \
-		if ((call) != napi_ok)                                                         \
-			return hn_pending(env);                                                \
+#define HN_CHECK(env, call)                                                                        \
+	do {                                                                                       \
+		if ((call) != napi_ok)                                                             \
+			return hn_pending(env);                                                    \
 	} while (0)
 
 /* After a failed napi call an exception is usually pending; if none is,
@@ -336,8 +336,8 @@ hn_policy_load(napi_env env, napi_callback_info info, bool from_file)
 		goto fail;
 	napi_create_string_utf8(env, "heel.policy", NAPI_AUTO_LENGTH, &name);
 	if (napi_create_promise(env, &l->deferred, &promise) != napi_ok ||
-	    napi_create_async_work(env, NULL, name, hn_load_execute, hn_load_complete, l, &l->work) !=
-		napi_ok ||
+	    napi_create_async_work(env, NULL, name, hn_load_execute, hn_load_complete, l,
+				   &l->work) != napi_ok ||
 	    napi_queue_async_work(env, l->work) != napi_ok)
 		goto fail;
 	return promise;
@@ -395,7 +395,8 @@ hn_policy_call(napi_env env, napi_callback_info info)
 			goto out;
 		rc = heel_policy_protect(hp->p, a, !strcmp(op, "protect"), &e);
 	} else {
-		if (hn_string(env, argv[2], false, &a) != 0 || hn_string(env, argv[3], true, &b) != 0)
+		if (hn_string(env, argv[2], false, &a) != 0 ||
+		    hn_string(env, argv[3], true, &b) != 0)
 			goto out;
 		if (!strcmp(op, "isolation"))
 			rc = heel_policy_isolation(hp->p, a, &e);
@@ -647,6 +648,7 @@ hn_child_watch(napi_env env, napi_callback_info info)
 	if (hc->watcher || hc->reaped)
 		return hn_throw_msg(env, -EALREADY, "heel: the child is already watched");
 	HN_CHECK(env, napi_get_uv_event_loop(env, &loop));
+	napi_create_string_utf8(env, "heel.child", NAPI_AUTO_LENGTH, &name);
 	hc->poll = calloc(1, sizeof(*hc->poll));
 	if (!hc->poll)
 		return hn_throw_msg(env, -ENOMEM, "heel: out of memory");
@@ -656,9 +658,14 @@ hn_child_watch(napi_env env, napi_callback_info info)
 		return hn_throw_msg(env, -EIO, "heel: cannot watch heel-exec's pidfd");
 	}
 	hc->poll->data = hc;
-	napi_create_string_utf8(env, "heel.child", NAPI_AUTO_LENGTH, &name);
-	HN_CHECK(env, napi_create_reference(env, argv[1], 1, &hc->watcher));
-	HN_CHECK(env, napi_async_init(env, NULL, name, &hc->actx));
+	if (napi_create_reference(env, argv[1], 1, &hc->watcher) != napi_ok ||
+	    napi_async_init(env, NULL, name, &hc->actx) != napi_ok) {
+		if (hc->watcher)
+			napi_delete_reference(env, hc->watcher);
+		hc->watcher = NULL;
+		hn_child_stop_poll(hc);
+		return hn_pending(env);
+	}
 	uv_poll_start(hc->poll, UV_READABLE, hn_child_pollcb);
 	return NULL;
 }
@@ -889,7 +896,8 @@ hn_spawn_complete(napi_env env, napi_status status, void *data)
 		free(hc);
 		hn_spawn_close_fds(s->ours);
 		heel_child_free(s->c);
-		napi_reject_deferred(env, s->deferred, hn_error(env, -ENOMEM, "heel: out of memory"));
+		napi_reject_deferred(env, s->deferred,
+				     hn_error(env, -ENOMEM, "heel: out of memory"));
 		goto out;
 	}
 	hc->c = s->c;
@@ -1036,27 +1044,27 @@ hn_init(napi_env env, napi_value exports)
 		const char *name;
 		napi_callback fn;
 	} fns[] = {
-		{"setErrorClass", hn_set_error_class},
-		{"version", hn_version},
-		{"policyNew", hn_policy_new},
-		{"policyFromFile", hn_policy_from_file},
-		{"policyFromString", hn_policy_from_string},
-		{"policyCall", hn_policy_call},
-		{"policyText", hn_policy_text},
-		{"policyCheck", hn_policy_check},
-		{"spawn", hn_spawn},
-		{"capture", hn_capture},
-		{"watch", hn_child_watch},
-		{"ref", hn_child_ref},
-		{"kill", hn_child_kill},
-		{"close", hn_child_close},
+	    {"setErrorClass", hn_set_error_class},
+	    {"version", hn_version},
+	    {"policyNew", hn_policy_new},
+	    {"policyFromFile", hn_policy_from_file},
+	    {"policyFromString", hn_policy_from_string},
+	    {"policyCall", hn_policy_call},
+	    {"policyText", hn_policy_text},
+	    {"policyCheck", hn_policy_check},
+	    {"spawn", hn_spawn},
+	    {"capture", hn_capture},
+	    {"watch", hn_child_watch},
+	    {"ref", hn_child_ref},
+	    {"kill", hn_child_kill},
+	    {"close", hn_child_close},
 	};
 
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
 		napi_value f;
 
-		HN_CHECK(env, napi_create_function(env, fns[i].name, NAPI_AUTO_LENGTH, fns[i].fn, NULL,
-						   &f));
+		HN_CHECK(env, napi_create_function(env, fns[i].name, NAPI_AUTO_LENGTH, fns[i].fn,
+						   NULL, &f));
 		HN_CHECK(env, napi_set_named_property(env, exports, fns[i].name, f));
 	}
 	return exports;
