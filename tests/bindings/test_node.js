@@ -47,6 +47,7 @@ const cases = {
   async policy_from_builder_calls() {
     const p = new heel.Policy().isolation('strict').limit('open-files', 256).envSet('FROM', 'builder');
     assert.match(p.text(), /env set "FROM" "builder"/);
+    assert.strictEqual(p.check(), null);
     // The limit holds inside (and the control: 256 is not the default).
     const r = await heel.run(p, ['sh', '-c', 'printf "%s " "$FROM"; ulimit -n'], opts);
     assert.strictEqual(r.stdout, 'builder 256\n', r.stderr);
@@ -148,6 +149,16 @@ const cases = {
     const g = await heel.run(p, script, opts);
     assert.strictEqual(g.status, 0, g.stderr);
     assert.strictEqual(fs.readFileSync(target, 'utf8'), 'x\n');
+  },
+
+  async builder_calls_wait_for_spawns_under_way() {
+    const p = new heel.Policy();
+    const pending = Promise.all([heel.run(p, ['echo', 'a'], opts), heel.run(p, ['echo', 'b'], opts)]);
+    assert.throws(() => p.grant(scratch, 'rw'), (e) => e.code === 'EBUSY');
+    const [a, b] = await pending;
+    assert.deepStrictEqual([a.stdout, b.stdout], ['a\n', 'b\n']);
+    // The control: once they have started, the policy can change again.
+    p.grant(scratch, 'rw');
   },
 
   async missing_launcher_is_an_exception() {

@@ -168,6 +168,29 @@ def refused_write_holds_and_granted_write_works():
     os.unlink(target)
 
 
+def builder_calls_wait_for_spawns_under_way():
+    import threading
+    p = heel.Policy()
+    results = []
+    t = threading.Thread(target=lambda: results.append(
+        heel.run(p, ["sh", "-c", "sleep 1; echo a"], launcher=X)))
+    t.start()
+    for _ in range(200):
+        if p._readers:
+            break
+        time.sleep(0.005)
+    try:
+        p.grant(S, "rw")
+    except heel.HeelError as e:
+        assert e.errno == 16, e  # EBUSY
+    else:
+        raise AssertionError("a builder call went through during a spawn")
+    t.join()
+    assert results and results[0].stdout == b"a\n", results
+    # The control: once it has ended, the policy can change again.
+    p.grant(S, "rw")
+
+
 def missing_launcher_is_an_exception():
     try:
         heel.run(heel.Policy(), ["true"], launcher="/nonexistent/heel-exec")
@@ -245,7 +268,8 @@ CASES = [policy_from_file, policy_from_string, policy_from_builder_calls,
          bad_policy_string_is_an_exception_with_file_line_col, capture,
          capture_timeout_ends_the_sandbox, stream_and_wait, stdin_pipe, wait_with_timeout,
          kill_ends_the_sandbox, close_ends_the_sandbox,
-         refused_write_holds_and_granted_write_works, missing_launcher_is_an_exception,
+         refused_write_holds_and_granted_write_works, builder_calls_wait_for_spawns_under_way,
+         missing_launcher_is_an_exception,
          asyncio_api]
 
 if __name__ == "__main__":
