@@ -161,6 +161,26 @@ const cases = {
     p.grant(scratch, 'rw');
   },
 
+  async exit_ends_running_sandboxes() {
+    // A Node that spawns and then calls process.exit(): the sandbox ran
+    // (the control, printed by that Node) and is gone after.
+    const script = `
+      const heel = require('heel'); const fs = require('fs');
+      const n = () => fs.readdirSync('/proc').filter((p) => { try {
+        return fs.readFileSync('/proc/' + p + '/cmdline', 'latin1') === 'sleep\\x0033.25\\x00'; } catch (e) { return false; } }).length;
+      (async () => {
+        await heel.spawn(new heel.Policy(), ['sleep', '33.25'], { launcher: process.env.HEEL_EXEC });
+        for (let i = 0; i < 100 && n() === 0; i++) await new Promise((r) => setTimeout(r, 50));
+        console.log('running ' + n());
+        process.exit(0);
+      })();`;
+    const r = require('child_process').spawnSync(process.execPath, ['-e', script],
+      { env: { ...process.env, NODE_PATH: path.join(__dirname, 'node_modules') }, encoding: 'utf8', timeout: 30000 });
+    assert.strictEqual(r.stdout, 'running 1\n', r.stderr);
+    for (let i = 0; i < 100 && sleeping('33.25') > 0; i++) await new Promise((res) => setTimeout(res, 50));
+    assert.strictEqual(sleeping('33.25'), 0, 'the sandbox outlived the Node that spawned it');
+  },
+
   async missing_launcher_is_an_exception() {
     await assert.rejects(heel.run(new heel.Policy(), ['true'], { launcher: '/nonexistent/heel-exec' }),
       (e) => e instanceof heel.HeelError && e.code === 'ENOENT');

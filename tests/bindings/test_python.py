@@ -16,8 +16,8 @@ import traceback
 import heel
 import heel.aio
 
-X = os.environ["HEEL_EXEC"]
-S = os.environ["SCRATCH"]
+X = os.environ.get("HEEL_EXEC", "")
+S = os.environ.get("SCRATCH", "")
 FROM = ["sh", "-c", 'printf %s "$FROM"']
 
 
@@ -191,6 +191,25 @@ def builder_calls_wait_for_spawns_under_way():
     p.grant(S, "rw")
 
 
+def exit_ends_running_sandboxes():
+    """A Python that spawns and exits: the sandbox ran (the control,
+    printed by that Python) and is gone after."""
+    import subprocess
+    script = (
+        "import heel, os, time, test_python as t\n"
+        "c = heel.spawn(heel.Policy(), ['sleep', '33.5'], launcher=os.environ['HEEL_EXEC'])\n"
+        "t.until_sleeping('33.5')\n"
+        "print('running', t.sleeping('33.5'))\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       timeout=30, cwd=os.path.dirname(os.path.abspath(__file__)))
+    assert r.stdout == "running 1\n", (r.stdout, r.stderr)
+    for _ in range(100):
+        if not sleeping("33.5"):
+            break
+        time.sleep(0.05)
+    assert sleeping("33.5") == 0, "the sandbox outlived the Python that spawned it"
+
+
 def missing_launcher_is_an_exception():
     try:
         heel.run(heel.Policy(), ["true"], launcher="/nonexistent/heel-exec")
@@ -269,7 +288,7 @@ CASES = [policy_from_file, policy_from_string, policy_from_builder_calls,
          capture_timeout_ends_the_sandbox, stream_and_wait, stdin_pipe, wait_with_timeout,
          kill_ends_the_sandbox, close_ends_the_sandbox,
          refused_write_holds_and_granted_write_works, builder_calls_wait_for_spawns_under_way,
-         missing_launcher_is_an_exception,
+         exit_ends_running_sandboxes, missing_launcher_is_an_exception,
          asyncio_api]
 
 if __name__ == "__main__":

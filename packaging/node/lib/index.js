@@ -101,6 +101,16 @@ function signalNumber(sig) {
   return n;
 }
 
+// Children still running when Node exits (process.exit() included, which
+// runs no environment cleanup) get SIGTERM: heel-exec ends the sandbox
+// and removes its working directory rather than run on with no handle.
+const running = new Set();
+process.on('exit', () => {
+  for (const c of running) {
+    try { binding.kill(c._h, os.constants.signals.SIGTERM); } catch (e) { /* ended */ }
+  }
+});
+
 // A running heel-exec. `status` is null until it has ended, then the
 // command's exit status as heel-exec reports it (its own; 128+N for
 // signal N; 125 when heel-exec refused or failed, with why on stderr;
@@ -114,8 +124,10 @@ class Child extends EventEmitter {
     this.stdin = r.stdinFd >= 0 ? new net.Socket({ fd: r.stdinFd, readable: false, writable: true }) : null;
     this.stdout = r.stdoutFd >= 0 ? new net.Socket({ fd: r.stdoutFd, readable: true, writable: false }) : null;
     this.stderr = r.stderrFd >= 0 ? new net.Socket({ fd: r.stderrFd, readable: true, writable: false }) : null;
+    running.add(this);
     this._ended = new Promise((resolve) => {
       binding.watch(this._h, (status) => {
+        running.delete(this);
         this.status = status;
         resolve(status);
         this.emit('exit', status);
@@ -136,9 +148,17 @@ class Child extends EventEmitter {
   close() { return binding.close(this._h); }
 
   // Whether a running child keeps Node's event loop alive (it does by
-  // default, as child_process's do).
-  ref() { binding.ref(this._h, true); return this; }
-  unref() { binding.ref(this._h, false); return this; }
+  // default, as child_process's do), and with it its pipes; one let go
+  // is ended, as by close(), when Node's environment ends.
+  // (and its pipes with it).
+  ref() { return this._ref(true); }
+  unref() { return this._ref(false); }
+
+  _ref(on) {
+    binding.ref(this._h, on);
+    for (const s of [this.stdin, this.stdout, this.stderr]) if (s) s[on ? 'ref' : 'unref']();
+    return this;
+  }
 }
 
 // A stdio choice as a descriptor for the addon: -2 a pipe, -1 /dev/null.

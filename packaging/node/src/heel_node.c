@@ -544,17 +544,38 @@ struct hn_child {
 	napi_env env;
 	napi_ref watcher;
 	napi_async_context actx;
-	bool reaped, closing;
+	bool reaped, closing, hooked;
 	int status;
 };
+
+/* Node's environment ends (process.exit, a worker's end) while the
+ * sandbox runs: it is ended as heel_child_free ends it (SIGTERM, SIGKILL
+ * after 5 s) rather than left running with no handle to it. */
+static void
+hn_child_teardown(void *arg)
+{
+	struct hn_child *hc = arg;
+
+	hc->hooked = false;
+	/* A close() under way owns the handle on the pool: heel-exec has
+	 * had its SIGTERM. */
+	if (hc->reaped || hc->closing || !hc->c)
+		return;
+	if (hc->poll)
+		uv_poll_stop(hc->poll);
+	heel_child_free(hc->c);
+	hc->c = NULL;
+	hc->reaped = true;
+}
 
 static void
 hn_child_finalize(napi_env env, void *data, void *hint)
 {
 	struct hn_child *hc = data;
 
-	(void)env;
 	(void)hint;
+	if (hc->hooked)
+		napi_remove_env_cleanup_hook(env, hn_child_teardown, hc);
 	/* Reaped, or never watched: heel_child_free does not block then
 	 * (a running one is held by its watcher and not collected). */
 	heel_child_free(hc->c);
@@ -603,6 +624,9 @@ hn_child_ended(struct hn_child *hc)
 	hn_child_stop_poll(hc);
 	if (!hc->watcher)
 		return;
+	if (hc->hooked)
+		napi_remove_env_cleanup_hook(env, hn_child_teardown, hc);
+	hc->hooked = false;
 	napi_open_handle_scope(env, &scope);
 	if (napi_get_reference_value(env, hc->watcher, &fn) == napi_ok) {
 		napi_get_global(env, &recv);
@@ -666,6 +690,7 @@ hn_child_watch(napi_env env, napi_callback_info info)
 		hn_child_stop_poll(hc);
 		return hn_pending(env);
 	}
+	hc->hooked = napi_add_env_cleanup_hook(env, hn_child_teardown, hc) == napi_ok;
 	uv_poll_start(hc->poll, UV_READABLE, hn_child_pollcb);
 	return NULL;
 }

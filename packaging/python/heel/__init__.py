@@ -6,6 +6,7 @@ under it and returns a Child (its output as pipes, wait, kill, close);
 run() runs one to its end and captures its output. heel.aio has the same
 for asyncio. Errors are HeelError (an OSError) with libheel's message:
 a policy with mistakes gives the compiler's FILE:LINE:COL diagnostics."""
+import atexit
 import ctypes
 import errno as _errno
 import os
@@ -13,6 +14,7 @@ import select
 import signal as _signal
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from typing import Optional
 
@@ -357,6 +359,22 @@ class Child:
             _c.heel_child_free(h)
 
 
+# Children still running when the interpreter exits get SIGTERM:
+# heel-exec ends the sandbox and removes its working directory rather
+# than run on with no handle to it.
+_running = weakref.WeakSet()
+
+
+@atexit.register
+def _end_running():
+    for child in list(_running):
+        if child.status is None:
+            try:
+                child.kill(_signal.SIGTERM)
+            except HeelError:
+                pass
+
+
 def spawn(policy, argv, *, stdin=None, stdout=PIPE, stderr=PIPE, env=None, cwd=None,
           launcher=None, launcher_env=None, best_effort=False, new_session=False):
     """Starts argv under the policy. stdin (default /dev/null), stdout and
@@ -391,7 +409,9 @@ def spawn(policy, argv, *, stdin=None, stdout=PIPE, stderr=PIPE, env=None, cwd=N
     finally:
         for fd in theirs:
             os.close(fd)
-    return Child(c, ours)
+    child = Child(c, ours)
+    _running.add(child)
+    return child
 
 
 @dataclass
