@@ -125,14 +125,21 @@ class Child extends EventEmitter {
     this.stdout = r.stdoutFd >= 0 ? new net.Socket({ fd: r.stdoutFd, readable: true, writable: false }) : null;
     this.stderr = r.stderrFd >= 0 ? new net.Socket({ fd: r.stderrFd, readable: true, writable: false }) : null;
     running.add(this);
-    this._ended = new Promise((resolve) => {
-      binding.watch(this._h, (status) => {
+    this._ended = new Promise((resolve, reject) => {
+      binding.watch(this._h, (status, err) => {
         running.delete(this);
+        if (err) {
+          reject(err);
+          return;
+        }
         this.status = status;
         resolve(status);
         this.emit('exit', status);
       });
     });
+    // A failed wait is the caller's to see through wait(), not an
+    // unhandled rejection when nobody waits.
+    this._ended.catch(() => {});
   }
 
   // Resolves with the exit status once heel-exec has ended.

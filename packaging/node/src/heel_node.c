@@ -615,11 +615,11 @@ hn_child_stop_poll(struct hn_child *hc)
 /* The end seen: the watcher gets the status through napi_make_callback,
  * so that the promises it settles run their reactions at once. */
 static void
-hn_child_ended(struct hn_child *hc)
+hn_child_ended(struct hn_child *hc, const heel_error *failed)
 {
 	napi_env env = hc->env;
 	napi_handle_scope scope;
-	napi_value fn, recv, arg;
+	napi_value fn, recv, args[2];
 
 	hn_child_stop_poll(hc);
 	if (!hc->watcher)
@@ -630,8 +630,12 @@ hn_child_ended(struct hn_child *hc)
 	napi_open_handle_scope(env, &scope);
 	if (napi_get_reference_value(env, hc->watcher, &fn) == napi_ok) {
 		napi_get_global(env, &recv);
-		napi_create_int32(env, hc->status, &arg);
-		napi_make_callback(env, hc->actx, recv, fn, 1, &arg, NULL);
+		napi_create_int32(env, hc->status, &args[0]);
+		if (failed)
+			args[1] = hn_error(env, failed->code, failed->message);
+		else
+			napi_get_undefined(env, &args[1]);
+		napi_make_callback(env, hc->actx, recv, fn, 2, args, NULL);
 	}
 	napi_delete_reference(env, hc->watcher);
 	hc->watcher = NULL;
@@ -643,18 +647,21 @@ static void
 hn_child_pollcb(uv_poll_t *h, int status, int events)
 {
 	struct hn_child *hc = h->data;
-	int st;
+	heel_error e;
+	int st, rc;
 
 	(void)status;
 	(void)events;
 	if (hc->closing || hc->reaped)
 		return;
-	/* 0: reaped now; -ETIMEDOUT: not yet (a spurious wake). */
-	if (heel_child_wait(hc->c, 0, &st, NULL) != 0)
+	/* 0: reaped now; -ETIMEDOUT: not yet (a spurious wake); anything
+	 * else would wake the poll again at once: the wait fails instead. */
+	rc = heel_child_wait(hc->c, 0, &st, &e);
+	if (rc == -ETIMEDOUT)
 		return;
-	hc->reaped = true;
-	hc->status = st;
-	hn_child_ended(hc);
+	hc->reaped = rc == 0;
+	hc->status = rc == 0 ? st : -1;
+	hn_child_ended(hc, rc == 0 ? NULL : &e);
 }
 
 /* watch(child, fn): fn(status) once heel-exec has ended. */
@@ -772,7 +779,7 @@ hn_close_complete(napi_env env, napi_status status, void *data)
 	hc->closing = false;
 	hc->reaped = true;
 	hc->status = cl->status;
-	hn_child_ended(hc);
+	hn_child_ended(hc, NULL);
 	napi_create_int32(env, hc->status, &v);
 	napi_resolve_deferred(env, cl->deferred, v);
 	napi_delete_reference(env, cl->keep);
