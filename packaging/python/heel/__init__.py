@@ -16,7 +16,6 @@ import threading
 import time
 import weakref
 from dataclasses import dataclass
-from typing import Optional
 
 from . import _lib
 from ._lib import lib as _c
