@@ -66,6 +66,13 @@ DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14
 # and heel-exec runs without it.
 DEPS_OBSERVE := libbpf-dev bpftool clang libelf-dev zlib1g-dev
 DEPS_CHECK += $(DEPS_OBSERVE)
+# The Node and Python packages (tests/bindings): setuptools and wheel for
+# pip's offline build; Debian's nodejs, npm and N-API headers
+# (libnode-dev) each only where missing: a Node from elsewhere
+# (NodeSource's) carries npm and the headers itself, and Debian's npm and
+# libnode-dev would conflict with it.
+DEPS_CHECK += python3-setuptools python3-wheel $(if $(shell command -v node),,nodejs) \
+	$(if $(shell command -v npm),,npm) $(if $(wildcard /usr/include/node/node_api.h),,libnode-dev)
 # heel-exec.exe: cross-built with mingw-w64 and smoke-tested under Wine
 # (make check-windows).
 DEPS_CHECK += gcc-mingw-w64-x86-64 wine64
@@ -682,6 +689,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-net
 	@$(MAKE) --no-print-directory check-front
 	@$(MAKE) --no-print-directory check-libheel
+	@$(MAKE) --no-print-directory check-bindings
 	@$(MAKE) --no-print-directory check-broker
 	@$(MAKE) --no-print-directory check-ipc
 	@$(MAKE) --no-print-directory check-python
@@ -1043,6 +1051,17 @@ check-libheel: $(LIBHEEL_OUT) $(BIN)/heel-exec $(BIN)/heelc $(TBIN)/libheel_live
 	@bash tests/lib/own-state.sh bash tests/libheel/run.sh $(B)
 check-libheel-tsan: $(BIN)/heel-exec $(LH_TSAN)/libheel_threads
 	@TSAN_OPTIONS=halt_on_error=1 $(LH_TSAN)/libheel_threads $(CURDIR)/$(BIN)/heel-exec 2
+
+# The Node and Python packages over libheel (packaging/node,
+# packaging/python): built by their own commands against a staged make
+# install, found through pkg-config heel, and run as root and as uid
+# 65534 (tests/bindings/run.sh).
+BINDINGS_STAGE := $(B)/bindings-stage
+.PHONY: check-bindings
+check-bindings: all
+	$(Q)rm -rf $(BINDINGS_STAGE)
+	$(Q)$(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(BINDINGS_STAGE) >/dev/null
+	@bash tests/lib/own-state.sh bash tests/bindings/run.sh $(B) $(BINDINGS_STAGE)
 
 # What make install adds for libheel (see INSTALL_MAP); the libheel.so
 # link is made and removed by the install and uninstall recipes.
