@@ -137,6 +137,23 @@ const cases = {
     assert(ticks - before >= 10, `${ticks - before} ticks during the wait`);
   },
 
+  async refusals_are_returned_with_why() {
+    const target = path.join(scratch, 'outside-why');
+    const c = await heel.spawn(new heel.Policy(), ['sh', '-c', `echo x > ${target}; echo y > inside`],
+      { ...opts, why: true, stdout: 'ignore', stderr: 'ignore' });
+    await c.wait();
+    assert.ok(!fs.existsSync(target), `${target} was written`);
+    const d = c.denials();
+    assert.deepStrictEqual(d.map((x) => x.path), [target]);
+    assert.strictEqual(d[0].type, 'denial/1');
+    assert.strictEqual(d[0].wall, 'read-only mount');
+    await c.close();
+    const n = await heel.spawn(new heel.Policy(), ['true'], { ...opts, stdout: 'ignore', stderr: 'ignore' });
+    await n.wait();
+    assert.throws(() => n.denials(), (e) => e instanceof heel.HeelError && e.code === 'EINVAL');
+    await n.close();
+  },
+
   async refused_write_holds_and_granted_write_works() {
     const target = path.join(scratch, 'outside');
     const script = ['sh', '-c', `echo x > ${target}`];

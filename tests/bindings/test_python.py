@@ -168,6 +168,28 @@ def refused_write_holds_and_granted_write_works():
     os.unlink(target)
 
 
+def refusals_are_returned_with_why():
+    target = os.path.join(S, "outside-why")
+    c = heel.spawn(heel.Policy(), ["sh", "-c", f"echo x > {target}; echo y > inside"],
+                   launcher=X, why=True, stdout=heel.DEVNULL, stderr=heel.DEVNULL)
+    c.wait(30)
+    assert not os.path.exists(target), f"{target} was written"
+    d = c.denials()
+    assert [x["path"] for x in d] == [target], d
+    assert d[0]["type"] == "denial/1" and d[0]["wall"] == "read-only mount", d
+    assert d[0]["option"] == f"--writable {S}" or d[0]["option"].startswith("--writable "), d
+    c.close()
+    # Without why=True the caller is told, not handed nothing.
+    c = heel.spawn(heel.Policy(), ["true"], launcher=X, stdout=heel.DEVNULL, stderr=heel.DEVNULL)
+    c.wait(30)
+    try:
+        c.denials()
+        raise AssertionError("denials() without why=True returned")
+    except heel.HeelError as e:
+        assert e.errno == 22, e
+    c.close()
+
+
 def builder_calls_wait_for_spawns_under_way():
     import threading
     p = heel.Policy()
@@ -287,7 +309,8 @@ CASES = [policy_from_file, policy_from_string, policy_from_builder_calls,
          bad_policy_string_is_an_exception_with_file_line_col, capture,
          capture_timeout_ends_the_sandbox, stream_and_wait, stdin_pipe, wait_with_timeout,
          kill_ends_the_sandbox, close_ends_the_sandbox,
-         refused_write_holds_and_granted_write_works, builder_calls_wait_for_spawns_under_way,
+         refused_write_holds_and_granted_write_works, refusals_are_returned_with_why,
+         builder_calls_wait_for_spawns_under_way,
          exit_ends_running_sandboxes, missing_launcher_is_an_exception,
          asyncio_api]
 

@@ -22,6 +22,25 @@ export interface SpawnOptions {
   launcherEnv?: Record<string, string> | string[];
   bestEffort?: boolean;
   newSession?: boolean;
+  /** heel-exec --why: refusals explained, and returned by denials(). */
+  why?: boolean;
+}
+
+/** One refused action (heel(5), the "denial/1" audit lines). */
+export interface Denial {
+  type: 'denial/1';
+  timestamp: string;
+  op: string;
+  path?: string;
+  host?: string;
+  comm: string;
+  wall: string;
+  rule: string;
+  reason: string;
+  option?: string;
+  line?: string;
+  count: number;
+  [field: string]: unknown;
 }
 
 export type Stdio = 'pipe' | 'ignore' | 'inherit' | number | null;
@@ -87,6 +106,8 @@ export class Child extends EventEmitter {
   readonly stderr: Socket | null;
   wait(): Promise<number>;
   kill(sig?: NodeJS.Signals | number): void;
+  /** After the end, with {why: true}: what the sandbox refused. */
+  denials(): Denial[];
   close(): Promise<number>;
   ref(): this;
   unref(): this;

@@ -44,6 +44,7 @@ function spawnOpts(o = {}) {
     launcher: o.launcher,
     bestEffort: !!o.bestEffort,
     newSession: !!o.newSession,
+    why: !!o.why,
   };
 }
 
@@ -145,6 +146,16 @@ class Child extends EventEmitter {
   // Resolves with the exit status once heel-exec has ended.
   wait() { return this._ended; }
 
+  // After the end of a child spawned with {why: true}: each distinct
+  // action the sandbox refused, as an object (heel(5), the audit sink's
+  // "denial/1" lines: op, path or host, comm, wall, rule with its
+  // file:line, the option and policy line that allow it, count); [] when
+  // nothing was refused. A HeelError: EBUSY before the end, EINVAL
+  // without why.
+  denials() {
+    return binding.denials(this._h).split('\n').filter((l) => l).map((l) => JSON.parse(l));
+  }
+
   // Sends a signal (name or number) to heel-exec, which forwards SIGINT,
   // SIGTERM, SIGHUP and SIGQUIT to the whole sandbox. A HeelError (ESRCH)
   // once it has ended.
@@ -188,7 +199,9 @@ function checkArgs(policy, argv) {
 // stdout and stderr ('pipe' by default: Child.stdout and .stderr are
 // readable streams) as 'pipe', 'ignore', 'inherit' or a descriptor; env
 // (additions, {NAME: value}); cwd; launcher (heel-exec's path; default the
-// one installed with libheel); launcherEnv; bestEffort; newSession.
+// one installed with libheel); launcherEnv; bestEffort; newSession; why
+// (heel-exec --why: the refusals explained on stderr at the end and
+// returned by child.denials()).
 async function spawn(policy, argv, opts = {}) {
   const args = checkArgs(policy, argv);
   const o = spawnOpts(opts);

@@ -450,7 +450,7 @@ hn_opts_free(struct hn_opts *ho)
 	free(ho->launcher);
 }
 
-/* {env, cwd, launcher, launcherEnv, bestEffort, newSession, stdin} */
+/* {env, cwd, launcher, launcherEnv, bestEffort, newSession, why, stdin} */
 static int
 hn_opts_read(napi_env env, napi_value v, struct hn_opts *ho)
 {
@@ -479,6 +479,8 @@ hn_opts_read(napi_env env, napi_value v, struct hn_opts *ho)
 	ho->o.launcher = ho->launcher;
 	if (hn_bool(env, hn_prop(env, v, "bestEffort")))
 		ho->o.flags |= HEEL_SPAWN_BEST_EFFORT;
+	if (hn_bool(env, hn_prop(env, v, "why")))
+		ho->o.flags |= HEEL_SPAWN_WHY;
 	if (hn_bool(env, hn_prop(env, v, "newSession")))
 		ho->o.flags |= HEEL_SPAWN_NEW_SESSION;
 	ho->o.stdin_fd = hn_int(env, hn_prop(env, v, "stdinFd"), -1);
@@ -739,6 +741,29 @@ hn_child_kill(napi_env env, napi_callback_info info)
 	if (heel_child_kill(hc->c, hn_int(env, argv[1], SIGTERM), &e) != 0)
 		return hn_throw(env, &e);
 	return NULL;
+}
+
+/* denials(child): heel_child_denials's lines, as one string; thrown:
+ * EBUSY before the end, EINVAL without why or once closed. */
+static napi_value
+hn_child_denials(napi_env env, napi_callback_info info)
+{
+	size_t argc = 1;
+	napi_value argv[1], out;
+	struct hn_child *hc;
+	heel_error e;
+	char *lines;
+
+	HN_CHECK(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+	if (argc < 1 || !(hc = hn_child_of(env, argv[0])))
+		return hn_pending(env);
+	if (hc->closing || !hc->c)
+		return hn_throw_msg(env, -EINVAL, "heel: the child is closed");
+	if (!(lines = heel_child_denials(hc->c, &e)))
+		return hn_throw(env, &e);
+	napi_create_string_utf8(env, lines, NAPI_AUTO_LENGTH, &out);
+	free(lines);
+	return out;
 }
 
 /* close(child): ends the sandbox as heel_child_free does (SIGTERM, 5 s,
@@ -1089,6 +1114,7 @@ hn_init(napi_env env, napi_value exports)
 	    {"watch", hn_child_watch},
 	    {"ref", hn_child_ref},
 	    {"kill", hn_child_kill},
+	    {"denials", hn_child_denials},
 	    {"close", hn_child_close},
 	};
 

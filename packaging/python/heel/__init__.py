@@ -9,6 +9,7 @@ a policy with mistakes gives the compiler's FILE:LINE:COL diagnostics."""
 import atexit
 import ctypes
 import errno as _errno
+import json
 import os
 import select
 import signal as _signal
@@ -67,7 +68,7 @@ class _Opts:
     """heel_spawn_opts and the buffers it points to, kept alive together."""
 
     def __init__(self, env=None, cwd=None, launcher=None, launcher_env=None, best_effort=False,
-                 new_session=False, stdin=DEVNULL, stdout=DEVNULL, stderr=DEVNULL):
+                 new_session=False, stdin=DEVNULL, stdout=DEVNULL, stderr=DEVNULL, why=False):
         self.o = _lib.SpawnOpts()
         _c.heel_spawn_opts_init(ctypes.byref(self.o))
         self._env = _lib.strv(_env_list(env))
@@ -81,7 +82,8 @@ class _Opts:
         self.o.cwd = self._cwd
         self.o.launcher = self._launcher
         self.o.flags = ((_lib.HEEL_SPAWN_BEST_EFFORT if best_effort else 0)
-                        | (_lib.HEEL_SPAWN_NEW_SESSION if new_session else 0))
+                        | (_lib.HEEL_SPAWN_NEW_SESSION if new_session else 0)
+                        | (_lib.HEEL_SPAWN_WHY if why else 0))
         self.o.stdin_fd, self.o.stdout_fd, self.o.stderr_fd = stdin, stdout, stderr
 
     def ref(self):
@@ -303,6 +305,23 @@ class Child:
             p.poll(None if left is None else int(left * 1000) + 1)
         return self.status
 
+    def denials(self):
+        """After the end of a child spawned with why=True: each distinct
+        action the sandbox refused, as a dict (heel(5), the audit sink's
+        "denial/1" lines: "op", "path" or "host", "comm", "wall", "rule"
+        with its file:line, "option" and "line" that allow it, "count");
+        [] when nothing was refused. HeelError: EBUSY before the end,
+        EINVAL without why=True."""
+        self.poll()
+        err = _lib.Error()
+        with self._lock:
+            if not self._h:
+                raise HeelError(_errno.EINVAL, "heel: the child is closed")
+            p = _c.heel_child_denials(self._h, ctypes.byref(err))
+        if not p:
+            _raise(err)
+        return [json.loads(line) for line in _lib.take_string(p).splitlines() if line]
+
     def kill(self, sig=_signal.SIGTERM):
         """Sends sig to heel-exec, which forwards SIGINT, SIGTERM, SIGHUP
         and SIGQUIT to the whole sandbox; HeelError (ESRCH) once it has
@@ -375,13 +394,15 @@ def _end_running():
 
 
 def spawn(policy, argv, *, stdin=None, stdout=PIPE, stderr=PIPE, env=None, cwd=None,
-          launcher=None, launcher_env=None, best_effort=False, new_session=False):
+          launcher=None, launcher_env=None, best_effort=False, new_session=False, why=False):
     """Starts argv under the policy. stdin (default /dev/null), stdout and
     stderr (default PIPE) each PIPE, DEVNULL, None, a descriptor or a
     file; env: additions ({NAME: value} or ["NAME=value"]); cwd: where the
     command starts; launcher: heel-exec's path (default the one installed
     with libheel); launcher_env: heel-exec's own environment (default
-    this process's); best_effort, new_session: heel_spawn's flags."""
+    this process's); best_effort, new_session: heel_spawn's flags; why:
+    heel-exec --why, the refusals explained on stderr at the end and
+    returned by Child.denials()."""
     args = _argv(policy, argv)
     fds = [_stdio(stdin, 0), _stdio(stdout, 1), _stdio(stderr, 2)]
     ours, theirs = [-1, -1, -1], []
@@ -391,8 +412,8 @@ def spawn(policy, argv, *, stdin=None, stdout=PIPE, stderr=PIPE, env=None, cwd=N
                 r, w = os.pipe()  # close-on-exec: libheel duplicates its end
                 ours[i], fds[i] = (w, r) if i == 0 else (r, w)
                 theirs.append(fds[i])
-        o, err = _Opts(env, cwd, launcher, launcher_env, best_effort, new_session, *fds), \
-            _lib.Error()
+        o, err = _Opts(env, cwd, launcher, launcher_env, best_effort, new_session, *fds,
+                       why=why), _lib.Error()
         h = policy._acquire()
         try:
             c = _c.heel_spawn(h, args, o.ref(), ctypes.byref(err))

@@ -14,6 +14,7 @@ except ImportError as e:  # pragma: no cover - only outside an installed package
 HEEL_ERROR_MAX = 4096
 HEEL_SPAWN_BEST_EFFORT = 0x1
 HEEL_SPAWN_NEW_SESSION = 0x2
+HEEL_SPAWN_WHY = 0x4
 
 
 class Error(ctypes.Structure):
@@ -87,6 +88,7 @@ _proto("heel_child_pidfd", _i, _p)
 _proto("heel_child_wait", _i, _p, _i, ctypes.POINTER(_i), _e)
 _proto("heel_child_kill", _i, _p, _i, _e)
 _proto("heel_child_free", None, _p)
+_proto("heel_child_denials", _p, _p, _e)
 _proto("heel_run_capture", _i, _p, ctypes.POINTER(_s), _o, ctypes.c_size_t, _i,
        ctypes.POINTER(Capture), _e)
 _proto("heel_capture_free", None, ctypes.POINTER(Capture))
