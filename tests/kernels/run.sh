@@ -8,7 +8,7 @@
 # BUILD_DIR/kernels/<series>.log.
 #
 # Usage: tests/kernels/run.sh BUILD_DIR SERIES...   (e.g. build 6.1 6.12)
-# Env:   HEEL_KERNEL_SUITES (default "launcher conformance:heel-exec"; the
+# Env:   HEEL_KERNEL_SUITES (default "launcher observe conformance:heel-exec"; the
 #        conformance suite once per heel-exec binary named),
 #        HEEL_KERNEL_PARALLEL (1: the suites at the same time in the guest,
 #        the default; 0: one after the other), and those of boot.sh and
@@ -20,7 +20,7 @@ set -euo pipefail
 B=$1
 shift
 HERE=$(cd "$(dirname "$0")" && pwd)
-SUITES=${HEEL_KERNEL_SUITES:-launcher conformance:heel-exec}
+SUITES=${HEEL_KERNEL_SUITES:-launcher observe conformance:heel-exec}
 JOBS=()
 [ "${HEEL_KERNEL_PARALLEL:-1}" = 0 ] || JOBS=(-j)
 OUT=$B/kernels

@@ -11,7 +11,7 @@
 # failure more, so it cannot pass by saying nothing.
 #
 # Usage: tests/kernels/suites.sh [-j] BUILD_DIR SUITE...
-#   SUITE: launcher | conformance:BINARY (BINARY in BUILD_DIR/bin)
+#   SUITE: launcher | observe | conformance:BINARY (BINARY in BUILD_DIR/bin)
 #          | conformance:BINARY:GLOB (only the cases GLOB selects)
 #   -j:    the launcher suite beside the conformance runs, not after them
 #          (a TCG guest runs one suite on about one vCPU, and these two
@@ -76,6 +76,7 @@ run_one() {
 	local s=$1 t0 rc cmd
 	case $s in
 	launcher) cmd=(bash "$HERE/launcher/run.sh" "$B") ;;
+	observe) cmd=(bash "$HERE/observe/run.sh" "$B") ;;
 	conformance:*:*) # conformance:BINARY:GLOB, the cases the glob selects
 		local rest=${s#conformance:}
 		cmd=(bash "$HERE/conformance/run.sh" "$B/bin/heelc" "$B/bin/${rest%%:*}" "$B/conformance" "${rest#*:}") ;;
