@@ -126,6 +126,23 @@ else
 	bad "heelc emit acl failed"
 fi
 
+# 2b. The container belongs to the policy, not to where or by whom it was
+# compiled: the same source under another name in another directory (a
+# second user's checkout) gets the same container; one changed line
+# another.
+container_of() { "$HEELC" emit acl "$1" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["appcontainer"]["name"])'; }
+mkdir -p "$WORK/other/user"
+cp "$HERE/smoke.heel" "$WORK/other/user/renamed.heel"
+heelc_abs=$(readlink -f "$HEELC")
+(cd "$WORK/other" && "$heelc_abs" user/renamed.heel --target windows -o "$WORK/renamed.hpol") &&
+	[ "$(container_of "$WORK/renamed.hpol")" = "$name" ] &&
+	ok "the same policy elsewhere, under another name: the same container $name" ||
+	bad "the same policy elsewhere got container $(container_of "$WORK/renamed.hpol"), not $name"
+{ cat "$HERE/smoke.heel"; printf 'on windows {\n    grant "C:/heeltest/more" r\n}\n'; } >"$WORK/other/user/changed.heel"
+"$HEELC" "$WORK/other/user/changed.heel" --target windows -o "$WORK/changed.hpol" &&
+	other=$(container_of "$WORK/changed.hpol") && [ -n "$other" ] && [ "$other" != "$name" ] &&
+	ok "a changed policy: another container ($other)" || bad "a changed policy kept container $name"
+
 # 3. A tampered artifact is refused (one byte flipped past the header).
 cp "$WORK/smoke.hpol" "$WORK/tampered.hpol"
 python3 - "$WORK/tampered.hpol" <<'EOF'
