@@ -2495,7 +2495,7 @@ sema_compile(struct diag_ctx *ctx, const struct sema_options *opts, struct ir_po
 {
 	struct sema s = {.ctx = ctx, .opts = opts};
 	struct sema_file *base;
-	size_t errors_before = diag_error_count(ctx);
+	size_t errors_before = diag_error_count(ctx), diags_before = diag_count(ctx);
 	int rc, iso;
 
 	*out = NULL;
@@ -2570,6 +2570,10 @@ sema_compile(struct diag_ctx *ctx, const struct sema_options *opts, struct ir_po
 		digest(&s);
 	rc = s.oom ? -ENOMEM : diag_error_count(ctx) != errors_before ? -EINVAL : 0;
 out:
+	/* Parsing reports as it reads each file, the analysis as it
+	 * evaluates: put them in the order a reader meets them. */
+	if (diag_sort(ctx, diags_before) != 0 && rc == 0)
+		rc = -ENOMEM;
 	if (rc == 0)
 		*out = s.ir;
 	else
