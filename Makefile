@@ -222,10 +222,10 @@ MUSL_BASE_CFLAGS := $(CSTD) -O2 -fstack-protector-strong \
 MUSL_CFLAGS := $(MUSL_BASE_CFLAGS) $(WARN) -Iruntime -Ilauncher
 MUSL_SRC := $(LAUNCHER_SRC) $(RUNTIME_SRC)
 MUSL_OBJ := $(MUSL_SRC:%.c=$(OBJ)/musl/%.o)
-# The other platforms' runtime parts (win_*, sbpl_params) stay out of the
+# The other platforms' runtime parts (win_*, sbpl_params, ptrack) stay out of the
 # Linux launcher: its trusted base holds only what it runs. (The heel
 # front end's library, which reads every platform's part, links them.)
-MUSL_EXEC_OBJ := $(filter-out $(OBJ)/musl/runtime/win_%.o $(OBJ)/musl/runtime/sbpl_params.o,$(MUSL_OBJ))
+MUSL_EXEC_OBJ := $(filter-out $(OBJ)/musl/runtime/win_%.o $(OBJ)/musl/runtime/sbpl_params.o $(OBJ)/musl/runtime/ptrack.o,$(MUSL_OBJ))
 
 $(MUSL_OBJ): $(OBJ)/musl/%.o: %.c
 	$(Q)mkdir -p $(dir $@)
