@@ -982,7 +982,7 @@ WIN_CFLAGS := -std=c17 $(OPT) $(WARN) -D__USE_MINGW_ANSI_STDIO=1 -D_WIN32_WINNT=
 	-DUNICODE -D_UNICODE -municode -D_FORTIFY_SOURCE=2 -fstack-protector-strong -Iruntime -Ilauncher
 WIN_RUNTIME := artifact_read crc32c errmsg bpf_verify bpf_sim landlock_table win_manifest \
 	win_acl win_plan win_cmdline win_journal
-WIN_LAUNCHER := windows_text windows_read windows_container windows_job windows_acl windows_journal
+WIN_LAUNCHER := windows_text windows_read windows_container windows_job windows_acl windows_journal windows_fresh
 WIN_OBJ := $(WIN_RUNTIME:%=$(WINB)/obj/runtime/%.o) $(WIN_LAUNCHER:%=$(WINB)/obj/launcher/%.o)
 # ASLR (64-bit), DEP; libssp for the stack protector and the checked
 # string functions.
