@@ -797,7 +797,7 @@ Test(sema, pattern_errors)
 			     "}\n"),
 		     -EINVAL);
 	expect_diag(DIAG_ERROR, "a host pattern must be ASCII", 3, 5);
-	cr_expect_str_eq(find_diag(DIAG_ERROR, "ASCII")->hint, "write the punycode form (xn--...)");
+	cr_expect_str_eq(find_diag(DIAG_ERROR, "ASCII")->hint, "write it in punycode, its ASCII form: `xn--bcher-kva.de`");
 	expect_diag(DIAG_ERROR, "`*` is only allowed as the whole first label", 4, 4);
 	expect_diag(DIAG_ERROR, "`*` alone is not a host pattern", 5, 4);
 	expect_diag(DIAG_ERROR, "a port is a number from 1 to 65535", 6, 10);
