@@ -6,8 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-enum { BASE = 36, TMIN = 1, TMAX = 26, SKEW = 38, DAMP = 700, INITIAL_BIAS = 72,
-       INITIAL_N = 128 };
+enum { BASE = 36, TMIN = 1, TMAX = 26, SKEW = 38, DAMP = 700, INITIAL_BIAS = 72, INITIAL_N = 128 };
 
 static uint32_t
 adapt(uint32_t delta, uint32_t numpoints, int first)
@@ -68,7 +67,9 @@ punycode_encode(const uint32_t *cps, size_t n, char *out, size_t outlen)
 				uint32_t q = delta;
 
 				for (uint32_t k = BASE;; k += BASE) {
-					uint32_t t = k <= bias ? TMIN : k >= bias + TMAX ? TMAX : k - bias;
+					uint32_t t = k <= bias		? TMIN
+						     : k >= bias + TMAX ? TMAX
+									: k - bias;
 
 					if (q < t)
 						break;

@@ -145,7 +145,8 @@ remove_tree(const wchar_t *dir)
 			wcscat(child, fd.cFileName);
 			/* A read-only file cannot be deleted until the flag goes. */
 			if (fd.dwFileAttributes & FILE_ATTRIBUTE_READONLY)
-				SetFileAttributesW(child, fd.dwFileAttributes & ~FILE_ATTRIBUTE_READONLY);
+				SetFileAttributesW(child,
+						   fd.dwFileAttributes & ~FILE_ATTRIBUTE_READONLY);
 			if ((fd.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) &&
 			    !(fd.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT))
 				e = remove_tree(child);

@@ -29,8 +29,9 @@ Test(diag, sorted_in_source_order_notes_kept)
 	struct diag_ctx *ctx = diag_new();
 	const struct diag_source *top = source(ctx, "top.heel");
 	const struct diag_source *inc = source(ctx, "inc.heel");
-	static const char *const want[] = {"before", "inc-1", "inc-3", "inc-3 note", "line 2",
-					   "line 3 parse", "line 3 sema", "sema note", "nowhere"};
+	static const char *const want[] = {"before",	  "inc-1",     "inc-3",
+					   "inc-3 note",  "line 2",    "line 3 parse",
+					   "line 3 sema", "sema note", "nowhere"};
 
 	/* inc.heel is included from top.heel:1:5. */
 	diag_set_included(ctx, inc, top, 1, 5, 0);

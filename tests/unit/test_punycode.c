@@ -29,11 +29,12 @@ Test(punycode, hosts)
 {
 	char out[128];
 
-	cr_assert_eq(punycode_host("bücher.example", strlen("bücher.example"), out, sizeof(out)), 0);
+	cr_assert_eq(punycode_host("bücher.example", strlen("bücher.example"), out, sizeof(out)),
+		     0);
 	cr_expect_str_eq(out, "xn--bcher-kva.example");
 	/* Upper case is lowered first, as IDNA maps it; wildcard and port kept. */
-	cr_assert_eq(punycode_host("*.MÜNCHEN.De:443", strlen("*.MÜNCHEN.De:443"), out, sizeof(out)),
-		     0);
+	cr_assert_eq(
+	    punycode_host("*.MÜNCHEN.De:443", strlen("*.MÜNCHEN.De:443"), out, sizeof(out)), 0);
 	cr_expect_str_eq(out, "*.xn--mnchen-3ya.de:443");
 	cr_assert_eq(punycode_host("ΕΛΛΗΝΙΚΆ.gr", strlen("ΕΛΛΗΝΙΚΆ.gr"), out, sizeof(out)), 0);
 	cr_expect_str_eq(out, "xn--hxargifdar.gr");
@@ -41,9 +42,15 @@ Test(punycode, hosts)
 	cr_expect_str_eq(out, "xn--e1afmkfd.xn--p1ai");
 	/* What needs normalisation or a wider mapping is not guessed: a
 	 * combining diaeresis, a full-width letter, an ideographic full stop. */
-	cr_expect_eq(punycode_host("bu\xcc\x88""cher.de", 9, out, sizeof(out)), -EINVAL);
+	cr_expect_eq(punycode_host("bu\xcc\x88"
+				   "cher.de",
+				   9, out, sizeof(out)),
+		     -EINVAL);
 	cr_expect_eq(punycode_host("\xef\xbd\x81.de", 6, out, sizeof(out)), -EINVAL);
-	cr_expect_eq(punycode_host("a\xe3\x80\x82""de", 6, out, sizeof(out)), -EINVAL);
+	cr_expect_eq(punycode_host("a\xe3\x80\x82"
+				   "de",
+				   6, out, sizeof(out)),
+		     -EINVAL);
 	cr_expect_eq(punycode_host("\xff.de", 4, out, sizeof(out)), -EINVAL);
 	cr_expect_eq(punycode_host("bücher.example", strlen("bücher.example"), out, 8),
 		     -ENAMETOOLONG);
