@@ -238,10 +238,10 @@ MUSL_BASE_CFLAGS := $(CSTD) -O2 -fstack-protector-strong \
 MUSL_CFLAGS := $(MUSL_BASE_CFLAGS) $(WARN) -Iruntime -Ilauncher
 MUSL_SRC := $(LAUNCHER_SRC) $(RUNTIME_SRC)
 MUSL_OBJ := $(MUSL_SRC:%.c=$(OBJ)/musl/%.o)
-# The other platforms' runtime parts (win_*, sbpl_params) stay out of the
+# The other platforms' runtime parts (win_*, sbpl_params, ptrack) stay out of the
 # Linux launcher: its trusted base holds only what it runs. (The heel
 # front end's library, which reads every platform's part, links them.)
-MUSL_EXEC_OBJ := $(filter-out $(OBJ)/musl/runtime/win_%.o $(OBJ)/musl/runtime/sbpl_params.o,$(MUSL_OBJ))
+MUSL_EXEC_OBJ := $(filter-out $(OBJ)/musl/runtime/win_%.o $(OBJ)/musl/runtime/sbpl_params.o $(OBJ)/musl/runtime/ptrack.o,$(MUSL_OBJ))
 
 $(MUSL_OBJ): $(OBJ)/musl/%.o: %.c
 	$(Q)mkdir -p $(dir $@)
@@ -1083,7 +1083,7 @@ WIN_CFLAGS := -std=c17 $(OPT) $(WARN) -D__USE_MINGW_ANSI_STDIO=1 -D_WIN32_WINNT=
 	-DUNICODE -D_UNICODE -municode -D_FORTIFY_SOURCE=2 -fstack-protector-strong -Iruntime -Ilauncher
 WIN_RUNTIME := artifact_read crc32c errmsg bpf_verify bpf_sim landlock_table win_manifest \
 	win_acl win_plan win_cmdline win_journal
-WIN_LAUNCHER := windows_text windows_read windows_container windows_job windows_acl windows_journal
+WIN_LAUNCHER := windows_text windows_read windows_container windows_job windows_acl windows_journal windows_fresh
 WIN_OBJ := $(WIN_RUNTIME:%=$(WINB)/obj/runtime/%.o) $(WIN_LAUNCHER:%=$(WINB)/obj/launcher/%.o)
 # ASLR (64-bit), DEP; libssp for the stack protector and the checked
 # string functions.

@@ -287,6 +287,108 @@ render_one(const struct diag *d, const struct diag *prev, const char *program, F
 	}
 }
 
+/* Where a diagnostic is, as a reader of the policy meets it: the file the
+ * include chain starts from (in registration order: the top file, or a
+ * base or protection set loaded on its own), then the position of each
+ * include on the way down, then the line and column. A diagnostic of no
+ * file comes after every located one. */
+#define DIAG_CHAIN_MAX 64
+
+struct diag_key {
+	size_t root;
+	size_t depth;
+	uint32_t pos[DIAG_CHAIN_MAX + 1][2];
+	size_t index; /* the group's place before sorting: ties keep it */
+	size_t start, end;
+};
+
+static void
+key_of(const struct diag_ctx *ctx, const struct diag *d, struct diag_key *k)
+{
+	const struct diag_source *chain[DIAG_CHAIN_MAX];
+	const struct diag_source *s = d->loc.src;
+	size_t n = 0;
+
+	k->root = SIZE_MAX;
+	k->depth = 0;
+	if (!s)
+		return;
+	while (s->included_from && n < DIAG_CHAIN_MAX) {
+		chain[n++] = s;
+		s = s->included_from;
+	}
+	for (size_t i = 0; i < ctx->nsources; i++)
+		if (ctx->sources[i] == s) {
+			k->root = i;
+			break;
+		}
+	/* chain[n-1] was included from the root at its inc_line:inc_col. */
+	while (n > 0) {
+		n--;
+		k->pos[k->depth][0] = chain[n]->inc_line;
+		k->pos[k->depth][1] = chain[n]->inc_col;
+		k->depth++;
+	}
+	k->pos[k->depth][0] = d->loc.line;
+	k->pos[k->depth][1] = d->loc.col;
+	k->depth++;
+}
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	const struct diag_key *x = a, *y = b;
+
+	if (x->root != y->root)
+		return x->root < y->root ? -1 : 1;
+	for (size_t i = 0; i < x->depth && i < y->depth; i++)
+		for (int j = 0; j < 2; j++)
+			if (x->pos[i][j] != y->pos[i][j])
+				return x->pos[i][j] < y->pos[i][j] ? -1 : 1;
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+int
+diag_sort(struct diag_ctx *ctx, size_t from)
+{
+	struct diag_key *keys;
+	struct diag *sorted;
+	size_t ngroups = 0, o = 0;
+
+	if (from >= ctx->ndiags)
+		return 0;
+	keys = calloc(ctx->ndiags - from, sizeof(*keys));
+	sorted = calloc(ctx->ndiags - from, sizeof(*sorted));
+	if (!keys || !sorted) {
+		free(keys);
+		free(sorted);
+		return -ENOMEM;
+	}
+	/* A note belongs to the error or warning before it and moves with it. */
+	for (size_t i = from; i < ctx->ndiags;) {
+		struct diag_key *k = &keys[ngroups];
+		size_t end = i + 1;
+
+		while (end < ctx->ndiags && ctx->diags[end].severity == DIAG_NOTE)
+			end++;
+		key_of(ctx, &ctx->diags[i], k);
+		k->index = ngroups++;
+		k->start = i;
+		k->end = end;
+		i = end;
+	}
+	qsort(keys, ngroups, sizeof(*keys), cmp_key);
+	for (size_t g = 0; g < ngroups; g++)
+		for (size_t i = keys[g].start; i < keys[g].end; i++)
+			sorted[o++] = ctx->diags[i];
+	memcpy(ctx->diags + from, sorted, o * sizeof(*sorted));
+	free(keys);
+	free(sorted);
+	return 0;
+}
+
 void
 diag_render_as(const struct diag_ctx *ctx, const char *program, FILE *out)
 {

@@ -86,6 +86,11 @@ const struct diag *diag_get(const struct diag_ctx *ctx, size_t i);
  *     hint: ...
  * preceded by "in file included from ..." lines for included sources. */
 void diag_render(const struct diag_ctx *ctx, FILE *out);
+/* Puts the diagnostics pushed since the first `from` in the order a reader
+ * of the policy meets them: by file (an included file's at its include),
+ * line and column; a note stays after the diagnostic it belongs to, and
+ * ties keep the order they were pushed in. 0 or -ENOMEM (then unsorted). */
+int diag_sort(struct diag_ctx *ctx, size_t from);
 /* The same, with `program` ("heel") naming who speaks where a
  * diagnostic has no file to name. */
 void diag_render_as(const struct diag_ctx *ctx, const char *program, FILE *out);

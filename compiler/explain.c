@@ -191,6 +191,12 @@ struct view {
 	void *owned[6];
 	size_t nowned;
 	bool oom;
+	/* The escape hatches of the parts the view leaves out, shown anyway
+	 * (a reviewer approves the whole artifact, not the part of the
+	 * system they run explain on): NULL/0 where that part is shown or
+	 * has none. */
+	const struct ir_named *hidden_sbpl, *hidden_caps;
+	size_t nhidden_sbpl, nhidden_caps;
 };
 
 /* The elements of `items` (n of `size` bytes) whose platform mask, a
@@ -262,10 +268,16 @@ view_make(const struct ir_policy *p, unsigned shown, struct view *v)
 	/* The platform statements belong to their one platform. */
 	if (!(q->platforms & IR_PLAT_BIT(IR_LINUX)))
 		q->nseccomp = 0;
-	if (!(q->platforms & IR_PLAT_BIT(IR_MACOS)))
+	if (!(q->platforms & IR_PLAT_BIT(IR_MACOS))) {
+		v->hidden_sbpl = p->sbpl;
+		v->nhidden_sbpl = p->nsbpl;
 		q->nmach_lookups = q->nsbpl = 0;
-	if (!(q->platforms & IR_PLAT_BIT(IR_WINDOWS)))
+	}
+	if (!(q->platforms & IR_PLAT_BIT(IR_WINDOWS))) {
+		v->hidden_caps = p->capabilities;
+		v->nhidden_caps = p->ncapabilities;
 		q->ncapabilities = 0;
+	}
 	return 0;
 }
 
@@ -1182,7 +1194,35 @@ print_extras(struct text_out *t)
 	}
 	for (size_t i = 0; i < p->ncapabilities; i++) {
 		origin_text(&p->capabilities[i].origin, orig, sizeof(orig));
-		fprintf(t->f, "  windows: capability %s  %s\n", p->capabilities[i].value, orig);
+		/* A capability widens what the container reaches (a library
+		 * folder, enterprise credentials), past every grant above. */
+		fprintf(t->f, "! windows: capability %s  %s\n", p->capabilities[i].value, orig);
+		t->flags++;
+	}
+}
+
+/* What the parts left out of the view can do that heel does not check:
+ * raw SBPL (macOS) and capabilities (Windows), flagged like raw SBPL of
+ * a part shown, so that explaining on one system never hides another
+ * system's escape hatch from whoever approves the artifact. */
+static void
+print_hidden_extras(const struct view *v, struct text_out *t)
+{
+	char orig[512];
+
+	if (!v->nhidden_sbpl && !v->nhidden_caps)
+		return;
+	fputs("\nEscape hatches of the parts not shown (--target all shows those parts)\n", t->f);
+	for (size_t i = 0; i < v->nhidden_sbpl; i++) {
+		origin_text(&v->hidden_sbpl[i].origin, orig, sizeof(orig));
+		fprintf(t->f, "! macos: raw SBPL, not checked by heel: %s  %s\n",
+			v->hidden_sbpl[i].value, orig);
+		t->flags++;
+	}
+	for (size_t i = 0; i < v->nhidden_caps; i++) {
+		origin_text(&v->hidden_caps[i].origin, orig, sizeof(orig));
+		fprintf(t->f, "! windows: capability %s  %s\n", v->hidden_caps[i].value, orig);
+		t->flags++;
 	}
 }
 
@@ -1231,6 +1271,7 @@ explain_view_text(const struct view *v, const char *name, FILE *out)
 	print_misc(&t);
 	print_sockets(&t);
 	print_extras(&t);
+	print_hidden_extras(v, &t);
 	if (t.flags)
 		fprintf(out, "\n%d item%s flagged with ! above need a reviewer's attention.\n", t.flags,
 			t.flags == 1 ? "" : "s");
@@ -1555,6 +1596,33 @@ json_policy(const struct view *v, const char *name)
 		json_object_set_new(f, "kind", json_string("raw-sbpl"));
 		json_object_set_new(f, "value", json_string(p->sbpl[i].value));
 		json_object_set_new(f, "origin", json_origin(&p->sbpl[i].origin));
+		json_array_append_new(flags, f);
+	}
+	for (size_t i = 0; i < p->ncapabilities; i++) {
+		json_t *f = json_object();
+
+		json_object_set_new(f, "kind", json_string("capability"));
+		json_object_set_new(f, "value", json_string(p->capabilities[i].value));
+		json_object_set_new(f, "origin", json_origin(&p->capabilities[i].origin));
+		json_array_append_new(flags, f);
+	}
+	/* The parts not shown keep their escape hatches in the flags. */
+	for (size_t i = 0; i < v->nhidden_sbpl; i++) {
+		json_t *f = json_object();
+
+		json_object_set_new(f, "kind", json_string("raw-sbpl"));
+		json_object_set_new(f, "value", json_string(v->hidden_sbpl[i].value));
+		json_object_set_new(f, "origin", json_origin(&v->hidden_sbpl[i].origin));
+		json_object_set_new(f, "shown", json_false());
+		json_array_append_new(flags, f);
+	}
+	for (size_t i = 0; i < v->nhidden_caps; i++) {
+		json_t *f = json_object();
+
+		json_object_set_new(f, "kind", json_string("capability"));
+		json_object_set_new(f, "value", json_string(v->hidden_caps[i].value));
+		json_object_set_new(f, "origin", json_origin(&v->hidden_caps[i].origin));
+		json_object_set_new(f, "shown", json_false());
 		json_array_append_new(flags, f);
 	}
 	json_object_set_new(root, "flags", flags);

@@ -231,7 +231,7 @@ struct ir_policy {
 	uint8_t platforms;
 	char *excluded_reason[IR_PLATFORM_COUNT];
 
-	uint8_t source_digest[32];   /* SHA-256 over the canonical (fmt) text of every source, in include order */
+	uint8_t source_digest[32];   /* SHA-256 over the canonical (fmt) text of every source, in include order, not their names */
 	/* The top source file as read (bytes, not canonical form), for a
 	 * launcher to tell that the file beside an artifact has changed
 	 * since: its base name (interned; NULL when compiled from memory

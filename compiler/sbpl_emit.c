@@ -14,6 +14,7 @@
 
 #include "artifact.h"
 #include "grow.h"
+#include "sbpl_params.h"
 
 static_assert(ART_SBPL_MODE_NOEXEC > IR_MODE_RWX && ART_SBPL_MODE_READONLY > IR_MODE_RWX &&
 		      ART_SBPL_MODE_WORKDIR > IR_MODE_RWX,
@@ -156,6 +157,8 @@ sbpl_canonical_literal(const char *tmpl)
 {
 	static const char *const links[] = {"/tmp", "/var", "/etc"};
 
+	/* /System/Volumes/Data/Users/a is /Users/a: one place, one rule. */
+	tmpl = sbpl_firmlink_fold(tmpl);
 	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
 		size_t n = strlen(links[i]);
 
@@ -506,6 +509,38 @@ sb_param(struct sb *t, const char *name)
 	sb_printf(t, "(param \"%s\")", name);
 }
 
+/* Whether a rule's place may be firmlinked at launch: a literal beneath a
+ * firmlink, or anything a variable or the launch directory decides
+ * (${HOME} is beneath /Users, ${TMPDIR} beneath /private). */
+static bool
+maybe_firmlinked(const struct rule *r)
+{
+	if (r->kind == ART_SBPL_KIND_WORKDIR)
+		return true;
+	if (r->kind != ART_SBPL_KIND_PATH)
+		return false;
+	return r->key[0] != '/' || sbpl_firmlinked(r->key);
+}
+
+/* `(FILTER P)`, and for a place that may be firmlinked `(FILTER P)
+ * (FILTER DATA-VOLUME+P)` too: macOS reaches such a place by both
+ * spellings, and a rule must hold for whichever a program used (a deny of
+ * /Users/a/secret is not got round through /System/Volumes/Data/Users/a/
+ * secret). The data volume's spelling lies deeper than every rule's own,
+ * so the order of the rules still decides as it does for the first. */
+static void
+sb_filter(struct sb *t, const struct rule *r, const char *filter, const char *name)
+{
+	sb_printf(t, " (%s ", filter);
+	sb_param(t, name);
+	sb_puts(t, ")");
+	if (maybe_firmlinked(r)) {
+		sb_printf(t, " (%s (string-append \"%s\" ", filter, SBPL_DATA_VOLUME);
+		sb_param(t, name);
+		sb_puts(t, "))");
+	}
+}
+
 /* The rights one rule sets on its subtree; the filter is (subpath P). */
 static void
 emit_rule(struct sb *t, const struct rule *r, const char *name)
@@ -569,31 +604,29 @@ emit_rule(struct sb *t, const struct rule *r, const char *name)
 		sb_puts(t, "(allow");
 		for (size_t i = 0; i < na; i++)
 			sb_printf(t, " %s", allow[i]);
-		sb_puts(t, " (subpath ");
-		sb_param(t, name);
-		sb_puts(t, "))\n");
+		sb_filter(t, r, "subpath", name);
+		sb_puts(t, ")\n");
 	}
 	if (nd) {
 		sb_puts(t, "(deny");
 		for (size_t i = 0; i < nd; i++)
 			sb_printf(t, " %s", deny[i]);
-		sb_puts(t, " (subpath ");
-		sb_param(t, name);
-		sb_puts(t, "))\n");
+		sb_filter(t, r, "subpath", name);
+		sb_puts(t, ")\n");
 	}
 	if (r->mode == IR_MODE_DENY) {
 		/* Renaming an ancestor would carry the hidden files out to a
 		 * name no rule covers. */
-		sb_puts(t, "(deny file-write-unlink (path-ancestors ");
-		sb_param(t, name);
-		sb_puts(t, "))\n");
+		sb_puts(t, "(deny file-write-unlink");
+		sb_filter(t, r, "path-ancestors", name);
+		sb_puts(t, ")\n");
 	} else if (r->mode != ART_SBPL_MODE_NOEXEC && r->mode != ART_SBPL_MODE_READONLY) {
 		/* Reaching a granted path means looking up each directory
 		 * above it (realpath, PATH lookup, dyld), even where a
 		 * shallower deny hides their contents. */
-		sb_puts(t, "(allow file-read-metadata (path-ancestors ");
-		sb_param(t, name);
-		sb_puts(t, "))\n");
+		sb_puts(t, "(allow file-read-metadata");
+		sb_filter(t, r, "path-ancestors", name);
+		sb_puts(t, ")\n");
 	}
 }
 

@@ -2400,8 +2400,12 @@ build(struct sema *s)
 
 /* SHA-256 over the canonical form of every source in evaluation order
  * (base, then the user's files and presets in include order, then the
- * protection sets), each prefixed by its origin name and a NUL: formatting
- * never changes it, a different file set or order always does. */
+ * protection sets), each prefixed by its length: formatting never changes
+ * it, a different file set, order or content always does. The files'
+ * names are left out: the Windows container's name comes from this
+ * digest, and the same policy saved as another file, or compiled by
+ * another user from another checkout, must get the same container (an
+ * include is named by its statement, which is in its includer's text). */
 static void
 digest(struct sema *s)
 {
@@ -2419,7 +2423,13 @@ digest(struct sema *s)
 			s->oom = true;
 			return;
 		}
-		sha256_update(&h, strlen(f->origin) + 1, (const uint8_t *)f->origin);
+		{
+			uint8_t n[8];
+
+			for (int b = 0; b < 8; b++)
+				n[b] = (uint8_t)((uint64_t)len >> (8 * b));
+			sha256_update(&h, sizeof(n), n);
+		}
 		sha256_update(&h, len, (const uint8_t *)text);
 		free(text);
 	}
@@ -2485,7 +2495,7 @@ sema_compile(struct diag_ctx *ctx, const struct sema_options *opts, struct ir_po
 {
 	struct sema s = {.ctx = ctx, .opts = opts};
 	struct sema_file *base;
-	size_t errors_before = diag_error_count(ctx);
+	size_t errors_before = diag_error_count(ctx), diags_before = diag_count(ctx);
 	int rc, iso;
 
 	*out = NULL;
@@ -2560,6 +2570,10 @@ sema_compile(struct diag_ctx *ctx, const struct sema_options *opts, struct ir_po
 		digest(&s);
 	rc = s.oom ? -ENOMEM : diag_error_count(ctx) != errors_before ? -EINVAL : 0;
 out:
+	/* Parsing reports as it reads each file, the analysis as it
+	 * evaluates: put them in the order a reader meets them. */
+	if (diag_sort(ctx, diags_before) != 0 && rc == 0)
+		rc = -ENOMEM;
 	if (rc == 0)
 		*out = s.ir;
 	else

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "nethost.h"
+#include "punycode.h"
 #include "sema_int.h"
 
 static void pat_error(struct sema *s, const struct ast_arg *a, size_t byte, const char *hint,
@@ -146,8 +147,20 @@ sema_add_pattern(struct sema *s, const struct ast_arg *a, const struct sema_ectx
 		unsigned char c = (unsigned char)raw[i];
 
 		if (c >= 0x80) {
-			pat_error(s, a, i, "write the punycode form (xn--...)",
-				  "a host pattern must be ASCII");
+			char ascii[300], hint[400];
+
+			/* The ASCII form where it is cheap to be sure of (RFC 3492
+			 * after a plain lower-casing); else how to get it. */
+			if (punycode_host(raw, len, ascii, sizeof(ascii)) == 0)
+				snprintf(hint, sizeof(hint),
+					 "write it in punycode, its ASCII form: `%s`", ascii);
+			else
+				snprintf(hint, sizeof(hint),
+					 "write it in punycode, its ASCII form (`xn--...`, as "
+					 "`idn2 HOST` prints it)");
+			pat_error(s, a, i, hint,
+				  "a host pattern must be ASCII: a non-ASCII (internationalised) "
+				  "name is written in punycode");
 			return;
 		}
 		if (c < 0x20 || c == 0x7f) {

@@ -28,12 +28,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
+/* kqueue and the process table: Darwin's own headers, which the Linux
+ * syntax check (tests/macos/check-syntax.sh) stands in for. */
+#ifndef HEEL_TESTS_DARWIN_STUB_H
+#include <sys/event.h>
+#include <sys/sysctl.h>
+#endif
 
 #include "artifact_read.h"
 #include "env.h"
 #include "heel_version.h"
+#include "ptrack.h"
 #include "rlimits.h"
 #include "sbpl_params.h"
 #include "workdir.h"
@@ -187,6 +195,178 @@ lookup_env(const char *name, void *ctx)
 static volatile sig_atomic_t forwarded;
 static pid_t child_pid;
 
+/* ------------------------------------------------------------ the tree
+ * macOS has no subreaper and no PID namespace, and the command's process
+ * group is left by a setsid(): heel-exec follows the tree itself
+ * (runtime/ptrack.c) from snapshots of the process table, taken when
+ * kqueue reports that a tracked process forked or exited (EVFILT_PROC,
+ * NOTE_FORK | NOTE_EXIT on each one; NOTE_TRACK, which would follow forks
+ * in the kernel, fails with ENOTSUP on macOS) and every PTRACK_SWEEP_MS,
+ * and kills every process of it at the end. What escapes: a process
+ * whose parent forks it and exits between two sweeps, reparented to
+ * launchd before it was seen (heel(5), BUGS). */
+
+/* The process table as ptrack rows: *out (caller frees) and *n. 0 or -errno. */
+static int
+proc_snapshot(struct ptrack_proc **out, size_t *n)
+{
+	int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_ALL, 0};
+	struct kinfo_proc *kp = NULL;
+	struct ptrack_proc *rows;
+	size_t len = 0, count;
+
+	*out = NULL;
+	*n = 0;
+	/* The table grows between the two calls: ask again with room. */
+	for (int tries = 0; tries < 8; tries++) {
+		if (sysctl(mib, 4, NULL, &len, NULL, 0) < 0)
+			return -errno;
+		len += len / 4 + sizeof(*kp) * 16;
+		free(kp);
+		kp = malloc(len);
+		if (!kp)
+			return -ENOMEM;
+		if (sysctl(mib, 4, kp, &len, NULL, 0) == 0)
+			break;
+		if (errno != ENOMEM) {
+			free(kp);
+			return -errno;
+		}
+		len = 0;
+	}
+	count = len / sizeof(*kp);
+	rows = calloc(count ? count : 1, sizeof(*rows));
+	if (!rows) {
+		free(kp);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < count; i++) {
+		const struct timeval *st = &kp[i].kp_proc.p_starttime;
+
+		rows[i].pid = kp[i].kp_proc.p_pid;
+		rows[i].ppid = kp[i].kp_eproc.e_ppid;
+		rows[i].start = (uint64_t)st->tv_sec * 1000000u + (uint64_t)st->tv_usec;
+	}
+	free(kp);
+	*out = rows;
+	*n = count;
+	return 0;
+}
+
+/* The start stamp of pid, or 0 when it is not running. */
+static uint64_t
+proc_start(pid_t pid)
+{
+	int mib[4] = {CTL_KERN, KERN_PROC, KERN_PROC_PID, pid};
+	struct kinfo_proc kp;
+	size_t len = sizeof(kp);
+
+	if (sysctl(mib, 4, &kp, &len, NULL, 0) < 0 || len < sizeof(kp))
+		return 0;
+	return (uint64_t)kp.kp_proc.p_starttime.tv_sec * 1000000u +
+	       (uint64_t)kp.kp_proc.p_starttime.tv_usec;
+}
+
+/* Sweeps the table into t; each process added gets a kqueue watch for its
+ * forks and exit (one that ended already fails to register: fine, the
+ * next sweep drops it). 0 or -errno. */
+static int
+tree_sweep(struct ptrack *t, int kq)
+{
+	struct ptrack_proc *snap;
+	size_t n;
+	int r = proc_snapshot(&snap, &n);
+
+	if (r < 0)
+		return r;
+	r = ptrack_sweep(t, snap, n);
+	free(snap);
+	if (r < 0)
+		return r;
+	/* ptrack_sweep appends what it adds, after what it kept. */
+	for (size_t i = t->n - (size_t)r; kq >= 0 && i < t->n; i++) {
+		struct kevent ev;
+
+		EV_SET(&ev, t->p[i].pid, EVFILT_PROC, EV_ADD, NOTE_FORK | NOTE_EXIT, 0, NULL);
+		(void)kevent(kq, &ev, 1, NULL, 0, NULL);
+	}
+	return 0;
+}
+
+/* Kills every tracked process, sweeping again until a sweep finds none
+ * alive: a process forking while the others die is caught on the next
+ * round. Each kill is of a pid just seen with its start stamp, so never
+ * of a pid reused by another process (the window between the snapshot
+ * and kill(2) is what remains). */
+static void
+tree_kill(struct ptrack *t)
+{
+	for (int round = 0; round < 64; round++) {
+		size_t alive;
+
+		if (tree_sweep(t, -1) < 0)
+			break;
+		alive = 0;
+		for (size_t i = 0; i < t->n; i++) {
+			if (t->p[i].pid <= 1 || t->p[i].pid == getpid())
+				continue;
+			if (kill(t->p[i].pid, SIGKILL) == 0)
+				alive++;
+		}
+		/* Reap what is ours (the command; orphans are launchd's). */
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (!alive)
+			break;
+		usleep(10000);
+	}
+}
+
+/* Waits for the command, following its tree, and returns its wait status
+ * (or -1). Forwarded signals are sent to every tracked process. */
+static int
+tree_wait(struct ptrack *t, pid_t child)
+{
+	int kq = kqueue(), sent = 0;
+
+	if (kq >= 0) {
+		struct kevent ev;
+
+		EV_SET(&ev, child, EVFILT_PROC, EV_ADD, NOTE_FORK | NOTE_EXIT, 0, NULL);
+		(void)kevent(kq, &ev, 1, NULL, 0, NULL);
+	}
+	for (;;) {
+		struct timespec ts = {0, PTRACK_SWEEP_MS * 1000000L};
+		struct kevent got[16];
+		int ws;
+		pid_t w = waitpid(child, &ws, WNOHANG);
+
+		if (w == child) {
+			if (kq >= 0)
+				close(kq);
+			return ws;
+		}
+		if (w < 0 && errno != EINTR) {
+			if (kq >= 0)
+				close(kq);
+			return -1;
+		}
+		if (kq >= 0)
+			(void)kevent(kq, NULL, 0, got, 16, &ts);
+		else
+			nanosleep(&ts, NULL);
+		(void)tree_sweep(t, kq);
+		/* The handler signalled the command's group; a process that
+		 * left it gets the signal here, once. */
+		if (forwarded && forwarded != sent) {
+			sent = forwarded;
+			for (size_t i = 0; i < t->n; i++)
+				if (t->p[i].pid > 1)
+					kill(t->p[i].pid, sent);
+		}
+	}
+}
+
 static void
 forward(int sig)
 {
@@ -306,22 +486,27 @@ main(int argc, char *argv[])
 	/* Both sides set the group, so a signal sent before the child ran
 	 * setpgid still reaches it. */
 	setpgid(child_pid, child_pid);
-	for (;;) {
+	{
+		struct ptrack tree;
 		int ws;
 
-		if (waitpid(child_pid, &ws, 0) < 0) {
-			if (errno == EINTR)
-				continue;
+		if (ptrack_init(&tree, child_pid, proc_start(child_pid)) < 0) {
+			note("out of memory tracking the process tree");
+			kill(-child_pid, SIGKILL);
+			waitpid(child_pid, NULL, 0);
 			status = EXIT_HEEL;
-			break;
+			goto out_env;
 		}
-		status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-		break;
+		ws = tree_wait(&tree, child_pid);
+		status = ws < 0 ? EXIT_HEEL
+				: WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+		/* Nothing the command started outlives it: its group, then
+		 * every process of its tree, whatever group or session it
+		 * moved to. */
+		kill(-child_pid, SIGKILL);
+		tree_kill(&tree);
+		ptrack_free(&tree);
 	}
-	/* Nothing the command started outlives it: its group goes. A
-	 * process that left the group (setsid) is not reached; heel(5)
-	 * says so for macOS. */
-	kill(-child_pid, SIGKILL);
 
 out_env:
 	envb_free(&env);

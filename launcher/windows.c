@@ -154,6 +154,26 @@ current_dir(char *out, size_t len)
 	return rc;
 }
 
+/* The policy's `workdir` for Windows, expanded and normalised into out,
+ * or "" when it has none. 0, or -errno and a message naming it. */
+static int
+policy_workdir(const struct policy *p, char *out, size_t len, char *err, size_t errlen)
+{
+	struct art_scalar sc;
+	char why[400];
+	int rc;
+
+	out[0] = '\0';
+	if (art_scalar(&p->view, ART_WINDOWS, ART_SC_WORKDIR, &sc) < 0 || !sc.set || !sc.str)
+		return 0;
+	rc = win_path_expand(sc.str, env_lookup, NULL, "", out, len, why, sizeof(why));
+	if (rc < 0) {
+		snprintf(err, errlen, "the policy's workdir %s: %s", sc.str, why);
+		out[0] = '\0';
+	}
+	return rc;
+}
+
 static const char *
 mask_mode(uint32_t mask)
 {
@@ -184,7 +204,14 @@ cmd_check(const char *path)
 
 	if (load_policy(path, &p) < 0)
 		return EXIT_FAIL;
-	if (current_dir(workdir, sizeof(workdir)) < 0)
+	/* The working directory a run would have: the policy's `workdir`,
+	 * else (a fresh one is only made by a run) the current one. */
+	if (policy_workdir(&p, workdir, sizeof(workdir), err, sizeof(err)) < 0) {
+		die_msg(path, err);
+		free_policy(&p);
+		return EXIT_FAIL;
+	}
+	if (!workdir[0] && current_dir(workdir, sizeof(workdir)) < 0)
 		snprintf(workdir, sizeof(workdir), "C:\\");
 	printf("container %s\n", p.m.name);
 	printf("sid %s\n", p.m.sid);
@@ -435,6 +462,7 @@ cmd_run(const char *artifact, const char *workdir_opt, int argc, char **argv)
 	struct win_plan plan = {0};
 	struct winx_container c = {0};
 	struct winx_run r = {0};
+	struct winx_fresh fresh = {0};
 	PROCESS_INFORMATION pi = {0};
 	char workdir[WIN_PATH_MAX], err[1024];
 	wchar_t *envblock = NULL, *image = NULL, *cmdline = NULL, *wwork = NULL;
@@ -454,48 +482,65 @@ cmd_run(const char *artifact, const char *workdir_opt, int argc, char **argv)
 		die_msg(artifact, why);
 		goto out;
 	}
-	/* On Linux a run without --workdir gets a fresh private working
-	 * directory, removed at exit; heel-exec.exe cannot make one yet.
-	 * Taking the current directory instead would hand the sandbox
-	 * write access to wherever it was started: refused, so that the
-	 * writable place is always one the caller named. */
-	if (!workdir_opt) {
-		die_msg(artifact, "heel-exec.exe makes no fresh working directory yet: give "
-				  "--workdir DIR, the one place the sandbox may write (never "
-				  "execute)");
-		goto out;
-	}
 	/* 2. The AppContainer functions, looked up by name: Wine and old
-	 * Windows lack them, and the command never runs unsandboxed. */
+	 * Windows lack them, and the command never runs unsandboxed. Before
+	 * anything is made: a refusal leaves nothing behind. */
 	if (winx_container_load(&p.m, err, sizeof(err)) < 0) {
 		die_msg(NULL, err);
 		goto out;
 	}
-	/* 3. The plan: every path expanded and checked before any ACL is
-	 * touched. */
-	if (workdir_opt)
+	/* 3. The working directory: --workdir, else the policy's `workdir`
+	 * (kept, as on Linux), else a fresh private one with a private
+	 * TEMP and TMP inside it, removed at exit. Never the directory
+	 * heel-exec.exe was started in: the sandbox would write wherever
+	 * that happened to be. */
+	if (workdir_opt) {
 		rc = win_path_normalize(workdir_opt, workdir, sizeof(workdir), err, sizeof(err));
-	else
-		rc = current_dir(workdir, sizeof(workdir)) < 0
-			 ? (snprintf(err, sizeof(err), "cannot read the current directory"), -EINVAL)
-			 : 0;
-	if (rc < 0) {
-		die_msg("--workdir", err);
+		if (rc < 0) {
+			die_msg("--workdir", err);
+			goto out;
+		}
+	} else if (policy_workdir(&p, workdir, sizeof(workdir), err, sizeof(err)) < 0) {
+		die_msg(artifact, err);
 		goto out;
+	} else if (workdir[0]) {
+		wchar_t *w = winx_wide(workdir);
+		DWORD a = w ? GetFileAttributesW(w) : INVALID_FILE_ATTRIBUTES;
+
+		free(w);
+		if (a == INVALID_FILE_ATTRIBUTES || !(a & FILE_ATTRIBUTE_DIRECTORY) ||
+		    (a & FILE_ATTRIBUTE_REPARSE_POINT)) {
+			fprintf(stderr,
+				"heel-exec: %s: the policy's workdir %s is not a directory (or is a "
+				"link): make it, or give --workdir DIR\n",
+				artifact, workdir);
+			goto out;
+		}
+	} else {
+		if (winx_fresh_create(&fresh, err, sizeof(err)) < 0) {
+			die_msg(NULL, err);
+			goto out;
+		}
+		snprintf(workdir, sizeof(workdir), "%s", fresh.path);
+		if (verbose)
+			fprintf(stderr, "heel-exec: working directory %s (removed at exit)\n",
+				fresh.path);
 	}
+	/* 4. The plan: every path expanded and checked before any ACL is
+	 * touched. */
 	if (win_plan_build(&p.m, env_lookup, NULL, workdir, &plan, err, sizeof(err)) < 0) {
 		die_msg(artifact, err);
 		goto out;
 	}
-	/* 4. The profile, its SID checked against heelc's, AC\Temp. */
+	/* 5. The profile, its SID checked against heelc's, AC\Temp. */
 	if (winx_container_prepare(&p.m, &c, err, sizeof(err)) < 0) {
 		die_msg(NULL, err);
 		goto out;
 	}
-	/* 5. Runs that died left ACEs behind: put them back first. */
+	/* 6. Runs that died left ACEs behind: put them back first. */
 	if (winx_recover(&runs, &reverted, stderr, err, sizeof(err)) < 0)
 		die_msg("recovering earlier runs", err);
-	/* 6. The ACEs, journalled before each change, under the lock of
+	/* 7. The ACEs, journalled before each change, under the lock of
 	 * this policy's SID (its other runs share the ACEs). */
 	if (winx_lock(&r, p.m.sid, err, sizeof(err)) < 0) {
 		die_msg(NULL, err);
@@ -509,9 +554,10 @@ cmd_run(const char *artifact, const char *workdir_opt, int argc, char **argv)
 		die_msg(NULL, err);
 		goto revert;
 	}
-	/* 7. What the command gets: environment (TEMP in the container),
+	/* 8. What the command gets: environment (TEMP and TMP: the fresh
+	 * directory's own, else the container's AC\Temp),
 	 * image, command line, working directory. */
-	envblock = env_block(&p, c.temp);
+	envblock = env_block(&p, fresh.wtmp ? fresh.wtmp : c.temp);
 	line = win_cmdline_join(argc, argv);
 	cmdline = line ? winx_wide(line) : NULL;
 	wwork = winx_wide(workdir);
@@ -525,7 +571,7 @@ cmd_run(const char *artifact, const char *workdir_opt, int argc, char **argv)
 		status = EXIT_NOTFOUND;
 		goto revert;
 	}
-	/* 8. The job, then the process in the container inside it. */
+	/* 9. The job, then the process in the container inside it. */
 	job = winx_job_create(&p.m, err, sizeof(err));
 	if (!job) {
 		die_msg(NULL, err);
@@ -543,7 +589,7 @@ cmd_run(const char *artifact, const char *workdir_opt, int argc, char **argv)
 		status = (int)code;
 	CloseHandle(pi.hProcess);
 revert:
-	/* 9. Nothing of the command outlives it, then its ACEs go. */
+	/* 10. Nothing of the command outlives it, then its ACEs go. */
 	if (job) {
 		empty_job(job);
 		CloseHandle(job);
@@ -559,6 +605,10 @@ revert:
 		winx_journal_end(&r);
 	}
 out:
+	/* 11. A fresh working directory goes, after its ACEs (and on every
+	 * refusal after it was made). */
+	if (fresh.wpath && winx_fresh_remove(&fresh, err, sizeof(err)) < 0)
+		die_msg(NULL, err);
 	free(envblock);
 	free(image);
 	free(cmdline);

@@ -51,6 +51,19 @@ int winx_container_prepare(const struct win_manifest *m, struct winx_container *
 			   size_t errlen);
 void winx_container_free(struct winx_container *c);
 
+/* ---- the fresh working directory (windows_fresh.c) */
+struct winx_fresh {
+	char *path, *tmp;     /* UTF-8: the directory, its "tmp" (TEMP, TMP) */
+	wchar_t *wpath, *wtmp;
+};
+/* Makes %TEMP%\heel-XXXXXXXX (a random name no one made first) and its
+ * "tmp", with a protected DACL: this user and SYSTEM, nothing inherited.
+ * The run adds the container's ACEs as for any working directory. */
+int winx_fresh_create(struct winx_fresh *f, char *err, size_t errlen);
+/* Removes it and everything in it, reparse points not followed; frees f.
+ * 0, or -EIO and a message (f is freed either way). */
+int winx_fresh_remove(struct winx_fresh *f, char *err, size_t errlen);
+
 /* ---- the job (windows_job.c) */
 /* A job that kills everything in it when its last handle closes and lets
  * no process in it show an error dialog, with the manifest's limits

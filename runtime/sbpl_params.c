@@ -64,6 +64,62 @@ sbpl_param_at(const struct art_view *view, size_t i, struct sbpl_param_rec *out)
 	return 0;
 }
 
+/* macOS's firmlinks (10.15 to 14, /usr/share/firmlinks): each directory
+ * on the system volume joined to its namesake beneath SBPL_DATA_VOLUME. */
+static const char *const firmlinks[] = {
+    "/AppleInternal",
+    "/Applications",
+    "/Library",
+    "/System/Library/Caches",
+    "/System/Library/Assets",
+    "/System/Library/PreinstalledAssets",
+    "/System/Library/AssetsV2",
+    "/System/Library/PreinstalledAssetsV2",
+    "/System/Library/CoreServices/CoreTypes.bundle/Contents/Library",
+    "/System/Library/Speech",
+    "/Users",
+    "/Volumes",
+    "/cores",
+    "/opt",
+    "/private",
+    "/usr/local",
+    "/usr/libexec/cups",
+    "/usr/share/snmp",
+};
+
+bool
+sbpl_firmlinked(const char *path)
+{
+	for (size_t i = 0; i < sizeof(firmlinks) / sizeof(firmlinks[0]); i++) {
+		size_t n = strlen(firmlinks[i]);
+
+		if (strncmp(path, firmlinks[i], n) == 0 && (path[n] == '\0' || path[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
+const char *
+sbpl_firmlink_fold(const char *path)
+{
+	size_t n = sizeof(SBPL_DATA_VOLUME) - 1;
+
+	if (strncmp(path, SBPL_DATA_VOLUME, n) == 0 && path[n] == '/' && sbpl_firmlinked(path + n))
+		return path + n;
+	return path;
+}
+
+/* realpath() of a data-volume spelling may keep it: fold it, so a rule
+ * names the place as the profile's other rules do. */
+static void
+fold_in_place(char *out)
+{
+	const char *f = sbpl_firmlink_fold(out);
+
+	if (f != out)
+		memmove(out, f, strlen(f) + 1);
+}
+
 int
 sbpl_canonicalize(const char *path, char *out, size_t outlen, bool *exists)
 {
@@ -104,6 +160,7 @@ sbpl_canonicalize(const char *path, char *out, size_t outlen, bool *exists)
 			return -ENAMETOOLONG;
 		memcpy(out, real, rl);
 		memcpy(out + rl, rest, strlen(rest) + 1);
+		fold_in_place(out);
 		*exists = cut == len;
 		return 0;
 	}
@@ -120,7 +177,7 @@ macos_system_dir(const char *p)
 	    "/Volumes",	      "/private", "/private/var", "/private/etc", "/private/tmp",
 	    "/private/var/folders",	  "/usr",	  "/bin",	 "/sbin",
 	    "/opt",	      "/cores",	  "/dev",	  "/etc",	 "/var",
-	    "/tmp",	      "/Network",
+	    "/tmp",	      "/Network", "/System/Volumes", SBPL_DATA_VOLUME,
 	};
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)

@@ -101,9 +101,24 @@ void sbpl_launch_params_free(struct sbpl_launch_params *p);
 int sbpl_order_check(const struct sbpl_resolved *p, size_t n, char *err, size_t errlen);
 
 /* Canonicalises absolute, normalised `path`: realpath() of its deepest
- * existing ancestor, with the components that do not exist appended.
+ * existing ancestor, with the components that do not exist appended,
+ * and a firmlinked data-volume spelling folded (sbpl_firmlink_fold).
  * *exists tells whether the whole path exists. 0, -ENAMETOOLONG, or
  * -errno of a realpath() failure other than a missing component. */
 int sbpl_canonicalize(const char *path, char *out, size_t outlen, bool *exists);
+
+/* macOS (10.15 and later) keeps the writable half of the system on the
+ * data volume, mounted at /System/Volumes/Data, and joins it to the
+ * read-only system volume with firmlinks (/Users, /Applications, /private,
+ * /usr/local, /opt... the list macOS reads from /usr/share/firmlinks):
+ * /System/Volumes/Data/Users/a and /Users/a are one directory. */
+#define SBPL_DATA_VOLUME "/System/Volumes/Data"
+/* Whether `path` (absolute, normalised) is a firmlinked directory or lies
+ * beneath one, spelt on the system volume (/Users/a). */
+bool sbpl_firmlinked(const char *path);
+/* `path` with a data-volume spelling of a firmlinked place folded to
+ * the system volume's: a pointer into `path` past "/System/Volumes/Data"
+ * when what follows is sbpl_firmlinked(), else `path` itself. */
+const char *sbpl_firmlink_fold(const char *path);
 
 #endif

@@ -202,6 +202,12 @@ else
 fi
 limit_case "5000 grants without macos" "$tmp/big.heel" "" --target linux
 limit_case "5000 grants without macos" "$tmp/big.heel" "" --target linux --target windows
+# The bench's generated 10,000-grant policy (grants, denies beneath them
+# and an allow-list): located as above, and it compiles without macos.
+sh "$here/../bench/gen_policy.sh" 10000 >"$tmp/big.heel"
+limit_case "bench 10000 grants" "$tmp/big.heel" \
+	"^$tmp/big.heel:[0-9]+:1: error: the macOS part of this policy needs 1[0-9]{4} SBPL path parameters \(one a path rule\), more than the 4096 heel-exec takes on macOS; \`/srv/data/d[0-9]+/f[0-9]+\` is the path rule that passes the limit$"
+limit_case "bench 10000 grants without macos" "$tmp/big.heel" "" --target linux --target windows
 gen_grants 7000 windows >"$tmp/big.heel"
 limit_case "7000 windows grants" "$tmp/big.heel" \
 	"^$tmp/big.heel:[0-9]+:5: error: the Windows part of this policy needs [0-9]+ ACE entries, more than the 65536 heel-exec.exe takes; "

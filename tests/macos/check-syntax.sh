@@ -9,7 +9,7 @@ set -u
 cd "$(dirname "$0")/../.."
 cc=${1:-cc}
 pass=0 fail=0
-for f in launcher/macos.c runtime/rlimits.c runtime/sbpl_params.c runtime/workdir.c runtime/env.c \
+for f in launcher/macos.c runtime/rlimits.c runtime/sbpl_params.c runtime/workdir.c runtime/env.c runtime/ptrack.c \
 	runtime/artifact_read.c; do
 	if "$cc" -std=c17 -D_GNU_SOURCE -D__APPLE__ -Wall -Wextra -Werror -Wno-unused-parameter \
 		-include tests/macos/darwin_stub.h -Iruntime -Ilauncher -fsyntax-only "$f"; then

@@ -170,6 +170,27 @@ if [ -n "${HEEL_EXEC:-}" ]; then
 	else
 		echo "ok   heel-exec: ~/.ssh not read"; pass=$((pass + 1))
 	fi
+	# The tree: a child that left the command's session (setsid, via
+	# perl's POSIX::setsid: macOS has no setsid(1)) and its own child are
+	# killed when the command ends; the control, the same sleeper
+	# without setsid, is killed too (it always was, by process group).
+	for how in setsid plain; do
+		marker="heel-smoke-tree-$how-$$"
+		"$HEEL_EXEC" "$scratch/smoke.hpol" -- /usr/bin/perl -e '
+			use POSIX; my $how = shift; my $m = shift;
+			defined(my $p = fork) or die; if ($p == 0) {
+				POSIX::setsid() if $how eq "setsid";
+				if (fork == 0) { exec {"/bin/sleep"} "sleep-$m", "300"; }
+				exec {"/bin/sleep"} "sleep-$m", "301"; }
+			sleep 1; exit 0' "$how" "$marker" >/dev/null 2>&1
+		sleep 1
+		if pgrep -f "$marker" >/dev/null; then
+			echo "FAIL heel-exec: a $how child outlived the sandbox"; fail=$((fail + 1))
+			pkill -f "$marker"
+		else
+			echo "ok   heel-exec: a $how child and its child ended with the command"; pass=$((pass + 1))
+		fi
+	done
 fi
 
 echo "$pass passed, $fail failed"

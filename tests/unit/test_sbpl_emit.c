@@ -183,7 +183,7 @@ Test(sbpl_emit, writable_without_x_loses_both_exec_rights)
 				 q->mode == ART_SBPL_MODE_WORKDIR;
 			bool x = q->mode <= IR_MODE_RWX && (q->mode & IR_EXEC);
 			bool denied = has_line(
-			    &p, "(deny process-exec file-map-executable (subpath (param \"%s\")))\n",
+			    &p, "(deny process-exec file-map-executable (subpath (param \"%s\"))",
 			    q->name);
 
 			if (q->kind == ART_SBPL_KIND_PROXY)
@@ -206,7 +206,7 @@ Test(sbpl_emit, writable_without_x_loses_both_exec_rights)
 					n++;
 					cr_assert(has_line(&p,
 							   "(deny process-exec file-map-executable "
-							   "(subpath (param \"%s\")))\n",
+							   "(subpath (param \"%s\"))",
 							   p.params[i].name));
 				}
 			cr_assert_eq(n, 2, "%s", bases[b]);
@@ -370,6 +370,54 @@ Test(sbpl_emit, links_canonicalised_at_compile_time)
 	}
 }
 
+/* /System/Volumes/Data/Users/a and /Users/a are one place on macOS: a
+ * rule spelt either way is one parameter, and a rule whose place may be
+ * firmlinked matches both spellings (a deny is not got round through the
+ * data volume); a rule elsewhere only its own. */
+Test(sbpl_emit, firmlinked_places_match_both_spellings)
+{
+	struct sbpl_profile p = emit("heel 1\nisolation strict\n"
+				     "grant \"/System/Volumes/Data/Users/a\" rw\n"
+				     "deny \"/Users/a/secret\"\n"
+				     "deny \"${HOME}/.aws\"\n"
+				     "grant \"/System/Volumes/Data/private/tmp/b\" r\n"
+				     "grant \"/usr/lib/tool\" r\n"
+				     "grant \"/System/Volumes/Data/elsewhere\" r\n");
+	const struct sbpl_param *a = param_by_value(&p, "/Users/a");
+	const struct sbpl_param *secret = param_by_value(&p, "/Users/a/secret");
+	const struct sbpl_param *aws = param_by_value(&p, "${HOME}/.aws");
+	const struct sbpl_param *tool = param_by_value(&p, "/usr/lib/tool");
+	char *code = code_only(&p);
+	char line[256];
+
+	cr_assert_not_null(a);
+	cr_assert_not_null(secret);
+	cr_assert_not_null(aws);
+	cr_assert_not_null(tool);
+	cr_assert_not_null(param_by_value(&p, "/private/tmp/b"));
+	/* Not beneath a firmlink: kept as written. */
+	cr_assert_not_null(param_by_value(&p, "/System/Volumes/Data/elsewhere"));
+	cr_assert_null(param_by_value(&p, "/System/Volumes/Data/Users/a"));
+	snprintf(line, sizeof(line),
+		 "(deny file-read* file-write* process-exec file-map-executable (subpath (param "
+		 "\"%s\")) (subpath (string-append \"/System/Volumes/Data\" (param \"%s\"))))\n",
+		 secret->name, secret->name);
+	cr_assert_not_null(strstr(code, line), "%s", line);
+	snprintf(line, sizeof(line),
+		 "(deny file-write-unlink (path-ancestors (param \"%s\")) (path-ancestors "
+		 "(string-append \"/System/Volumes/Data\" (param \"%s\"))))\n",
+		 aws->name, aws->name);
+	cr_assert_not_null(strstr(code, line), "%s", line);
+	snprintf(line, sizeof(line), "(allow file-read* file-write* (subpath (param \"%s\")) "
+		 "(subpath (string-append \"/System/Volumes/Data\" (param \"%s\"))))\n",
+		 a->name, a->name);
+	cr_assert_not_null(strstr(code, line), "%s", line);
+	snprintf(line, sizeof(line), "(allow file-read* (subpath (param \"%s\")))\n", tool->name);
+	cr_assert_not_null(strstr(code, line), "%s", line);
+	free(code);
+	sbpl_profile_free(&p);
+}
+
 Test(sbpl_emit, estimated_depths)
 {
 	cr_assert_eq(sbpl_estimated_depth("/"), 0);
@@ -396,8 +444,10 @@ Test(sbpl_emit, protections_deny_everything_and_pin_their_ancestors)
 
 		snprintf(want, sizeof(want),
 			 "(deny file-read* file-write* process-exec file-map-executable (subpath "
-			 "(param \"%s\")))\n(deny file-write-unlink (path-ancestors (param \"%s\")))\n",
-			 ssh->name, ssh->name);
+			 "(param \"%s\")) (subpath (string-append \"/System/Volumes/Data\" (param "
+			 "\"%s\"))))\n(deny file-write-unlink (path-ancestors (param \"%s\")) "
+			 "(path-ancestors (string-append \"/System/Volumes/Data\" (param \"%s\"))))\n",
+			 ssh->name, ssh->name, ssh->name, ssh->name);
 		cr_assert_not_null(strstr(p.text, want));
 	}
 	sbpl_profile_free(&p);

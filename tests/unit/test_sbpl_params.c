@@ -175,6 +175,35 @@ Test(sbpl_params, links_are_canonicalised)
 	cr_assert_eq(sbpl_canonicalize(b, out, 8, &exists), -ENAMETOOLONG);
 }
 
+/* A data-volume spelling of a firmlinked place is folded to the system
+ * volume's, at launch as at compile time; other paths are left alone. */
+Test(sbpl_params, firmlinks_folded)
+{
+	char out[PATH_MAX];
+	bool exists;
+
+	cr_assert_str_eq(sbpl_firmlink_fold("/System/Volumes/Data/Users/a"), "/Users/a");
+	cr_assert_str_eq(sbpl_firmlink_fold("/System/Volumes/Data/private/var/x"), "/private/var/x");
+	cr_assert_str_eq(sbpl_firmlink_fold("/System/Volumes/Data/usr/local/bin"), "/usr/local/bin");
+	cr_assert_str_eq(sbpl_firmlink_fold("/System/Volumes/Data/opt"), "/opt");
+	/* Not firmlinked: /usr/lib, a look-alike, the data volume itself. */
+	cr_assert_str_eq(sbpl_firmlink_fold("/System/Volumes/Data/usr/lib"),
+			 "/System/Volumes/Data/usr/lib");
+	cr_assert_str_eq(sbpl_firmlink_fold("/System/Volumes/Data/Usersx"),
+			 "/System/Volumes/Data/Usersx");
+	cr_assert_str_eq(sbpl_firmlink_fold("/System/Volumes/Data"), "/System/Volumes/Data");
+	cr_assert_str_eq(sbpl_firmlink_fold("/System/Volumes/DataX/Users"),
+			 "/System/Volumes/DataX/Users");
+	cr_assert(sbpl_firmlinked("/Users"));
+	cr_assert(sbpl_firmlinked("/System/Library/Caches/x"));
+	cr_assert_not(sbpl_firmlinked("/System/Library"));
+	cr_assert_not(sbpl_firmlinked("/usr"));
+	/* Through realpath() (nothing of it exists on Linux). */
+	cr_assert_eq(sbpl_canonicalize("/System/Volumes/Data/Users/a/b", out, sizeof(out), &exists),
+		     0);
+	cr_assert_str_eq(out, "/Users/a/b");
+}
+
 Test(sbpl_params, unset_variables)
 {
 	const char *env[] = {"EMPTY", "", NULL};

@@ -8,7 +8,11 @@
 # the Windows part is decoded, paths expanded, denies judged reachable or
 # not (`check`); a policy is refused, with exit 125 and a message, when
 # the system has no AppContainer functions (Wine 8 exports none), so the
-# command never runs unsandboxed; a proxied policy is refused by name;
+# command never runs unsandboxed (and, without --workdir, before a fresh
+# working directory is made); the fresh working directory is made and
+# removed by heel-exec.exe's own code (wintest fresh); the policy's
+# workdir is the working directory `check` plans; the same policy
+# compiled elsewhere gets the same container; a proxied policy is refused by name;
 # the job's kill-on-close ends a child and its grandchild; the journal of
 # a dead run is reverted by --recover and a live run's is left alone.
 #
@@ -126,6 +130,23 @@ else
 	bad "heelc emit acl failed"
 fi
 
+# 2b. The container belongs to the policy, not to where or by whom it was
+# compiled: the same source under another name in another directory (a
+# second user's checkout) gets the same container; one changed line
+# another.
+container_of() { "$HEELC" emit acl "$1" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["appcontainer"]["name"])'; }
+mkdir -p "$WORK/other/user"
+cp "$HERE/smoke.heel" "$WORK/other/user/renamed.heel"
+heelc_abs=$(readlink -f "$HEELC")
+(cd "$WORK/other" && "$heelc_abs" user/renamed.heel --target windows -o "$WORK/renamed.hpol") &&
+	[ "$(container_of "$WORK/renamed.hpol")" = "$name" ] &&
+	ok "the same policy elsewhere, under another name: the same container $name" ||
+	bad "the same policy elsewhere got container $(container_of "$WORK/renamed.hpol"), not $name"
+{ cat "$HERE/smoke.heel"; printf 'on windows {\n    grant "C:/heeltest/more" r\n}\n'; } >"$WORK/other/user/changed.heel"
+"$HEELC" "$WORK/other/user/changed.heel" --target windows -o "$WORK/changed.hpol" &&
+	other=$(container_of "$WORK/changed.hpol") && [ -n "$other" ] && [ "$other" != "$name" ] &&
+	ok "a changed policy: another container ($other)" || bad "a changed policy kept container $name"
+
 # 3. A tampered artifact is refused (one byte flipped past the header).
 cp "$WORK/smoke.hpol" "$WORK/tampered.hpol"
 python3 - "$WORK/tampered.hpol" <<'EOF'
@@ -143,15 +164,39 @@ rc=$?
 # 4. Fail closed: no AppContainer functions, no run. The command would
 # make a directory; the control shows it does when run without heel.
 rm -rf "$C/heeltest/ran"
-# Without --workdir: refused (heel-exec.exe makes no fresh working
-# directory, and the current one is never made writable by default).
+# Without --workdir a run gets a fresh working directory, but only once
+# the AppContainer functions are there: under Wine it is refused before
+# anything is made (no heel-XXXXXXXX left in the user's temp).
+fresh_dirs() { ls -d "$C"/users/*/AppData/Local/Temp/heel-* "$C"/users/*/Temp/heel-* 2>/dev/null | wc -l; }
+before=$(fresh_dirs)
 w "$HEEL_EXEC_EXE" "$(winpath "$WORK/smoke.hpol")" -- cmd /c mkdir 'C:\heeltest\ran' >/dev/null 2>"$WORK/nowd.err"
 rc=$?
-if [ $rc -eq 125 ] && grep -q 'makes no fresh working directory yet: give --workdir DIR' "$WORK/nowd.err" &&
-	[ ! -e "$C/heeltest/ran" ]; then
-	ok "run without --workdir refused (125), the command never ran"
+if [ $rc -eq 125 ] && grep -q 'no AppContainers' "$WORK/nowd.err" &&
+	! grep -q -- '--workdir' "$WORK/nowd.err" && [ ! -e "$C/heeltest/ran" ] &&
+	[ "$(fresh_dirs)" = "$before" ]; then
+	ok "run without --workdir: no longer asks for it; refused for want of AppContainers (125) before a fresh directory was made"
 else
-	bad "run without --workdir: exit $rc, $(cat "$WORK/nowd.err")"
+	bad "run without --workdir: exit $rc, $(cat "$WORK/nowd.err"), fresh dirs $before -> $(fresh_dirs)"
+fi
+# The fresh directory itself, by heel-exec.exe's own code: made in
+# %TEMP% with tmp (TEMP, TMP) inside, removed with what was left in it.
+if w "$WINTEST" fresh >"$WORK/fresh.out" 2>&1 && grep -q 'removed with what was left' "$WORK/fresh.out" &&
+	[ "$(fresh_dirs)" = "$before" ]; then
+	ok "fresh working directory made in %TEMP% with tmp inside, removed at the end ($(head -1 "$WORK/fresh.out" | tr -d '\r'))"
+else
+	bad "fresh working directory: $(tr -d '\r' <"$WORK/fresh.out")"
+fi
+# The policy's workdir is the working directory (check shows its entry),
+# not the current one.
+printf 'heel 1\nisolation strict\non windows {\n    workdir "C:/heeltest/pwd"\n}\n' >"$WORK/pwd.heel"
+mkdir -p "$C/heeltest/pwd"
+if "$HEELC" "$WORK/pwd.heel" --target windows -o "$WORK/pwd.hpol" &&
+	(cd "$C/heeltest" && w "$HEEL_EXEC_EXE" check "$(winpath "$WORK/pwd.hpol")") 2>&1 | tr -d '\r' >"$WORK/pwd.out" &&
+	grep -qxF 'entry allow 0x1301df rw low C:\heeltest\pwd' "$WORK/pwd.out" &&
+	! grep -qxF 'entry allow 0x1301df rw low C:\heeltest' "$WORK/pwd.out"; then
+	ok "the policy's workdir is the working directory (rw, Low), not the current one"
+else
+	bad "policy workdir: $(cat "$WORK/pwd.out")"
 fi
 mkdir -p "$C/heeltest/work"
 w "$HEEL_EXEC_EXE" --workdir 'C:\heeltest\work' "$(winpath "$WORK/smoke.hpol")" -- cmd /c mkdir 'C:\heeltest\ran' >/dev/null 2>"$WORK/run.err"

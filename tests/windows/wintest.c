@@ -8,6 +8,9 @@
  *                            handle and checks that both are gone (nokill:
  *                            a job without KILL_ON_JOB_CLOSE, the control:
  *                            both must survive)
+ *   wintest fresh            heel-exec.exe's fresh working directory: made
+ *                            in %TEMP% with tmp inside, removed with what
+ *                            was left in it
  *   wintest journal-dead SID PATH...  writes a journal of a run that has
  *                            died (a finished child's PID and creation
  *                            time) with an applied entry per PATH; prints
@@ -238,6 +241,65 @@ journal_live(wchar_t **argv, int argc)
 	return rc;
 }
 
+/* wintest fresh: heel-exec.exe's fresh working directory, made and
+ * removed by its own code (windows_fresh.c): named heel-XXXXXXXX in
+ * %TEMP%, with "tmp" inside; what a command leaves there (a file, a
+ * read-only file, a nested directory) goes with it; two are never one.
+ * Prints the directory's path. */
+static int
+fresh_test(void)
+{
+	struct winx_fresh a, b;
+	wchar_t base[MAX_PATH + 1], file[MAX_PATH + 64], keep[MAX_PATH + 32];
+	char err[512];
+	HANDLE h;
+	DWORD n = GetTempPathW(MAX_PATH + 1, base);
+
+	if (winx_fresh_create(&a, err, sizeof(err)) < 0) {
+		fprintf(stderr, "wintest: %s\n", err);
+		return 2;
+	}
+	printf("fresh %s tmp %s\n", a.path, a.tmp);
+	if (n == 0 || wcsncmp(a.wpath, base, n) != 0 || wcsncmp(a.wpath + n, L"heel-", 5) != 0 ||
+	    wcslen(a.wpath + n) != 13) {
+		fprintf(stderr, "wintest: not %%TEMP%%\\heel-XXXXXXXX\n");
+		return 1;
+	}
+	if (!(GetFileAttributesW(a.wtmp) & FILE_ATTRIBUTE_DIRECTORY) ||
+	    GetFileAttributesW(a.wtmp) == INVALID_FILE_ATTRIBUTES) {
+		fprintf(stderr, "wintest: no tmp inside\n");
+		return 1;
+	}
+	if (winx_fresh_create(&b, err, sizeof(err)) < 0 || wcscmp(a.wpath, b.wpath) == 0) {
+		fprintf(stderr, "wintest: a second fresh directory: %s\n", err);
+		return 1;
+	}
+	winx_fresh_remove(&b, err, sizeof(err));
+	_snwprintf(file, MAX_PATH + 64, L"%ls\\left.txt", a.wtmp);
+	h = CreateFileW(file, GENERIC_WRITE, 0, NULL, CREATE_NEW, FILE_ATTRIBUTE_READONLY, NULL);
+	if (h == INVALID_HANDLE_VALUE)
+		return 2;
+	CloseHandle(h);
+	_snwprintf(file, MAX_PATH + 64, L"%ls\\deep", a.wpath);
+	CreateDirectoryW(file, NULL);
+	_snwprintf(file, MAX_PATH + 64, L"%ls\\deep\\more.txt", a.wpath);
+	h = CreateFileW(file, GENERIC_WRITE, 0, NULL, CREATE_NEW, 0, NULL);
+	if (h == INVALID_HANDLE_VALUE)
+		return 2;
+	CloseHandle(h);
+	wcscpy(keep, a.wpath);
+	if (winx_fresh_remove(&a, err, sizeof(err)) < 0) {
+		fprintf(stderr, "wintest: %s\n", err);
+		return 1;
+	}
+	if (GetFileAttributesW(keep) != INVALID_FILE_ATTRIBUTES) {
+		fprintf(stderr, "wintest: the fresh directory is still there\n");
+		return 1;
+	}
+	printf("fresh directory removed with what was left in it\n");
+	return 0;
+}
+
 int
 wmain(int argc, wchar_t **argv)
 {
@@ -253,6 +315,8 @@ wmain(int argc, wchar_t **argv)
 	}
 	if (argc == 2 && wcscmp(argv[1], L"exit") == 0)
 		return 0;
+	if (argc == 2 && wcscmp(argv[1], L"fresh") == 0)
+		return fresh_test();
 	if (argc >= 4 && wcscmp(argv[1], L"journal-dead") == 0)
 		return journal_dead(argv + 2, argc - 2);
 	if (argc >= 5 && wcscmp(argv[1], L"journal-live") == 0)
