@@ -12,8 +12,10 @@
 
 #include "proxyctl.h"
 
-/* 198.18.1.0 up to the end of 198.18.0.0/15. */
-#define FAKE_MAX ((1u << (32 - PROXYCTL_CAP_NET4_BITS)) - 256u)
+/* 198.18.1.1 up to the end of 198.18.0.0/15 (index i is the pool's
+ * address i + 1: never the all-zero host part, a subnet-router anycast
+ * address in IPv6). */
+#define FAKE_MAX ((1u << (32 - PROXYCTL_CAP_NET4_BITS)) - 258u)
 #define DNS_TTL 300
 
 static const uint8_t net6[6] = PROXYCTL_CAP_NET6;
@@ -51,15 +53,17 @@ proxy_fake_name(const struct proxy_fake *f, const struct sockaddr *sa)
 	if (sa->sa_family == AF_INET) {
 		uint32_t a = ntohl(((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr);
 
-		if (!proxy_fake_in_range(sa) || a < PROXYCTL_CAP_POOL4)
+		if (!proxy_fake_in_range(sa) || a <= PROXYCTL_CAP_POOL4)
 			return NULL;
-		i = a - PROXYCTL_CAP_POOL4;
+		i = a - PROXYCTL_CAP_POOL4 - 1;
 	} else if (sa->sa_family == AF_INET6) {
 		const uint8_t *a = ((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr.s6_addr;
 
 		if (memcmp(a, pool6, sizeof(pool6)) != 0 || a[8] | a[9] | a[10] | a[11])
 			return NULL;
 		i = (uint64_t)a[12] << 24 | (uint64_t)a[13] << 16 | (uint64_t)a[14] << 8 | a[15];
+		if (!i--)
+			return NULL;
 	} else {
 		return NULL;
 	}
@@ -196,7 +200,7 @@ proxy_fake_answer(struct proxy_fake *f, const uint8_t *q, size_t qlen, uint8_t *
 	put16(out + 6, 1);
 	{
 		uint8_t *a = out + p;
-		uint32_t v4 = PROXYCTL_CAP_POOL4 + (uint32_t)idx;
+		uint32_t v4 = PROXYCTL_CAP_POOL4 + (uint32_t)idx + 1;
 
 		put16(a, 0xc00c); /* the question's name */
 		put16(a + 2, qtype);
@@ -214,10 +218,10 @@ proxy_fake_answer(struct proxy_fake *f, const uint8_t *q, size_t qlen, uint8_t *
 			put16(a + 10, 16);
 			memcpy(a + 12, pool6, 8);
 			memset(a + 20, 0, 4);
-			a[24] = (uint8_t)((uint32_t)idx >> 24);
-			a[25] = (uint8_t)((uint32_t)idx >> 16);
-			a[26] = (uint8_t)((uint32_t)idx >> 8);
-			a[27] = (uint8_t)idx;
+			a[24] = (uint8_t)((uint32_t)(idx + 1) >> 24);
+			a[25] = (uint8_t)((uint32_t)(idx + 1) >> 16);
+			a[26] = (uint8_t)((uint32_t)(idx + 1) >> 8);
+			a[27] = (uint8_t)(idx + 1);
 			*outlen = p + 28;
 		}
 	}

@@ -17,7 +17,7 @@
 #include "nethost.h"
 
 struct proxy_fake {
-	char **names; /* index i: 198.18.1.0 + i, fd68:6565:6c00:1::i */
+	char **names; /* index i: 198.18.1.0 + i + 1, fd68:6565:6c00:1::(i + 1) */
 	size_t n, cap;
 };
 
