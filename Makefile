@@ -59,7 +59,7 @@ GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime 
 DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ares-dev
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
 	debian-archive-keyring curl git python3 python3-pip python3-venv iproute2 ca-certificates openssl cargo openssh-client \
-	zsh bash-completion vim
+	zsh bash-completion vim netcat-openbsd nodejs
 # heel-exec.exe: cross-built with mingw-w64 and smoke-tested under Wine
 # (make check-windows).
 DEPS_CHECK += gcc-mingw-w64-x86-64 wine64

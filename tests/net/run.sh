@@ -27,6 +27,7 @@ RUN_TIMEOUT=180 # one heel-exec run, at most (the hanging decider's case is the 
 
 . "$HERE/testhost.sh"
 . "$HERE/lib.sh"
+. "$HERE/capture.sh"
 
 if [ "$(id -u)" != 0 ]; then
 	echo "SKIP everything: the network suite runs as root (it makes network and mount namespaces; each case also runs as uid $NOBODY)"
@@ -68,8 +69,9 @@ cp "$B/bin/heel-exec" "$T/bin/heel-exec"
 [ -x "$B/bin/heel" ] && cp "$B/bin/heel" "$T/bin/heel"
 cp "$HERE/decider.py" "$T/bin/decider.py"
 cp "$HERE/clients.sh" "$T/lib/clients.sh"
+cp "$HERE/capclient.py" "$T/lib/capclient.py"
 chmod 755 "$T/bin" "$T/lib" "$T/bin"/*
-chmod 644 "$T/lib/clients.sh"
+chmod 644 "$T/lib/clients.sh" "$T/lib/capclient.py"
 HX=$T/bin/heel-exec
 
 # Each user's tree: a home, the working directories (one a run, kept for
@@ -859,7 +861,7 @@ ALL_CASES="case_control_deny case_proxy_env case_curl_plain case_curl_connect ca
 	case_pipelined
 	case_env_removed case_proxy_dns case_auth case_proxy_killed case_audit case_audit_daily
 	case_no_namespaces case_decider_writable case_proxy_confined case_upstream_failure
-	case_readme_curl case_readme_cargo"
+	case_readme_curl case_readme_cargo $CAPTURE_CASES"
 DECIDERS="allow refuse hang crash garbage"
 
 U=root
