@@ -471,6 +471,7 @@ ASAN_TESTS := $(sort $(wildcard tests/unit/test_front_*.c tests/unit/test_artifa
 	tests/unit/test_landlock_apply.c tests/unit/test_proctree.c tests/unit/test_cgroup.c \
 	tests/unit/test_pathexpand.c tests/unit/test_workdir.c tests/unit/test_env.c tests/unit/test_nethost.c \
 	tests/unit/test_proxy_policy.c tests/unit/test_proxy_http.c tests/unit/test_proxy_socks5.c \
+	tests/unit/test_proxy_capture.c \
 	tests/unit/test_proxy_audit.c tests/unit/test_proxy_decider.c tests/unit/test_ipcargs.c \
 	tests/unit/test_ipc_request.c))
 # The macOS launcher's parameter decoder reads the artifact's SBPL table.
