@@ -404,12 +404,28 @@ view_mount_resolv(const char *text, char *err, size_t errlen)
 	}
 	close(f);
 	tree = (int)syscall(__NR_open_tree, mnt, "resolv.conf", VIEW_OPEN_TREE_CLONE | O_CLOEXEC);
-	if (tree < 0 ||
-	    syscall(__NR_move_mount, tree, "", AT_FDCWD, "/etc/resolv.conf",
-		    VIEW_MOVE_MOUNT_F_EMPTY_PATH | VIEW_MOVE_MOUNT_T_SYMLINKS) < 0) {
-		r = fail(err, errlen, errno,
-			 "capture's resolv.conf: a bind onto /etc/resolv.conf: %s%s", strerror(errno),
-			 errno == EINVAL ? " (binding from a detached mount needs Linux 6.15)" : "");
+	if (tree < 0 && errno == EINVAL) {
+		/* Before Linux 6.15 nothing is bound from a detached mount:
+		 * the tmpfs goes on /proc for the bind (the sandbox's own
+		 * /proc is mounted over it later) and is detached again. */
+		if (syscall(__NR_move_mount, mnt, "", AT_FDCWD, "/proc",
+			    VIEW_MOVE_MOUNT_F_EMPTY_PATH) < 0) {
+			r = fail(err, errlen, errno, "capture's resolv.conf: a tmpfs on /proc: %s",
+				 strerror(errno));
+			goto out;
+		}
+		if (mount("/proc/resolv.conf", "/etc/resolv.conf", NULL, MS_BIND, NULL) < 0)
+			r = fail(err, errlen, errno,
+				 "capture's resolv.conf: a bind onto /etc/resolv.conf: %s",
+				 strerror(errno));
+		umount2("/proc", MNT_DETACH);
+		if (r < 0)
+			goto out;
+	} else if (tree < 0 ||
+		   syscall(__NR_move_mount, tree, "", AT_FDCWD, "/etc/resolv.conf",
+			   VIEW_MOVE_MOUNT_F_EMPTY_PATH | VIEW_MOVE_MOUNT_T_SYMLINKS) < 0) {
+		r = fail(err, errlen, errno, "capture's resolv.conf: a bind onto /etc/resolv.conf: %s",
+			 strerror(errno));
 		goto out;
 	}
 	if (setattr("/etc/resolv.conf", 0, VIEW_ATTR_RDONLY, 0) < 0)
