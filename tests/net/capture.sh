@@ -24,13 +24,17 @@ PY
 	[ "$o" = OK ] || prob "audit $o"
 }
 
-case_capture() { # Capture: socket clients, nc, Node's fetch, no proxy variables.
+case_capture() { # Capture: socket clients, nc, ssh, Node's fetch, no proxy variables.
 	begin capture || return
 	rm -f "$T/u-$U/capture.jsonl"
 	sbx capture "M=$MK"'
 		unset HTTP_PROXY http_proxy HTTPS_PROXY https_proxy ALL_PROXY all_proxy NODE_USE_ENV_PROXY
 		env | grep -iE "^(http|https|all)_proxy=" | sed "s/^/env /"
 		python3 "'"$T"'/lib/capclient.py" "$M"
+		for h in cap.test dns.test; do
+			timeout 10 ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectTimeout=5 -p 22 "$h" true >/dev/null 2>ssh-$h.err
+			echo "s-$h rc=$? $(head -c 60 ssh-$h.err | tr "\n" " ")"
+		done
 		printf "%s\n" "$M-n1" | timeout 5 nc -q 2 203.0.113.10 7 >n1.out 2>n1.err; echo "n1 rc=$? $(cat n1.out)"
 		printf "%s\n" "$M-n2" | timeout 5 nc -q 2 203.0.113.10 8443 >n2.out 2>n2.err; echo "n2 rc=$? $(head -c 40 n2.out)"
 		if command -v node >/dev/null; then
@@ -73,6 +77,12 @@ case_capture() { # Capture: socket clients, nc, Node's fetch, no proxy variables
 	else
 		NOTE="no node"
 	fi
+	# ssh to cap.test:22 (the test host's echo answers its banner with
+	# the client's own, so the key exchange fails after it arrived);
+	# dns.test is listed on 8443 only: its port 22 is refused.
+	local n22
+	n22=$(since host | grep -c "^echo 22 $C4 b'SSH-2.0-")
+	[ "$n22" = 1 ] || prob "ssh: $n22 connections with an ssh banner reached the test host's port 22 from $C4, want 1 (cap.test, not dns.test): $(res s-cap.test) / $(res s-dns.test)"
 	# The sandbox's own loopback, 443 and 8080, while capture is on.
 	[ "$(res l1)" = "ok self 443" ] || prob "l1 (own 127.0.0.1:443): $(res l1)"
 	[ "$(res l2)" = "ok self 8080" ] || prob "l2 (own 127.0.0.1:8080): $(res l2)"
@@ -83,7 +93,8 @@ case_capture() { # Capture: socket clients, nc, Node's fetch, no proxy variables
 		capno.test:53:refused:DNS front.test:53:refused:DNS cap.test:80:refused:"captured HTTP" \
 		203.0.113.10:80:refused:"captured TCP" dns.test:80:refused:"captured HTTP" \
 		cap.test:443:refused:"captured TLS" 10.77.0.10:80:refused:"captured TCP" \
-		203.0.113.1:80:refused:"captured TCP"
+		203.0.113.1:80:refused:"captured TCP" cap.test:22:allowed:"captured TCP" \
+		dns.test:22:refused:"captured TCP"
 	finish
 }
 
