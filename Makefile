@@ -59,7 +59,7 @@ GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime 
 DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ares-dev
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
 	debian-archive-keyring curl git python3 python3-pip python3-venv iproute2 ca-certificates openssl cargo openssh-client \
-	zsh bash-completion vim
+	zsh bash-completion vim netcat-openbsd
 # heel-observe, the privileged denial observer (docs/observe.md): libbpf
 # to load it, bpftool for vmlinux.h and the skeleton, clang for the BPF
 # object. Optional for the build: without them heel-observe is not built
@@ -553,6 +553,7 @@ ASAN_TESTS := $(sort $(wildcard tests/unit/test_front_*.c tests/unit/test_artifa
 	tests/unit/test_landlock_apply.c tests/unit/test_proctree.c tests/unit/test_cgroup.c \
 	tests/unit/test_pathexpand.c tests/unit/test_workdir.c tests/unit/test_env.c tests/unit/test_nethost.c \
 	tests/unit/test_proxy_policy.c tests/unit/test_proxy_http.c tests/unit/test_proxy_socks5.c \
+	tests/unit/test_proxy_capture.c \
 	tests/unit/test_proxy_audit.c tests/unit/test_proxy_decider.c tests/unit/test_ipcargs.c \
 	tests/unit/test_ipc_request.c))
 # The macOS launcher's parameter decoder reads the artifact's SBPL table.

@@ -682,6 +682,47 @@ network_words(const struct ir_policy *p, int pl)
 			k++;
 		}
 	}
+	/* heel-exec's capture listens on these ports only (linux_net.h): a
+	 * name without a port is 80 and 443 there. */
+	if (pl == IR_LINUX && s->network.value == IR_NET_ALLOW_LIST) {
+		unsigned ports[64];
+		size_t np = 0;
+
+		for (size_t i = 0; i < p->npatterns; i++) {
+			const struct ir_net_pattern *e = &p->patterns[i];
+			unsigned want[2], nw = 0;
+
+			if (!(e->platforms & IR_PLAT_BIT(pl)))
+				continue;
+			if (e->port)
+				want[nw++] = e->port;
+			else
+				want[nw++] = 80, want[nw++] = 443;
+			for (unsigned j = 0; j < nw; j++) {
+				size_t q;
+
+				for (q = 0; q < np && ports[q] != want[j]; q++)
+					;
+				if (q == np && np < sizeof(ports) / sizeof(ports[0]))
+					ports[np++] = want[j];
+			}
+		}
+		words_add(&w, "; programs that ignore the proxy variables are captured");
+		for (size_t i = 0; i < np; i++)
+			words_add(&w, "%s%u",
+				  i > 0		? (i + 1 == np ? " and " : ", ")
+				  : np == 1 ? " on TCP port "
+					    : " on TCP ports ",
+				  ports[i]);
+		if (!np)
+			words_add(&w, " on no port");
+		else
+			words_add(&w, " (an entry without a port: 80 and 443 there)");
+		words_add(&w, d->program ? ", names resolved by heel's name server (every name: "
+					   "the decider judges the connection); other UDP is refused"
+					 : ", names resolved by heel's name server, which answers "
+					   "the list's names only; other UDP is refused");
+	}
 	if (s->allow_private.set && s->allow_private.value)
 		words_add(&w, "; loopback, unspecified, link-local (cloud metadata), broadcast and "
 			      "multicast addresses and the host's own addresses are refused, "

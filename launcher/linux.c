@@ -535,6 +535,14 @@ command_main(struct linux_launch *l, int rep, int max_fd)
 		/* The workdir and writable grants: writable, nosuid, nodev, noexec. */
 		check_step(rep, view_mount_places(&view, err, sizeof(err)), err);
 		launch_mark("view: writable places, shared temp");
+		/* Capture's name server: names the sandbox resolves get the
+		 * addresses that stand for them (linux_net.h). Over TCP
+		 * (use-vc): the policy's seccomp program refuses UDP sockets
+		 * to the sandbox, DNS's too. */
+		if (l->proxy && l->proxy->capture)
+			check_step(rep, view_mount_resolv("nameserver " PROXYCTL_CAP_DNS4 "\n"
+							  "options use-vc timeout:2 attempts:2\n",
+							  err, sizeof(err)), err);
 		/* The host commands: names on PATH the sandbox runs, never writes. */
 		if (l->broker)
 			check_step(rep, view_mount_commands(l->broker->dir, l->broker->client,

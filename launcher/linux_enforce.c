@@ -7,6 +7,7 @@
 #ifndef HEEL_TEST_NO_ENFORCE
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
@@ -369,6 +370,15 @@ linux_landlock_enforce(struct linux_launch *l, struct ll_plan *plan, char *err, 
 	if (l->mountns && l->fresh_workdir &&
 	    (r = ll_plan_reopen_under(plan, l->workdir, err, errlen)) < 0)
 		return r;
+	/* Capture's resolv.conf (view_mount_resolv), where the link
+	 * there, if it is one, leads. */
+	if (l->mountns && l->proxy && l->proxy->capture) {
+		char where[PATH_MAX];
+
+		if (realpath("/etc/resolv.conf", where) &&
+		    (r = ll_plan_reopen_under(plan, where, err, errlen)) < 0)
+			return r;
+	}
 	/* The sandbox's own /dev/shm: written like the working directory,
 	 * never run (a noexec mount too); the policy's rules there named
 	 * the host's. */

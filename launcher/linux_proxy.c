@@ -155,6 +155,43 @@ out:
 	return r;
 }
 
+/* The ports capture listens on: each allow-list entry's, 80 and 443
+ * for an entry without one (capture knows no other port to listen on;
+ * through the proxy variables such an entry still means any port). */
+static int
+capture_ports(struct linux_proxy *p, const struct art_view *view, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < art_net_count(view); i++) {
+		uint16_t want[2];
+		size_t nw = 0;
+		struct art_net n;
+
+		if (art_net_at(view, i, &n) < 0 || !(n.platforms & ART_PLAT_BIT(ART_LINUX)))
+			continue;
+		if (n.port)
+			want[nw++] = n.port;
+		else
+			want[nw++] = 80, want[nw++] = 443;
+		for (size_t k = 0; k < nw; k++) {
+			size_t j;
+
+			for (j = 0; j < p->ncap_ports && p->cap_ports[j] != want[k]; j++)
+				;
+			if (j < p->ncap_ports)
+				continue;
+			if (p->ncap_ports == NET_CAPTURE_PORTS_MAX) {
+				snprintf(err, errlen,
+					 "the network allow-list names more than %d ports, which "
+					 "capture cannot listen on; name fewer",
+					 NET_CAPTURE_PORTS_MAX);
+				return -E2BIG;
+			}
+			p->cap_ports[p->ncap_ports++] = want[k];
+		}
+	}
+	return 0;
+}
+
 /* The socket on the host's loopback, for a sandbox without a network
  * namespace of its own (--best-effort only). */
 static int
@@ -191,6 +228,8 @@ linux_proxy_start(struct linux_proxy *p, const struct art_view *view, const stru
 	p->h = (struct helper){ .pidfd = -1, .ctl = -1 };
 	p->listen_fd = -1;
 	p->port = PROXYCTL_PORT;
+	p->capture = false;
+	p->ncap_ports = 0;
 	/* Everything refused before anything starts: a proxy told nothing
 	 * but hung up on would only add a line of its own. */
 	if ((r = linux_proxy_check(view, ps, vars, exe, sizeof(exe), err, errlen)) < 0)
@@ -204,6 +243,19 @@ linux_proxy_start(struct linux_proxy *p, const struct art_view *view, const stru
 	 * launch's own words. */
 	if ((r = helper_audit_sink(view, ps, vars, &sink, &fd, err, errlen)) < 0)
 		return r;
+	{
+		struct art_scalar kind;
+
+		if (netns && art_scalar(view, ART_LINUX, ART_SC_NETWORK, &kind) == 0 &&
+		    kind.value == 2) {
+			p->capture = true;
+			if ((r = capture_ports(p, view, err, errlen)) < 0) {
+				if (fd >= 0)
+					close(fd);
+				return r;
+			}
+		}
+	}
 	if (!netns && (r = host_listener(p, err, errlen)) < 0) {
 		if (fd >= 0)
 			close(fd);
@@ -279,6 +331,23 @@ linux_proxy_env(const struct linux_proxy *p, struct envb *env)
 	return r;
 }
 
+/* The capture namespace's sockets, to heel-proxy. */
+static int
+hand_over_capture(struct linux_proxy *p, char *err, size_t errlen)
+{
+	struct net_capture c;
+	int r;
+
+	if ((r = net_capture_make(p->cap_ports, p->ncap_ports, &c, err, errlen)) < 0)
+		return r;
+	for (size_t i = 0; r == 0 && i < c.n; i++)
+		r = proxyctl_send(p->h.ctl, "capture", c.kind[i], c.fd[i]);
+	net_capture_close(&c);
+	if (r < 0)
+		snprintf(err, errlen, "heel-proxy is gone (%s)", strerror(-r));
+	return r;
+}
+
 int
 linux_proxy_hand_over(struct linux_proxy *p, char *err, size_t errlen)
 {
@@ -292,6 +361,8 @@ linux_proxy_hand_over(struct linux_proxy *p, char *err, size_t errlen)
 	if (fd < 0) {
 		/* Loopback is down in a new network namespace. */
 		if ((r = net_loopback_up(err, errlen)) < 0)
+			return r;
+		if (p->capture && (r = hand_over_capture(p, err, errlen)) < 0)
 			return r;
 		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 		if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||

@@ -18,6 +18,7 @@
 #include "artifact_read.h"
 #include "env.h"
 #include "linux_helper.h"
+#include "linux_net.h"
 #include "proxyctl.h"
 
 struct linux_proxy {
@@ -26,6 +27,11 @@ struct linux_proxy {
 	int listen_fd;     /* without a network namespace: the socket made on
 			    * the host's loopback; -1 (the init makes it) */
 	uint16_t port;
+	/* Capture (linux_net.h): on for an allow-list in a network
+	 * namespace of the sandbox's own, on these ports. */
+	bool capture;
+	uint16_t cap_ports[NET_CAPTURE_PORTS_MAX];
+	size_t ncap_ports;
 	char token[2 * PROXYCTL_TOKEN_BYTES + 1];
 	int refusals_fd;   /* --why: a memfd heel-proxy writes each refusal's
 			    * line to, for heel-why; -1 */
@@ -58,7 +64,8 @@ int linux_proxy_check(const struct art_view *view, const struct hc_places *ps,
 /* The sandbox's proxy variables (HTTP_PROXY and the rest). 0 or -errno. */
 int linux_proxy_env(const struct linux_proxy *p, struct envb *env);
 
-/* In the sandbox's init, after the launcher's go: makes the listening
+/* In the sandbox's init, after the launcher's go: makes the capture
+ * namespace and sends its sockets (with capture), makes the listening
  * socket (unless p->listen_fd holds one), sends it to heel-proxy and
  * waits for "ready". 0, or -errno with heel-proxy's own line in err. */
 int linux_proxy_hand_over(struct linux_proxy *p, char *err, size_t errlen);

@@ -33,6 +33,19 @@
 #ifndef __NR_move_mount
 #define __NR_move_mount 429
 #endif
+#ifndef __NR_fsopen
+#define __NR_fsopen 430
+#endif
+#ifndef __NR_fsconfig
+#define __NR_fsconfig 431
+#endif
+#ifndef __NR_fsmount
+#define __NR_fsmount 432
+#endif
+#define VIEW_FSOPEN_CLOEXEC 1u
+#define VIEW_FSCONFIG_CMD_CREATE 6u
+#define VIEW_FSMOUNT_CLOEXEC 1u
+#define VIEW_MOVE_MOUNT_T_SYMLINKS 0x10u
 #define VIEW_OPEN_TREE_CLONE 1u
 #define VIEW_MOVE_MOUNT_F_EMPTY_PATH 0x4u
 #define VIEW_MOVE_MOUNT_T_EMPTY_PATH 0x40u
@@ -361,6 +374,70 @@ bind_itself(const struct view_place *p, char *err, size_t errlen)
 	if (tree < 0)
 		return fail(err, errlen, e, "bind %s: %s", p->path, strerror(e));
 	return tree;
+}
+
+int
+view_mount_resolv(const char *text, char *err, size_t errlen)
+{
+	size_t len = strlen(text);
+	int fs, mnt = -1, f, tree = -1, r = 0;
+	struct stat st;
+
+	if (stat("/etc/resolv.conf", &st) < 0)
+		return errno == ENOENT ? 0 : fail(err, errlen, errno, "/etc/resolv.conf: %s",
+						  strerror(errno));
+	/* A detached tmpfs: nothing of the host's is written, no name of
+	 * the view is taken for a moment. */
+	fs = (int)syscall(__NR_fsopen, "tmpfs", VIEW_FSOPEN_CLOEXEC);
+	if (fs < 0 || syscall(__NR_fsconfig, fs, VIEW_FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0 ||
+	    (mnt = (int)syscall(__NR_fsmount, fs, VIEW_FSMOUNT_CLOEXEC,
+				VIEW_ATTR_NOSUID | VIEW_ATTR_NODEV | VIEW_ATTR_NOEXEC)) < 0) {
+		r = fail(err, errlen, errno, "capture's resolv.conf: a tmpfs: %s", strerror(errno));
+		goto out;
+	}
+	f = openat(mnt, "resolv.conf", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+	if (f < 0 || write(f, text, len) != (ssize_t)len) {
+		r = fail(err, errlen, errno, "capture's resolv.conf: %s", strerror(errno));
+		if (f >= 0)
+			close(f);
+		goto out;
+	}
+	close(f);
+	tree = (int)syscall(__NR_open_tree, mnt, "resolv.conf", VIEW_OPEN_TREE_CLONE | O_CLOEXEC);
+	if (tree < 0 && errno == EINVAL) {
+		/* Before Linux 6.15 nothing is bound from a detached mount:
+		 * the tmpfs goes on /proc for the bind (the sandbox's own
+		 * /proc is mounted over it later) and is detached again. */
+		if (syscall(__NR_move_mount, mnt, "", AT_FDCWD, "/proc",
+			    VIEW_MOVE_MOUNT_F_EMPTY_PATH) < 0) {
+			r = fail(err, errlen, errno, "capture's resolv.conf: a tmpfs on /proc: %s",
+				 strerror(errno));
+			goto out;
+		}
+		if (mount("/proc/resolv.conf", "/etc/resolv.conf", NULL, MS_BIND, NULL) < 0)
+			r = fail(err, errlen, errno,
+				 "capture's resolv.conf: a bind onto /etc/resolv.conf: %s",
+				 strerror(errno));
+		umount2("/proc", MNT_DETACH);
+		if (r < 0)
+			goto out;
+	} else if (tree < 0 ||
+		   syscall(__NR_move_mount, tree, "", AT_FDCWD, "/etc/resolv.conf",
+			   VIEW_MOVE_MOUNT_F_EMPTY_PATH | VIEW_MOVE_MOUNT_T_SYMLINKS) < 0) {
+		r = fail(err, errlen, errno, "capture's resolv.conf: a bind onto /etc/resolv.conf: %s",
+			 strerror(errno));
+		goto out;
+	}
+	if (setattr("/etc/resolv.conf", 0, VIEW_ATTR_RDONLY, 0) < 0)
+		r = fail(err, errlen, errno, "capture's resolv.conf: read-only: %s", strerror(errno));
+out:
+	if (tree >= 0)
+		close(tree);
+	if (mnt >= 0)
+		close(mnt);
+	if (fs >= 0)
+		close(fs);
+	return r;
 }
 
 /* One place: its own mount, then the attributes. A flag the host's mount

@@ -113,6 +113,13 @@ int view_make_readonly(char *err, size_t errlen);
  * either: ll_plan_enforce). */
 int view_mount_places(const struct view *v, char *err, size_t errlen);
 
+/* Capture's name server (heel(5), THE PROXY, Capture): `text` as the
+ * sandbox's /etc/resolv.conf (where the link there leads, when it is
+ * one), a file of a tmpfs of its own, read-only, nosuid, nodev, noexec.
+ * A host without /etc/resolv.conf gets none (0): the C library's default
+ * is then the sandbox's loopback, where no name server answers. */
+int view_mount_resolv(const char *text, char *err, size_t errlen);
+
 /* The host commands' directory at `dir` (a mount point heel-exec made):
  * a tmpfs holding a copy of `client` as ".heel-ipc" and one link to it
  * per name, then read-only, nosuid and nodev, but executable: the

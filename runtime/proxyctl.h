@@ -10,6 +10,10 @@
  *   sandbox init -> proxy: "listen" carrying the listening socket
  *                          (SCM_RIGHTS), made inside the sandbox's own
  *                          network namespace;
+ *   sandbox init -> proxy: before "listen", with capture, "capture=tcp",
+ *                          "capture=dns-udp" or "capture=dns-tcp", each
+ *                          carrying a listening (or, for dns-udp, bound)
+ *                          socket of the capture namespace (linux_net.h);
  *   proxy -> init:         "ready", or "error=ONE LINE" (then it exits).
  * Settings: token=HEX (the password of user "heel"), mode=allow-all |
  * allow-list, allow-private=0|1, allow=PORT HOST (0: any port; HOST as
@@ -30,6 +34,22 @@
  * port is fixed: the Landlock rule and the environment are planned before
  * the namespace exists. */
 #define PROXYCTL_PORT 3128
+
+/* Capture (heel(5), THE PROXY, Capture): the sandbox's addresses on its
+ * link to the capture namespace, the name server its resolv.conf names,
+ * and the ranges the fake addresses of allowed names come from. All of
+ * 198.18.0.0/15 (RFC 2544's benchmarking range, never routed on the
+ * internet) and of the ULA prefix below stand for names only inside a
+ * sandbox: the proxy never connects to one. */
+#define PROXYCTL_CAP_SANDBOX4 "198.18.0.2"
+#define PROXYCTL_CAP_SANDBOX6 "fd68:6565:6c00::2"
+#define PROXYCTL_CAP_DNS4 "198.18.0.53"
+#define PROXYCTL_CAP_NET4 0xc6120000u /* 198.18.0.0/15 */
+#define PROXYCTL_CAP_NET4_BITS 15
+#define PROXYCTL_CAP_POOL4 0xc6120100u /* fake addresses from 198.18.1.0 */
+/* fd68:6565:6c00::/48; fake addresses in fd68:6565:6c00:1::/64. */
+#define PROXYCTL_CAP_NET6 { 0xfd, 0x68, 0x65, 0x65, 0x6c, 0x00 }
+#define PROXYCTL_CAP_POOL6 { 0xfd, 0x68, 0x65, 0x65, 0x6c, 0x00, 0x00, 0x01 }
 
 /* Sends "key=value" (value may be NULL: "key" alone), with fd (>= 0)
  * attached. 0 or -errno (-EMSGSIZE past PROXYCTL_MSG_MAX). */

@@ -180,8 +180,19 @@ main(int argc, char **argv)
 	/* The listening socket, from inside the sandbox's namespace: all
 	 * of the above overlaps the sandbox's own setup, and only what
 	 * follows is waited for. */
-	n = proxyctl_recv(PROXYCTL_FD, msg, sizeof(msg), &listen_fd);
-	if (n <= 0 || strcmp(msg, "listen") != 0 || listen_fd < 0)
+	for (;;) {
+		const char *kind;
+
+		n = proxyctl_recv(PROXYCTL_FD, msg, sizeof(msg), &listen_fd);
+		if (n <= 0 || listen_fd < 0)
+			die("no listening socket came");
+		if (!(kind = proxyctl_value(msg, "capture")))
+			break;
+		/* Capture's sockets come first (server.h). */
+		if (proxy_server_capture(srv, kind, listen_fd, err, sizeof(err)) < 0)
+			die("%s", err);
+	}
+	if (strcmp(msg, "listen") != 0)
 		die("no listening socket came");
 	if (proxy_server_listen(srv, listen_fd, err, sizeof(err)) < 0)
 		die("%s", err);

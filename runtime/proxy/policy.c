@@ -152,9 +152,9 @@ port_text(uint16_t port, char *buf, size_t cap)
 	return buf;
 }
 
-bool
-proxy_policy_listed(const struct proxy_policy *p, const struct nethost *h, uint16_t port,
-		    char *reason, size_t cap)
+static bool
+listed(const struct proxy_policy *p, const struct nethost *h, uint16_t port, bool captured,
+       char *reason, size_t cap)
 {
 	bool name_listed = false;
 	char pt[8], way[NETHOST_NAME_MAX + 300];
@@ -164,7 +164,10 @@ proxy_policy_listed(const struct proxy_policy *p, const struct nethost *h, uint1
 		return true;
 	}
 	for (size_t i = 0; i < p->npats; i++) {
-		if (nethost_pattern_match(&p->pats[i], h, port)) {
+		/* Capture listens on 80 and 443 for an entry without a port. */
+		bool any_port_here = !captured || p->pats[i].port || port == 80 || port == 443;
+
+		if (any_port_here && nethost_pattern_match(&p->pats[i], h, port)) {
 			snprintf(reason, cap, "allow-list entry \"%s\"", p->pat_text[i]);
 			return true;
 		}
@@ -194,6 +197,33 @@ proxy_policy_listed(const struct proxy_policy *p, const struct nethost *h, uint1
 			 h->text, p->npats ? "" : ", which is empty", way);
 	}
 	return false;
+}
+
+bool
+proxy_policy_listed(const struct proxy_policy *p, const struct nethost *h, uint16_t port,
+		    char *reason, size_t cap)
+{
+	return listed(p, h, port, false, reason, cap);
+}
+
+bool
+proxy_policy_listed_captured(const struct proxy_policy *p, const struct nethost *h,
+			     uint16_t port, char *reason, size_t cap)
+{
+	return listed(p, h, port, true, reason, cap);
+}
+
+bool
+proxy_policy_name_listed(const struct proxy_policy *p, const struct nethost *h)
+{
+	for (size_t i = 0; i < p->npats; i++) {
+		struct nethost_pattern any = p->pats[i];
+
+		any.port = 0;
+		if (nethost_pattern_match(&any, h, 0))
+			return true;
+	}
+	return p->allow_all;
 }
 
 static bool

@@ -62,6 +62,15 @@ int proxy_policy_load_own(struct proxy_policy *p);
 bool proxy_policy_listed(const struct proxy_policy *p, const struct nethost *h, uint16_t port,
 			 char *reason, size_t cap);
 
+/* proxy_policy_listed for a captured connection (heel(5), THE PROXY,
+ * Capture): an entry without a port counts for ports 80 and 443 only. */
+bool proxy_policy_listed_captured(const struct proxy_policy *p, const struct nethost *h,
+				  uint16_t port, char *reason, size_t cap);
+
+/* Whether the list names h on some port (what capture's name server
+ * answers with an address). */
+bool proxy_policy_name_listed(const struct proxy_policy *p, const struct nethost *h);
+
 /* Whether the proxy may connect to the address sa (AF_INET or AF_INET6)
  * that `host` resolved to. On refusal, reason says what it is and what
  * the policy would need, if anything can allow it. */

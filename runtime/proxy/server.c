@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "capture.h"
 #include "decider.h"
 #include "dns.h"
 #include "http.h"
@@ -36,6 +37,11 @@
  * in it, so an idle tunnel costs two sockets, not six descriptors. */
 #define PIPE_SPARE 64
 #define LINGER_MS 2000
+/* How long a captured connection to a fake address waits for the
+ * program's first bytes (a ClientHello, a request head) before it is
+ * judged by its name alone: a protocol where the server speaks first
+ * (SMTP, a database) sends nothing until then. */
+#define PEEK_MS 300
 
 void
 proxy_limits_default(struct proxy_limits *l)
@@ -48,7 +54,8 @@ proxy_limits_default(struct proxy_limits *l)
 }
 
 enum conn_state {
-	CS_HEAD,    /* reading the first bytes: HTTP head or SOCKS5 */
+	CS_HEAD,    /* reading the first bytes: HTTP head or SOCKS5 (or DNS over TCP) */
+	CS_PEEK,    /* captured: reading the first bytes for the name they carry */
 	CS_SOCKS,   /* in the SOCKS5 handshake */
 	CS_DECIDE,  /* waiting for the decider */
 	CS_RESOLVE, /* waiting for c-ares */
@@ -57,7 +64,7 @@ enum conn_state {
 	CS_REFUSE,  /* writing the refusal (or the forwarded response is through), then lingering */
 };
 
-enum conn_proto { PROTO_HTTP, PROTO_SOCKS };
+enum conn_proto { PROTO_HTTP, PROTO_SOCKS, PROTO_CAPTURE, PROTO_DNS };
 
 struct conn;
 
@@ -104,6 +111,7 @@ struct conn {
 	uint16_t port;
 	char method[PROXY_HTTP_METHOD_MAX + 1];
 	char verdict[PROXY_REASON_MAX]; /* why it was allowed */
+	const char *cap_name; /* captured to a fake address: the name it stands for */
 	struct ares_addrinfo *ai;
 	struct ares_addrinfo_node *next_ai;
 	long long deadline; /* ms; 0: none */
@@ -112,8 +120,18 @@ struct conn {
 	bool dead;
 };
 
+/* A socket of the capture namespace. */
+struct capture_listener {
+	struct proxy_watch w; /* first: epoll data points here */
+	struct proxy_server *s;
+	enum { CAP_TCP, CAP_DNS_UDP, CAP_DNS_TCP } kind;
+};
+
 struct proxy_server {
 	const struct proxy_server_config *cfg;
+	struct proxy_fake fake;
+	struct capture_listener *cap[64 * 2 + 8];
+	size_t ncap;
 	int epfd;
 	struct proxy_dns *dns;
 	struct proxy_watch listen_w, stop_w, decider_r, decider_w;
@@ -300,6 +318,15 @@ refuse(struct conn *c, int http_status, uint8_t socks_rep, const char *reason)
 	char buf[PROXY_REASON_MAX + 512];
 	size_t n = 0;
 
+	/* A captured connection has no protocol of the proxy's to answer
+	 * in: it is reset, which the program reads as ECONNRESET. */
+	if (c->proto == PROTO_CAPTURE || c->proto == PROTO_DNS) {
+		struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+
+		setsockopt(c->ep[0].w.fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+		conn_free(c);
+		return;
+	}
 	if (c->proto == PROTO_HTTP) {
 		if (proxy_http_response(http_status, reason, buf, sizeof(buf), &n) < 0)
 			n = 0;
@@ -374,7 +401,10 @@ connected(struct conn *c)
 	c->st = CS_TUNNEL;
 	c->deadline = 0;
 	c->last_io = now_ms();
-	if (c->proto == PROTO_SOCKS) {
+	if (c->proto == PROTO_CAPTURE) {
+		/* The program thinks it is connected already; what it sent
+		 * so far goes first. */
+	} else if (c->proto == PROTO_SOCKS) {
 		struct sockaddr_storage bound;
 		socklen_t bl = sizeof(bound);
 
@@ -403,7 +433,10 @@ connected(struct conn *c)
 	 * only: a request pipelined after it carries the run's credentials
 	 * and a destination nobody judged. */
 	if (r == 0) {
-		size_t used = c->proto == PROTO_HTTP ? c->req.head_len : c->socks_used, more = 0;
+		size_t used = c->proto == PROTO_HTTP	? c->req.head_len
+			      : c->proto == PROTO_SOCKS ? c->socks_used
+							: 0,
+		       more = 0;
 
 		if (c->inlen > used) {
 			more = c->inlen - used;
@@ -681,7 +714,9 @@ judge(struct conn *c, const char *host, uint16_t port)
 		refuse_recorded(c, 400, PROXY_SOCKS5_ATYP_UNSUPPORTED, reason);
 		return;
 	}
-	listed = proxy_policy_listed(cfg->policy, &c->host, port, reason, sizeof(reason));
+	listed = c->proto == PROTO_CAPTURE
+		     ? proxy_policy_listed_captured(cfg->policy, &c->host, port, reason, sizeof(reason))
+		     : proxy_policy_listed(cfg->policy, &c->host, port, reason, sizeof(reason));
 	if (cfg->decider) {
 		c->st = CS_DECIDE;
 		c->deadline = 0; /* the decider times out itself */
@@ -887,6 +922,7 @@ conn_update(struct conn *c)
 
 	switch (c->st) {
 	case CS_HEAD:
+	case CS_PEEK:
 	case CS_SOCKS:
 		if (c->out[0].len && (r = out_flush(c, 0)) < 0)
 			goto gone;
@@ -966,6 +1002,9 @@ gone:
 	conn_free(c);
 }
 
+static void capture_peek(struct conn *c);
+static void dns_tcp_read(struct conn *c);
+
 static void
 on_conn_event(struct proxy_watch *w, uint32_t events)
 {
@@ -977,7 +1016,21 @@ on_conn_event(struct proxy_watch *w, uint32_t events)
 		return;
 
 	switch (c->st) {
+	case CS_PEEK:
+		if (side == 0 && (events & (EPOLLIN | EPOLLHUP | EPOLLERR))) {
+			capture_peek(c);
+			return;
+		}
+		break;
 	case CS_HEAD:
+		if (c->proto == PROTO_DNS) {
+			if (side == 0 && (events & (EPOLLIN | EPOLLHUP | EPOLLERR)))
+				dns_tcp_read(c);
+			else
+				conn_update(c);
+			return;
+		}
+		/* fall through */
 	case CS_SOCKS:
 		if (side == 0 && (events & (EPOLLIN | EPOLLHUP | EPOLLERR))) {
 			size_t room = PROXY_HTTP_HEAD_MAX - c->inlen;
@@ -1037,6 +1090,44 @@ on_conn_event(struct proxy_watch *w, uint32_t events)
 
 /* ---------------------------------------------------------------- accept */
 
+/* A connection for the accepted fd (taken), in CS_HEAD; NULL when over
+ * the limit or out of memory (fd closed). */
+static struct conn *
+conn_new(struct proxy_server *s, int fd, enum conn_proto proto)
+{
+	struct conn *c;
+
+	if (s->nconns >= s->cfg->limits.max_conns || !(c = calloc(1, sizeof(*c)))) {
+		close(fd);
+		return NULL;
+	}
+	if (!(c->in = malloc(PROXY_HTTP_HEAD_MAX))) {
+		free(c);
+		close(fd);
+		return NULL;
+	}
+	c->s = s;
+	c->id = ++s->next_id;
+	c->st = CS_HEAD;
+	c->proto = proto;
+	for (int i = 0; i < 2; i++) {
+		c->ep[i].c = c;
+		c->ep[i].w.fd = -1;
+		c->ep[i].w.on_event = on_conn_event;
+		c->pump[i].pipe[0] = c->pump[i].pipe[1] = -1;
+	}
+	c->ep[0].w.fd = fd;
+	no_delay(fd);
+	proxy_socks5_init(&c->socks);
+	c->deadline = now_ms() + s->cfg->limits.head_ms;
+	c->next = s->conns;
+	if (s->conns)
+		s->conns->prev = c;
+	s->conns = c;
+	s->nconns++;
+	return c;
+}
+
 static void
 on_accept(struct proxy_watch *w, uint32_t events)
 {
@@ -1051,34 +1142,300 @@ on_accept(struct proxy_watch *w, uint32_t events)
 			/* EMFILE and friends: the backlog waits for a close. */
 			return;
 		}
-		if (s->nconns >= s->cfg->limits.max_conns || !(c = calloc(1, sizeof(*c)))) {
-			close(fd);
-			continue;
+		if ((c = conn_new(s, fd, PROTO_HTTP)))
+			conn_update(c);
+	}
+}
+
+/* ---------------------------------------------------------------- capture */
+
+/* A verdict no connection of the proxy's carries (the name server's). */
+static void
+record_name(struct proxy_server *s, const char *host, uint16_t port, const char *reason,
+	    const char *method)
+{
+	struct proxy_decision d = {
+		.host = host,
+		.port = port,
+		.allowed = false,
+		.reason = reason,
+		.method = method,
+	};
+
+	clock_gettime(CLOCK_REALTIME, &d.when);
+	(void)proxy_audit_record(s->cfg->audit, &d);
+}
+
+/* Judged as the proxy judges a request for the same host and port; the
+ * method says how it came ("captured TLS", "captured HTTP", "captured
+ * TCP"). */
+static void
+capture_judge(struct conn *c, const char *host, const char *proto)
+{
+	snprintf(c->method, sizeof(c->method), "captured %s", proto);
+	c->deadline = 0;
+	judge(c, host, c->port);
+}
+
+/* The first bytes of a connection to a fake address: the name in them,
+ * if any, must be the one the address stands for. */
+static void
+capture_peek(struct conn *c)
+{
+	char said[NETHOST_NAME_MAX + 1], reason[PROXY_REASON_MAX];
+	const char *proto;
+	enum proxy_peek r;
+	ssize_t n;
+
+	if (c->inlen < PROXY_HTTP_HEAD_MAX) {
+		n = recv(c->ep[0].w.fd, c->in + c->inlen, PROXY_HTTP_HEAD_MAX - c->inlen, 0);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+			conn_update(c);
+			return;
 		}
-		if (!(c->in = malloc(PROXY_HTTP_HEAD_MAX))) {
-			free(c);
-			close(fd);
-			continue;
+		if (n <= 0) {
+			conn_free(c);
+			return;
 		}
-		c->s = s;
-		c->id = ++s->next_id;
-		c->st = CS_HEAD;
-		for (int i = 0; i < 2; i++) {
-			c->ep[i].c = c;
-			c->ep[i].w.fd = -1;
-			c->ep[i].w.on_event = on_conn_event;
-			c->pump[i].pipe[0] = c->pump[i].pipe[1] = -1;
-		}
-		c->ep[0].w.fd = fd;
-		no_delay(fd);
-		proxy_socks5_init(&c->socks);
-		c->deadline = now_ms() + s->cfg->limits.head_ms;
-		c->next = s->conns;
-		if (s->conns)
-			s->conns->prev = c;
-		s->conns = c;
-		s->nconns++;
+		c->inlen += (size_t)n;
+	}
+	r = proxy_capture_peek(c->in, c->inlen, said, sizeof(said), &proto);
+	if (r == PROXY_PEEK_MORE && c->inlen < PROXY_HTTP_HEAD_MAX) {
 		conn_update(c);
+		return;
+	}
+	if (r == PROXY_PEEK_NAME && strcmp(said, c->cap_name) != 0) {
+		snprintf(c->method, sizeof(c->method), "captured %s", proto);
+		snprintf(c->host.text, sizeof(c->host.text), "%s", c->cap_name);
+		snprintf(reason, sizeof(reason),
+			 "heel: the program resolved %s but its %s names %.200s (domain fronting, or "
+			 "a name it did not resolve); only the name it resolved is judged, so this "
+			 "connection is refused",
+			 c->cap_name, strcmp(proto, "TLS") == 0 ? "TLS server_name" : "HTTP Host",
+			 said);
+		refuse_recorded(c, 403, 0, reason);
+		return;
+	}
+	capture_judge(c, c->cap_name, proto);
+}
+
+static void
+capture_accept(struct proxy_server *s, int fd)
+{
+	struct sockaddr_storage dst;
+	socklen_t dl = sizeof(dst);
+	char text[INET6_ADDRSTRLEN] = "", reason[PROXY_REASON_MAX];
+	struct conn *c;
+
+	if (!(c = conn_new(s, fd, PROTO_CAPTURE)))
+		return;
+	/* Every address is local in the capture namespace: the one the
+	 * connection was accepted on is the one the program dialled. */
+	if (getsockname(fd, (struct sockaddr *)&dst, &dl) < 0) {
+		conn_free(c);
+		return;
+	}
+	if (dst.ss_family == AF_INET) {
+		struct sockaddr_in *in = (struct sockaddr_in *)&dst;
+
+		c->port = ntohs(in->sin_port);
+		inet_ntop(AF_INET, &in->sin_addr, text, sizeof(text));
+	} else {
+		struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&dst;
+
+		c->port = ntohs(in6->sin6_port);
+		inet_ntop(AF_INET6, &in6->sin6_addr, text, sizeof(text));
+	}
+	if (proxy_fake_in_range((struct sockaddr *)&dst)) {
+		c->cap_name = proxy_fake_name(&s->fake, (struct sockaddr *)&dst);
+		if (!c->cap_name) {
+			snprintf(c->method, sizeof(c->method), "captured TCP");
+			snprintf(c->host.text, sizeof(c->host.text), "%s", text);
+			snprintf(reason, sizeof(reason),
+				 "heel: %s stands for no name this sandbox resolved (capture's "
+				 "addresses are given out by its name server only)",
+				 text);
+			refuse_recorded(c, 403, 0, reason);
+			return;
+		}
+		c->st = CS_PEEK;
+		c->deadline = now_ms() + PEEK_MS;
+		conn_update(c);
+		return;
+	}
+	/* A literal address: what the policy says of that address. */
+	capture_judge(c, text, "TCP");
+}
+
+static bool
+dns_allowed(void *ctx, const struct nethost *name)
+{
+	struct proxy_server *s = ctx;
+
+	/* With a decider, every name gets its address: the decider judges
+	 * the connection, host and port, when it comes. */
+	return s->cfg->decider || proxy_policy_name_listed(s->cfg->policy, name);
+}
+
+/* One query's answer (into out), and the audit line of a refused name. */
+static int
+dns_answer(struct proxy_server *s, const uint8_t *q, size_t ql, uint8_t *out, size_t cap,
+	   size_t *ol, const char *method)
+{
+	char reason[PROXY_REASON_MAX];
+	enum proxy_fake_result res;
+	struct nethost name;
+	int r;
+
+	r = proxy_fake_answer(&s->fake, q, ql, out, cap, ol, dns_allowed, s, &name, &res);
+	if (r < 0 || res != PROXY_FAKE_REFUSED)
+		return r;
+	/* Never resolved on the host: the answer is NXDOMAIN, recorded. */
+	if (name.text[0] && name.kind == NETHOST_NAME)
+		proxy_policy_listed(s->cfg->policy, &name, 53, reason, sizeof(reason));
+	else
+		snprintf(reason, sizeof(reason), "heel: `%s` is not a host name", name.text);
+	record_name(s, name.text[0] ? name.text : "(none)", 53, reason, method);
+	return 0;
+}
+
+static void
+dns_udp(struct proxy_server *s, int fd)
+{
+	for (;;) {
+		uint8_t q[1500], out[1500];
+		union {
+			char b[CMSG_SPACE(sizeof(struct in6_pktinfo))];
+			struct cmsghdr align;
+		} cb, ob;
+		struct sockaddr_storage peer;
+		struct iovec iov = { .iov_base = q, .iov_len = sizeof(q) };
+		struct msghdr m = {
+			.msg_name = &peer,
+			.msg_namelen = sizeof(peer),
+			.msg_iov = &iov,
+			.msg_iovlen = 1,
+			.msg_control = cb.b,
+			.msg_controllen = sizeof(cb.b),
+		};
+		struct cmsghdr *cm, *oc;
+		size_t ol = 0;
+		ssize_t n = recvmsg(fd, &m, MSG_DONTWAIT);
+
+		if (n < 0)
+			return;
+		if (dns_answer(s, q, (size_t)n, out, sizeof(out), &ol, "DNS") < 0 || !ol)
+			continue;
+		/* From the address the query went to (the socket is bound to
+		 * the wildcard): a resolver drops an answer from elsewhere. */
+		memset(&ob, 0, sizeof(ob));
+		iov = (struct iovec){ .iov_base = out, .iov_len = ol };
+		for (cm = CMSG_FIRSTHDR(&m); cm; cm = CMSG_NXTHDR(&m, cm))
+			if ((cm->cmsg_level == IPPROTO_IP && cm->cmsg_type == IP_PKTINFO) ||
+			    (cm->cmsg_level == IPPROTO_IPV6 && cm->cmsg_type == IPV6_PKTINFO))
+				break;
+		m.msg_control = cm ? ob.b : NULL;
+		m.msg_controllen = 0;
+		if (cm) {
+			m.msg_controllen = sizeof(ob.b);
+			oc = CMSG_FIRSTHDR(&m);
+			if (cm->cmsg_level == IPPROTO_IP) {
+				struct in_pktinfo pi;
+
+				memcpy(&pi, CMSG_DATA(cm), sizeof(pi));
+				pi.ipi_spec_dst = pi.ipi_addr;
+				pi.ipi_ifindex = 0;
+				oc->cmsg_level = IPPROTO_IP;
+				oc->cmsg_type = IP_PKTINFO;
+				oc->cmsg_len = CMSG_LEN(sizeof(pi));
+				memcpy(CMSG_DATA(oc), &pi, sizeof(pi));
+				m.msg_controllen = CMSG_SPACE(sizeof(pi));
+			} else {
+				struct in6_pktinfo pi;
+
+				memcpy(&pi, CMSG_DATA(cm), sizeof(pi));
+				pi.ipi6_ifindex = 0;
+				oc->cmsg_level = IPPROTO_IPV6;
+				oc->cmsg_type = IPV6_PKTINFO;
+				oc->cmsg_len = CMSG_LEN(sizeof(pi));
+				memcpy(CMSG_DATA(oc), &pi, sizeof(pi));
+				m.msg_controllen = CMSG_SPACE(sizeof(pi));
+			}
+		}
+		(void)sendmsg(fd, &m, MSG_DONTWAIT | MSG_NOSIGNAL);
+	}
+}
+
+/* DNS over TCP (RFC 7766): each message after its two-byte length, as
+ * many as the client sends on the connection. */
+static void
+dns_tcp_read(struct conn *c)
+{
+	uint8_t out[1500 + 2];
+	size_t off = 0, ol;
+	ssize_t n;
+
+	n = recv(c->ep[0].w.fd, c->in + c->inlen, PROXY_HTTP_HEAD_MAX - c->inlen, 0);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+		conn_update(c);
+		return;
+	}
+	if (n <= 0) {
+		conn_free(c);
+		return;
+	}
+	c->inlen += (size_t)n;
+	while (c->inlen - off >= 2) {
+		size_t ml = (size_t)(c->in[off] << 8 | c->in[off + 1]);
+
+		if (c->inlen - off - 2 < ml)
+			break;
+		ol = 0;
+		if (dns_answer(c->s, c->in + off + 2, ml, out + 2, sizeof(out) - 2, &ol,
+			       "DNS") < 0) {
+			conn_free(c);
+			return;
+		}
+		off += 2 + ml;
+		if (!ol)
+			continue;
+		out[0] = (uint8_t)(ol >> 8);
+		out[1] = (uint8_t)ol;
+		if (out_append(&c->out[0], out, ol + 2) < 0) {
+			conn_free(c);
+			return;
+		}
+	}
+	memmove(c->in, c->in + off, c->inlen - off);
+	c->inlen -= off;
+	if (c->inlen == PROXY_HTTP_HEAD_MAX) {
+		conn_free(c);
+		return;
+	}
+	c->deadline = now_ms() + c->s->cfg->limits.head_ms;
+	conn_update(c);
+}
+
+static void
+on_capture(struct proxy_watch *w, uint32_t events)
+{
+	struct capture_listener *l = (struct capture_listener *)w;
+	struct conn *c;
+
+	(void)events;
+	if (l->kind == CAP_DNS_UDP) {
+		dns_udp(l->s, w->fd);
+		return;
+	}
+	for (;;) {
+		int fd = accept4(w->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+
+		if (fd < 0)
+			return;
+		if (l->kind == CAP_TCP)
+			capture_accept(l->s, fd);
+		else if ((c = conn_new(l->s, fd, PROTO_DNS)))
+			conn_update(c);
 	}
 }
 
@@ -1128,6 +1485,14 @@ expire(struct proxy_server *s, long long now)
 				proxy_watch_set(s->epfd, &c->ep[1].w, 0);
 				close_fd(&c->ep[1].w.fd);
 				try_connect(c);
+			} else if (c->st == CS_PEEK) {
+				/* Nothing came, or nothing with a name in it: the
+				 * name the address stands for is judged. */
+				const char *proto = "TCP";
+				char said[NETHOST_NAME_MAX + 1];
+
+				(void)proxy_capture_peek(c->in, c->inlen, said, sizeof(said), &proto);
+				capture_judge(c, c->cap_name, proto);
 			} else if (c->st == CS_HEAD || c->st == CS_SOCKS) {
 				refuse(c, 408, PROXY_SOCKS5_GENERAL_FAILURE, "heel: no request in time");
 			} else {
@@ -1193,6 +1558,41 @@ proxy_server_listen(struct proxy_server *s, int fd, char *err, size_t errlen)
 }
 
 int
+proxy_server_capture(struct proxy_server *s, const char *kind, int fd, char *err, size_t errlen)
+{
+	struct capture_listener *l;
+	int r;
+
+	if (s->ncap >= sizeof(s->cap) / sizeof(s->cap[0])) {
+		snprintf(err, errlen, "capture: more sockets than heel-proxy takes");
+		return -E2BIG;
+	}
+	if (!(l = calloc(1, sizeof(*l))))
+		return -ENOMEM;
+	if (!strcmp(kind, "tcp"))
+		l->kind = CAP_TCP;
+	else if (!strcmp(kind, "dns-udp"))
+		l->kind = CAP_DNS_UDP;
+	else if (!strcmp(kind, "dns-tcp"))
+		l->kind = CAP_DNS_TCP;
+	else {
+		free(l);
+		snprintf(err, errlen, "capture=%.20s: not tcp, dns-udp or dns-tcp", kind);
+		return -EINVAL;
+	}
+	l->s = s;
+	l->w = (struct proxy_watch){ .fd = fd, .on_event = on_capture };
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	if ((r = proxy_watch_set(s->epfd, &l->w, EPOLLIN)) < 0) {
+		snprintf(err, errlen, "epoll_ctl: %s", strerror(-r));
+		free(l);
+		return r;
+	}
+	s->cap[s->ncap++] = l;
+	return 0;
+}
+
+int
 proxy_server_run(struct proxy_server *s, char *err, size_t errlen)
 {
 	struct epoll_event evs[64];
@@ -1250,6 +1650,11 @@ proxy_server_close(struct proxy_server *s)
 		close(s->spare[s->nspare][0]);
 		close(s->spare[s->nspare][1]);
 	}
+	for (size_t i = 0; i < s->ncap; i++) {
+		close(s->cap[i]->w.fd);
+		free(s->cap[i]);
+	}
+	proxy_fake_free(&s->fake);
 	close(s->epfd);
 	free(s);
 }

@@ -54,6 +54,16 @@ int proxy_server_open(struct proxy_server **out, const struct proxy_server_confi
  * server is made, and the proxy confined, before. 0 or -errno. */
 int proxy_server_listen(struct proxy_server *s, int fd, char *err, size_t errlen);
 
+/* A socket of the capture namespace (heel(5), THE PROXY, Capture), of
+ * kind "tcp" (listening on a captured port), "dns-udp" or "dns-tcp"
+ * (capture's name server): taken, before the server runs. A connection
+ * accepted on a "tcp" socket is judged as a request for the host its
+ * destination stands for (the name behind a fake address, else the
+ * address) and the port, with no credentials: the capture namespace is
+ * the sandbox's alone. 0, or -errno with a message in err. */
+int proxy_server_capture(struct proxy_server *s, const char *kind, int fd, char *err,
+			 size_t errlen);
+
 /* Serves until stop_fd says so. 0, or -errno with a message in err. */
 int proxy_server_run(struct proxy_server *s, char *err, size_t errlen);
 

@@ -28,8 +28,8 @@ LOG_LOCK = threading.Lock()
 LOG = None
 
 # Names this DNS server knows; anything else is NXDOMAIN.
-DNS_A = {"dns.test": "203.0.113.10"}
-DNS_AAAA = {"dns.test": "2001:db8::10"}
+DNS_A = {"dns.test": "203.0.113.10", "cap.test": "203.0.113.10", "capno.test": "203.0.113.10", "front.test": "203.0.113.10"}
+DNS_AAAA = {"dns.test": "2001:db8::10", "cap.test": "2001:db8::10", "capno.test": "2001:db8::10", "front.test": "2001:db8::10"}
 
 
 def log(*fields):

@@ -220,7 +220,7 @@ th_up() {
 	[ -n "${TH_PDEATHSIG:-}" ] && pd=(setpriv --pdeathsig KILL)
 	local p a all=()
 	for p in 80 8080; do all+=(--http "0.0.0.0:$p" --http "[::]:$p"); done
-	for p in 7 8443; do all+=(--echo "0.0.0.0:$p" --echo "[::]:$p"); done
+	for p in 7 8443 22; do all+=(--echo "0.0.0.0:$p" --echo "[::]:$p"); done
 	local tls=(--https 0.0.0.0:443 --cert "$TH_DIR/tls/site.pem" --key "$TH_DIR/tls/site.key")
 	# nsenter execs the server, so $! is the server itself.
 	nsenter --net=/proc/"$TH_HPID"/ns/net -- "${pd[@]}" "$TH_PY" "$TH_HERE/hostd.py" --root "$TH_DIR/www" --log "$TH_DIR/log/host.log" \
