@@ -353,6 +353,20 @@ refuse(struct conn *c, int http_status, uint8_t socks_rep, const char *reason)
 
 /* ---------------------------------------------------------------- audit */
 
+/* For heel-why to explain at the end (--why): a refusal's audit line,
+ * one write each. Best effort: it explains, it never decides. */
+static void
+note_refusal(struct proxy_server *s, const struct proxy_decision *d)
+{
+	char line[PROXY_AUDIT_LINE_MAX];
+	int n;
+
+	if (s->cfg->refusals_fd < 0 || (n = proxy_audit_format(d, line, sizeof(line))) <= 0)
+		return;
+	if (write(s->cfg->refusals_fd, line, (size_t)n) < 0)
+		return;
+}
+
 static int
 record(struct conn *c, bool allowed, const char *reason)
 {
@@ -365,16 +379,8 @@ record(struct conn *c, bool allowed, const char *reason)
 	};
 
 	clock_gettime(CLOCK_REALTIME, &d.when);
-	if (!allowed && c->s->cfg->refusals_fd >= 0) {
-		/* For heel-why to explain at the end (--why): the audit line's
-		 * format, one write each. Best effort: it explains, it never
-		 * decides. */
-		char line[PROXY_AUDIT_LINE_MAX];
-		int n = proxy_audit_format(&d, line, sizeof(line));
-
-		if (n > 0 && write(c->s->cfg->refusals_fd, line, (size_t)n) < 0)
-			(void)0;
-	}
+	if (!allowed)
+		note_refusal(c->s, &d);
 	return proxy_audit_record(c->s->cfg->audit, &d);
 }
 
@@ -1163,6 +1169,7 @@ record_name(struct proxy_server *s, const char *host, uint16_t port, const char 
 	};
 
 	clock_gettime(CLOCK_REALTIME, &d.when);
+	note_refusal(s, &d);
 	(void)proxy_audit_record(s->cfg->audit, &d);
 }
 
