@@ -55,11 +55,12 @@ GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime 
 # CA; cargo and openssh-client: the original README's cargo and ssh-add
 # examples under heel run; zsh, bash-completion and vim: checking what
 # make install puts in place; python3-venv: the venvs of tests/python,
-# made with /usr/bin/python3 and the pip ensurepip gives them).
+# made with /usr/bin/python3 and the pip ensurepip gives them; groff-base:
+# tests/front checks the installed man pages with groff -man -ww).
 DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ares-dev
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
 	debian-archive-keyring curl git python3 python3-pip python3-venv iproute2 ca-certificates openssl cargo openssh-client \
-	zsh bash-completion vim
+	zsh bash-completion vim groff-base
 # heel-exec.exe: cross-built with mingw-w64 and smoke-tested under Wine
 # (make check-windows).
 DEPS_CHECK += gcc-mingw-w64-x86-64 wine64
