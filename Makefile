@@ -121,8 +121,11 @@ all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl
 
 deps:
 	$(call install_missing,$(DEPS_BUILD))
+# And AppArmor 4's parser for check-apparmor, from trixie, unpacked into a
+# cache (never installed): the suites fetch nothing at test time.
 deps-check:
 	$(call install_missing,$(DEPS_CHECK))
+	@bash tests/apparmor/run.sh --fetch || { echo "make deps-check: cannot fetch trixie's apparmor_parser for check-apparmor" >&2; exit 1; }
 deps-bench:
 	$(call install_missing,$(DEPS_BENCH))
 deps-demo:
