@@ -195,7 +195,8 @@ $(BIN)/heelc: $(OBJ)/compiler/main.o $(LIB)/libheelc.a $(LIB)/libheelrt.a | $(BI
 LAUNCHER_SRC := launcher/heel-exec.c launcher/linux.c launcher/linux_enforce.c \
 	launcher/linux_view.c launcher/linux_idmap.c launcher/linux_net.c launcher/linux_cgroup.c \
 	launcher/linux_hostenv.c launcher/linux_proxy.c launcher/linux_hostrun.c launcher/linux_gitscan.c \
-	launcher/linux_helper.c launcher/linux_broker.c launcher/linux_execwhy.c launcher/linux_why.c
+	launcher/linux_helper.c launcher/linux_broker.c launcher/linux_execwhy.c launcher/linux_why.c \
+	launcher/linux_walls.c
 LAUNCHER_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o)
 # The test-only build without Landlock and seccomp (tests/launcher): its
 # launcher objects apart, so HEEL_TEST_NO_ENFORCE never reaches bin/.

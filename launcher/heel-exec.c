@@ -25,6 +25,7 @@
 #include "launch_timing.h"
 #include "linux.h"
 #include "linux_hostenv.h"
+#include "linux_walls.h"
 #include "linux_hostrun.h"
 #include "linux_idmap.h"
 #include "linux_cgroup.h"
@@ -830,8 +831,9 @@ check_main(int argc, char *argv[])
 			bad_option(argv, at, ch, longopts);
 		}
 	}
+	/* Without a policy: the walls of this machine for this user. */
 	if (optind >= argc)
-		usage_error("check: missing POLICY.hpol");
+		exit(linux_walls_report());
 	if (optind + 1 < argc)
 		usage_error("check: one POLICY.hpol, and nothing after it (%s)", argv[optind + 1]);
 	policy = argv[optind];

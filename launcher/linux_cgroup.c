@@ -189,6 +189,45 @@ try_enter(const struct cg *cg)
 }
 
 int
+linux_cgroup_probe(int *version, char *where, size_t wlen, char *why, size_t whylen)
+{
+	struct cg cg = { 0 };
+	unsigned all = CG_BIT(CG_PIDS) | CG_BIT(CG_MEMORY) | CG_BIT(CG_CPU);
+	char miss[64] = "";
+	int r;
+
+	*version = 0;
+	where[0] = why[0] = '\0';
+	if ((r = cg_locate(&cg, "", all, why, whylen)) < 0)
+		return r;
+	if ((r = cg_create(&cg, why, whylen)) < 0) {
+		if (r == -EACCES || r == -EPERM)
+			snprintf(why + strlen(why), whylen - strlen(why),
+				 ": the cgroup heel-exec runs in is not delegated to uid %u",
+				 (unsigned)geteuid());
+		return r;
+	}
+	if ((r = try_enter(&cg)) < 0) {
+		snprintf(why, whylen, "%s: moving a process into it: %s", cg_dir_name(&cg),
+			 strerror(-r));
+		cg_remove(&cg);
+		return r;
+	}
+	*version = cg.version;
+	for (int c = 0; c < CG_CTL_COUNT; c++)
+		if (!(cg.ctls & CG_BIT(c)))
+			snprintf(miss + strlen(miss), sizeof(miss) - strlen(miss), " %s",
+				 cg.version == 1 && c == CG_CPU ? "cpuacct"
+				 : c == CG_PIDS ? "pids" : c == CG_MEMORY ? "memory" : "cpu");
+	snprintf(where, wlen, "%s%s%s%s",
+		 cg.base[CG_PIDS][0] ? cg.base[CG_PIDS]
+		 : cg.base[CG_MEMORY][0] ? cg.base[CG_MEMORY] : cg.base[CG_CPU],
+		 miss[0] ? " (no" : "", miss, miss[0] ? " controller there)" : "");
+	cg_remove(&cg);
+	return 0;
+}
+
+int
 linux_cgroup_check(struct linux_launch *l, char *err, size_t errlen)
 {
 	struct linux_cgroup lc = { 0 };
