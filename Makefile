@@ -95,7 +95,8 @@ endef
 RUNTIME_SRC := $(sort $(wildcard runtime/*.c))
 COMPILER_SRC := $(sort $(filter-out compiler/main.c,$(wildcard compiler/*.c)))
 # heel's front end (compiler/heel/; its rules are near the end).
-FRONT_SRC := $(sort $(filter-out compiler/heel/main.c,$(wildcard compiler/heel/*.c)))
+# doctor.c is heel's alone (it links jansson; libheel does not).
+FRONT_SRC := $(sort $(filter-out compiler/heel/main.c compiler/heel/doctor.c,$(wildcard compiler/heel/*.c)))
 POLICIES := $(sort $(shell find policies -name '*.heel' 2>/dev/null))
 GEN_SRC := $(GEN)/parser.c $(GEN)/lexer.c $(GEN)/presets_data.c \
 	$(GEN)/syscall_table_x86_64.c $(GEN)/syscall_table_aarch64.c
@@ -805,7 +806,7 @@ $(TBIN)/test_why: tests/unit/test_why.c $(LIB)/libheelfront.a $(LIB)/libheelc.a 
 # only nettle's SHA-256 (the compile cache's key), whose static archive
 # links under musl with one shim (runtime/musl/fortify_shim.c).
 # The same sources build libheel and the unit tests against glibc.
-HEEL_MUSL_SRC := compiler/heel/main.c runtime/musl/fortify_shim.c $(FRONT_SRC) $(COMPILER_SRC)
+HEEL_MUSL_SRC := compiler/heel/main.c compiler/heel/doctor.c runtime/musl/fortify_shim.c $(FRONT_SRC) $(COMPILER_SRC)
 HEEL_MUSL_OBJ := $(HEEL_MUSL_SRC:%.c=$(OBJ)/musl-heel/%.o)
 HEEL_MUSL_GEN_OBJ := $(patsubst $(GEN)/%.c,$(OBJ)/musl-heel/gen/%.o,$(GEN_SRC) $(GEN)/toml_parser.c $(GEN)/toml_lexer.c)
 HEEL_MUSL_CFLAGS := $(MUSL_BASE_CFLAGS) -Icompiler -Icompiler/heel -Iruntime -I$(GEN)
@@ -825,14 +826,16 @@ $(HEEL_MUSL_GEN_OBJ): $(OBJ)/musl-heel/gen/%.o: $(GEN)/%.c | $(GEN)/parser.h $(G
 
 # An archive, so that only what heel calls is linked (not heelc's
 # explain, which needs jansson).
-$(LIB)/libheel-musl.a: $(filter-out $(OBJ)/musl-heel/compiler/heel/main.o $(OBJ)/musl-heel/runtime/musl/%,$(HEEL_MUSL_OBJ)) \
+$(LIB)/libheel-musl.a: $(filter-out $(OBJ)/musl-heel/compiler/heel/main.o $(OBJ)/musl-heel/compiler/heel/doctor.o $(OBJ)/musl-heel/runtime/musl/%,$(HEEL_MUSL_OBJ)) \
 		$(HEEL_MUSL_GEN_OBJ) $(RUNTIME_SRC:%.c=$(OBJ)/musl/%.o) | $(LIB)
 	$(Q)rm -f $@
 	$(call quiet,AR,$@)ar rcs $@ $^
 
-$(BIN)/heel: $(OBJ)/musl-heel/compiler/heel/main.o $(LIB)/libheel-musl.a \
-		$(OBJ)/musl-heel/runtime/musl/fortify_shim.o | $(BIN)
-	$(call quiet,LD,$@)$(MUSL_CC) -static -o $@ $^ $(NETTLE_A)
+# jansson (Debian's static archive, as heel-ipc links it) writes heel
+# doctor --json.
+$(BIN)/heel: $(OBJ)/musl-heel/compiler/heel/main.o $(OBJ)/musl-heel/compiler/heel/doctor.o \
+		$(LIB)/libheel-musl.a $(OBJ)/musl-heel/runtime/musl/fortify_shim.o | $(BIN)
+	$(call quiet,LD,$@)$(MUSL_CC) -static -o $@ $^ $(NETTLE_A) $(JANSSON_A)
 
 # heel run|shell|python for real, as root and as uid 65534 (tests/front),
 # the README's first commands among them.
