@@ -423,6 +423,14 @@ check-container: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/he
 		$(CONF)/try $(CONF)/ptyrun $(CONF)/serve $(CONF)/payload $(CONF)/hpolpatch $(B)/container/dockerlike
 	@bash tests/lib/own-state.sh bash tests/container/run.sh $(B)
 
+# heel doctor and heel-exec check's walls report (tests/doctor): as root
+# and as uid 65534, on this machine and with a masked /proc, Docker's
+# default profile, no Landlock (dockerlike --no-landlock); each report
+# checked against what heel run then does.
+.PHONY: check-doctor
+check-doctor: all $(B)/container/dockerlike
+	@bash tests/lib/own-state.sh bash tests/doctor/run.sh $(B)
+
 $(B)/container/dockerlike: tests/container/dockerlike.c
 	$(Q)mkdir -p $(dir $@)
 	$(call quiet,CCLD,$<)$(CC) $(CONF_CFLAGS) -o $@ $< $(LIBS_SECCOMP)
@@ -609,6 +617,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-conformance
 	@$(MAKE) --no-print-directory check-matrix
 	@$(MAKE) --no-print-directory check-container
+	@$(MAKE) --no-print-directory check-doctor
 	@$(MAKE) --no-print-directory check-apparmor
 	@$(MAKE) --no-print-directory check-net
 	@$(MAKE) --no-print-directory check-front

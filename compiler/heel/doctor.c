@@ -227,8 +227,19 @@ check_stock(const char *launcher, const char *dir, size_t i, struct verdict *v)
 	for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(line, "verdict: ", 9) == 0)
 			copy(v->verdict, sizeof(v->verdict), line + 9, strlen(line + 9));
-		else if (strncmp(line, "with --best-effort", 18) == 0 && !v->best_effort[0])
-			copy(v->best_effort, sizeof(v->best_effort), line, strlen(line));
+		else if (strncmp(line, "with --best-effort", 18) == 0 && !v->best_effort[0]) {
+			/* "as listed above" points into heel-exec's report,
+			 * which is not shown here. */
+			char *above = strstr(line, " as listed above");
+
+			copy(v->best_effort, sizeof(v->best_effort), line,
+			     above ? (size_t)(above - line) : strlen(line));
+			if (above)
+				snprintf(v->best_effort + strlen(v->best_effort),
+					 sizeof(v->best_effort) - strlen(v->best_effort),
+					 " (`heel run --best-effort` says how)%s",
+					 above + strlen(" as listed above"));
+		}
 	}
 	free(out);
 	v->fully = rc == 0 && strcmp(v->verdict, "this machine enforces the whole policy") == 0;
@@ -293,11 +304,19 @@ print_text(const struct report *r)
 	for (size_t i = 0; i < NSTOCK; i++) {
 		const struct verdict *v = &r->pol[i];
 
+		size_t same = 0;
+
+		/* One wall usually refuses them all: its words once. */
+		while (same < i && (r->pol[same].fully || strcmp(r->pol[same].verdict, v->verdict) ||
+				    strcmp(r->pol[same].best_effort, v->best_effort)))
+			same++;
 		if (v->fully)
 			printf("  %-21s runs fully\n", stocks[i].name);
+		else if (same < i)
+			printf("  %-21s does not run fully: as %s\n", stocks[i].name, stocks[same].name);
 		else
 			printf("  %-21s does not run fully: %s\n", stocks[i].name, v->verdict);
-		if (!v->fully && v->best_effort[0])
+		if (!v->fully && same == i && v->best_effort[0])
 			printf("  %-21s %s\n", "", v->best_effort);
 	}
 	summary(r, line, sizeof(line));
@@ -308,7 +327,7 @@ print_text(const struct report *r)
 		printf(": %s", r->pol[1].verdict);
 		for (int i = 0; i < r->nwalls; i++)
 			if (strcmp(r->walls[i].state, "missing") == 0)
-				printf("\n  %s is missing: raise it: %s", r->walls[i].name,
+				printf("\n  missing %s: raise it: %s", r->walls[i].name,
 				       r->walls[i].raise);
 	}
 	printf("\n");
