@@ -47,6 +47,7 @@ static const char usage_text[] =
 	"usage: heel-exec [OPTIONS] POLICY.hpol -- CMD [ARG...]\n"
 	"       heel-exec [OPTIONS] --artifact-fd N -- CMD [ARG...]\n"
 	"       heel-exec check [-v | -vv] POLICY.hpol\n"
+	"       heel-exec check          (the walls this machine gives this user)\n"
 	"       heel-exec --help | --version (-V)\n";
 
 static const char help_text[] =
