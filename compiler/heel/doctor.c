@@ -22,6 +22,7 @@
 #include "build.h"
 #include "cli.h"
 #include "diag.h"
+#include "hostcheck.h"
 
 #define EXIT_HEEL 125
 #define MAX_WALLS 16
@@ -409,9 +410,25 @@ doctor_main(int argc, char **argv, const char *launcher)
 			return EXIT_HEEL;
 		}
 	}
+	/* heel-exec runs on the host: nothing an earlier sandbox could
+	 * have changed, as for heel run (hostcheck.h). */
 	{
+		extern char **environ;
 		char *cargv[] = { (char *)launcher, "check", NULL };
+		char err[1024];
+		struct hc_places ps;
 
+		rc = hc_places_init(&ps, environ);
+		if (rc == 0)
+			rc = hc_check(&ps, HC_START, "heel-exec:", launcher, err, sizeof(err));
+		else
+			snprintf(err, sizeof(err), "out of memory");
+		hc_places_free(&ps);
+		if (rc < 0) {
+			fprintf(stderr, "heel: doctor: %s\n", err);
+			free(r);
+			return EXIT_HEEL;
+		}
 		rc = capture(cargv, &out);
 	}
 	if (rc < 0 || rc > 1 || !strstr(out, "\nwalls: ")) {

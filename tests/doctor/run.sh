@@ -310,5 +310,15 @@ check "[heel-exec] ... every wall a line" is "$(grep -c '^wall [a-z-]*: ' "$T/ou
 inenv plain root "$T/bin/heel" doctor --bogus
 check "[heel doctor] an unknown argument: 125, named" bash -c "[ $rc = 125 ] && grep -q 'unknown argument .--bogus.' '$T/err'"
 
+# heel-exec runs on the host only where no sandbox could have changed
+# it: without a record of earlier runs (a HOME that does not exist) every
+# place the user can change counts as written, and heel doctor refuses,
+# as heel run does; the runs above, with a record, are the control.
+(cd / && env -i PATH=/usr/bin:/bin HOME="$T/absent" "$T/bin/heel" doctor) >"$T/out" 2>"$T/err"
+rc=$?
+check "[heel doctor] heel-exec where a sandbox could have changed it: refused (125)" is "$rc" 125
+check "[heel doctor] ... saying why" txt_has "$T/err" "heel runs nothing on the host that a sandbox could have changed"
+check "[heel doctor] ... and no report" is "$(wc -c <"$T/out")" 0
+
 echo "$pass passed, $failed failed, $skipped skipped"
 [ $failed = 0 ]
