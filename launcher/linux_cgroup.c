@@ -74,6 +74,22 @@ limits_text(const struct lim_plan *plan, unsigned mask, char *out, size_t len)
 	}
 }
 
+/* Locates and makes the cgroup: 0, or -errno with the reason in why
+ * (naming delegation where the kernel refused the directory). */
+static int
+locate_create(struct cg *cg, const char *root, unsigned want, char *why, size_t whylen)
+{
+	int r;
+
+	if ((r = cg_locate(cg, root, want, why, whylen)) < 0)
+		return r;
+	if ((r = cg_create(cg, why, whylen)) < 0 && (r == -EACCES || r == -EPERM))
+		snprintf(why + strlen(why), whylen - strlen(why),
+			 ": the cgroup heel-exec runs in is not delegated to uid %u",
+			 (unsigned)geteuid());
+	return r;
+}
+
 /* Makes the cgroup and sets its limits; returns the limits of `want`
  * it cannot hold, with the reason in why. */
 static unsigned
@@ -83,15 +99,8 @@ make(struct linux_cgroup *lc, const struct lim_plan *plan, const char *root, uns
 	unsigned missing;
 	int r;
 
-	if ((r = cg_locate(&lc->cg, root, want, why, whylen)) < 0)
+	if (locate_create(&lc->cg, root, want, why, whylen) < 0)
 		return want;
-	if ((r = cg_create(&lc->cg, why, whylen)) < 0) {
-		if (r == -EACCES || r == -EPERM)
-			snprintf(why + strlen(why), whylen - strlen(why),
-				 ": the cgroup heel-exec runs in is not delegated to uid %u",
-				 (unsigned)geteuid());
-		return want;
-	}
 	missing = want & ~lc->cg.ctls;
 	if ((r = cg_set_limits(&lc->cg, (want & CG_BIT(CG_PIDS)) && !(missing & CG_BIT(CG_PIDS))
 						? asked(plan, CG_PIDS) : 0,
@@ -198,15 +207,8 @@ linux_cgroup_probe(int *version, char *where, size_t wlen, char *why, size_t why
 
 	*version = 0;
 	where[0] = why[0] = '\0';
-	if ((r = cg_locate(&cg, "", all, why, whylen)) < 0)
+	if ((r = locate_create(&cg, "", all, why, whylen)) < 0)
 		return r;
-	if ((r = cg_create(&cg, why, whylen)) < 0) {
-		if (r == -EACCES || r == -EPERM)
-			snprintf(why + strlen(why), whylen - strlen(why),
-				 ": the cgroup heel-exec runs in is not delegated to uid %u",
-				 (unsigned)geteuid());
-		return r;
-	}
 	if ((r = try_enter(&cg)) < 0) {
 		snprintf(why, whylen, "%s: moving a process into it: %s", cg_dir_name(&cg),
 			 strerror(-r));

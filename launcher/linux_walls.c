@@ -21,10 +21,6 @@
 #include "linux_cgroup.h"
 #include "linux_hostenv.h"
 
-#define CAP_SYS_ADMIN_BIT 21
-#define CAP_PERFMON_BIT 38
-#define CAP_BPF_BIT 39
-
 static int nmissing;
 static char missing_names[256];
 
@@ -43,23 +39,6 @@ missing(const char *name, const char *detail, const char *raise)
 	snprintf(missing_names + strlen(missing_names),
 		 sizeof(missing_names) - strlen(missing_names), "%s%s",
 		 missing_names[0] ? ", " : "", name);
-}
-
-/* The effective capability set, from /proc/self/status; 0 unread. */
-static uint64_t
-cap_eff(void)
-{
-	char line[256];
-	unsigned long long caps = 0;
-	FILE *f = fopen("/proc/self/status", "re");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, "CapEff:", 7) == 0 && sscanf(line + 7, "%llx", &caps) == 1)
-			break;
-	fclose(f);
-	return caps;
 }
 
 /* Loads the smallest tracing program (r0 = 0; exit), the kind a denial
@@ -88,11 +67,9 @@ bpf_try_load(void)
 }
 
 static void
-wall_bpf(void)
+wall_bpf(const struct hostenv *h)
 {
-	uint64_t caps = cap_eff();
-	bool admin = caps >> CAP_SYS_ADMIN_BIT & 1;
-	bool bpf_perf = (caps >> CAP_BPF_BIT & 1) && (caps >> CAP_PERFMON_BIT & 1);
+	bool admin = h->cap_eff_sys_admin == 1, bpf_perf = h->cap_eff_bpf == 1;
 	char detail[256];
 	int r = bpf_try_load();
 
@@ -254,7 +231,7 @@ linux_walls_report(void)
 	wall_ns("network-namespace", linux_probe_namespace(CLONE_NEWNET), &h);
 	wall_proc(&p, &h);
 	wall_cgroup(&h);
-	wall_bpf();
+	wall_bpf(&h);
 	host_facts(&h);
 	if (nmissing)
 		printf("walls: %d missing (%s)\n", nmissing, missing_names);
