@@ -55,11 +55,12 @@ GEN_CFLAGS := $(CSTD) $(OPT) $(HARDEN) -fvisibility=hidden -Icompiler -Iruntime 
 # CA; cargo and openssh-client: the original README's cargo and ssh-add
 # examples under heel run; zsh, bash-completion and vim: checking what
 # make install puts in place; python3-venv: the venvs of tests/python,
-# made with /usr/bin/python3 and the pip ensurepip gives them).
+# made with /usr/bin/python3 and the pip ensurepip gives them; groff-base:
+# tests/front checks the installed man pages with groff -man -ww).
 DEPS_BUILD := flex bison libjansson-dev nettle-dev pkg-config musl-tools libc-ares-dev
 DEPS_CHECK := $(DEPS_BUILD) libseccomp-dev libcriterion-dev clang libclang-rt-14-dev procps \
 	debian-archive-keyring curl git python3 python3-pip python3-venv iproute2 ca-certificates openssl cargo openssh-client \
-	zsh bash-completion vim netcat-openbsd
+	zsh bash-completion vim netcat-openbsd groff-base
 # heel-observe, the privileged denial observer (docs/observe.md): libbpf
 # to load it, bpftool for vmlinux.h and the skeleton, clang for the BPF
 # object. Optional for the build: without them heel-observe is not built
@@ -107,7 +108,8 @@ endef
 RUNTIME_SRC := $(sort $(wildcard runtime/*.c))
 COMPILER_SRC := $(sort $(filter-out compiler/main.c,$(wildcard compiler/*.c)))
 # heel's front end (compiler/heel/; its rules are near the end).
-FRONT_SRC := $(sort $(filter-out compiler/heel/main.c,$(wildcard compiler/heel/*.c)))
+# doctor.c is heel's alone (it links jansson; libheel does not).
+FRONT_SRC := $(sort $(filter-out compiler/heel/main.c compiler/heel/doctor.c,$(wildcard compiler/heel/*.c)))
 POLICIES := $(sort $(shell find policies -name '*.heel' 2>/dev/null))
 GEN_SRC := $(GEN)/parser.c $(GEN)/lexer.c $(GEN)/presets_data.c \
 	$(GEN)/syscall_table_x86_64.c $(GEN)/syscall_table_aarch64.c
@@ -133,8 +135,11 @@ all: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/heel-exec-musl
 
 deps:
 	$(call install_missing,$(DEPS_BUILD))
+# And AppArmor 4's parser for check-apparmor, from trixie, unpacked into a
+# cache (never installed): the suites fetch nothing at test time.
 deps-check:
 	$(call install_missing,$(DEPS_CHECK))
+	@bash tests/apparmor/run.sh --fetch || { echo "make deps-check: cannot fetch trixie's apparmor_parser for check-apparmor" >&2; exit 1; }
 deps-bench:
 	$(call install_missing,$(DEPS_BENCH))
 deps-demo:
@@ -207,7 +212,7 @@ LAUNCHER_SRC := launcher/heel-exec.c launcher/linux.c launcher/linux_enforce.c \
 	launcher/linux_view.c launcher/linux_idmap.c launcher/linux_net.c launcher/linux_cgroup.c \
 	launcher/linux_hostenv.c launcher/linux_proxy.c launcher/linux_hostrun.c launcher/linux_gitscan.c \
 	launcher/linux_helper.c launcher/linux_broker.c launcher/linux_execwhy.c launcher/linux_why.c \
-	launcher/linux_observe.c
+	launcher/linux_observe.c launcher/linux_walls.c
 LAUNCHER_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o)
 # The test-only build without Landlock and seccomp (tests/launcher): its
 # launcher objects apart, so HEEL_TEST_NO_ENFORCE never reaches bin/.
@@ -499,6 +504,14 @@ check-container: $(BIN)/heelc $(BIN)/heel-exec $(BIN)/heel-exec-static $(BIN)/he
 		$(CONF)/try $(CONF)/ptyrun $(CONF)/serve $(CONF)/payload $(CONF)/hpolpatch $(B)/container/dockerlike
 	@bash tests/lib/own-state.sh bash tests/container/run.sh $(B)
 
+# heel doctor and heel-exec check's walls report (tests/doctor): as root
+# and as uid 65534, on this machine and with a masked /proc, Docker's
+# default profile, no Landlock (dockerlike --no-landlock); each report
+# checked against what heel run then does.
+.PHONY: check-doctor
+check-doctor: all $(B)/container/dockerlike
+	@bash tests/lib/own-state.sh bash tests/doctor/run.sh $(B)
+
 $(B)/container/dockerlike: tests/container/dockerlike.c
 	$(Q)mkdir -p $(dir $@)
 	$(call quiet,CCLD,$<)$(CC) $(CONF_CFLAGS) -o $@ $< $(LIBS_SECCOMP)
@@ -686,6 +699,7 @@ check: deps-check
 	@$(MAKE) --no-print-directory check-conformance
 	@$(MAKE) --no-print-directory check-matrix
 	@$(MAKE) --no-print-directory check-container
+	@$(MAKE) --no-print-directory check-doctor
 	@$(MAKE) --no-print-directory check-apparmor
 	@$(MAKE) --no-print-directory check-net
 	@$(MAKE) --no-print-directory check-front
@@ -891,7 +905,7 @@ $(TBIN)/test_why: tests/unit/test_why.c $(LIB)/libheelfront.a $(LIB)/libheelc.a 
 # only nettle's SHA-256 (the compile cache's key), whose static archive
 # links under musl with one shim (runtime/musl/fortify_shim.c).
 # The same sources build libheel and the unit tests against glibc.
-HEEL_MUSL_SRC := compiler/heel/main.c runtime/musl/fortify_shim.c $(FRONT_SRC) $(COMPILER_SRC)
+HEEL_MUSL_SRC := compiler/heel/main.c compiler/heel/doctor.c runtime/musl/fortify_shim.c $(FRONT_SRC) $(COMPILER_SRC)
 HEEL_MUSL_OBJ := $(HEEL_MUSL_SRC:%.c=$(OBJ)/musl-heel/%.o)
 HEEL_MUSL_GEN_OBJ := $(patsubst $(GEN)/%.c,$(OBJ)/musl-heel/gen/%.o,$(GEN_SRC) $(GEN)/toml_parser.c $(GEN)/toml_lexer.c)
 HEEL_MUSL_CFLAGS := $(MUSL_BASE_CFLAGS) -Icompiler -Icompiler/heel -Iruntime -I$(GEN)
@@ -911,14 +925,16 @@ $(HEEL_MUSL_GEN_OBJ): $(OBJ)/musl-heel/gen/%.o: $(GEN)/%.c | $(GEN)/parser.h $(G
 
 # An archive, so that only what heel calls is linked (not heelc's
 # explain, which needs jansson).
-$(LIB)/libheel-musl.a: $(filter-out $(OBJ)/musl-heel/compiler/heel/main.o $(OBJ)/musl-heel/runtime/musl/%,$(HEEL_MUSL_OBJ)) \
+$(LIB)/libheel-musl.a: $(filter-out $(OBJ)/musl-heel/compiler/heel/main.o $(OBJ)/musl-heel/compiler/heel/doctor.o $(OBJ)/musl-heel/runtime/musl/%,$(HEEL_MUSL_OBJ)) \
 		$(HEEL_MUSL_GEN_OBJ) $(RUNTIME_SRC:%.c=$(OBJ)/musl/%.o) | $(LIB)
 	$(Q)rm -f $@
 	$(call quiet,AR,$@)ar rcs $@ $^
 
-$(BIN)/heel: $(OBJ)/musl-heel/compiler/heel/main.o $(LIB)/libheel-musl.a \
-		$(OBJ)/musl-heel/runtime/musl/fortify_shim.o | $(BIN)
-	$(call quiet,LD,$@)$(MUSL_CC) -static -o $@ $^ $(NETTLE_A)
+# jansson (Debian's static archive, as heel-ipc links it) writes heel
+# doctor --json.
+$(BIN)/heel: $(OBJ)/musl-heel/compiler/heel/main.o $(OBJ)/musl-heel/compiler/heel/doctor.o \
+		$(LIB)/libheel-musl.a $(OBJ)/musl-heel/runtime/musl/fortify_shim.o | $(BIN)
+	$(call quiet,LD,$@)$(MUSL_CC) -static -o $@ $^ $(NETTLE_A) $(JANSSON_A)
 
 # heel run|shell|python for real, as root and as uid 65534 (tests/front),
 # the README's first commands among them.

@@ -26,6 +26,7 @@
 #include "launch_timing.h"
 #include "linux.h"
 #include "linux_hostenv.h"
+#include "linux_walls.h"
 #include "linux_hostrun.h"
 #include "linux_idmap.h"
 #include "linux_cgroup.h"
@@ -48,6 +49,7 @@ static const char usage_text[] =
 	"usage: heel-exec [OPTIONS] POLICY.hpol -- CMD [ARG...]\n"
 	"       heel-exec [OPTIONS] --artifact-fd N -- CMD [ARG...]\n"
 	"       heel-exec check [-v | -vv] POLICY.hpol\n"
+	"       heel-exec check          (the walls this machine gives this user)\n"
 	"       heel-exec --help | --version (-V)\n";
 
 static const char help_text[] =
@@ -835,8 +837,9 @@ check_main(int argc, char *argv[])
 			bad_option(argv, at, ch, longopts);
 		}
 	}
+	/* Without a policy: the walls of this machine for this user. */
 	if (optind >= argc)
-		usage_error("check: missing POLICY.hpol");
+		exit(linux_walls_report());
 	if (optind + 1 < argc)
 		usage_error("check: one POLICY.hpol, and nothing after it (%s)", argv[optind + 1]);
 	policy = argv[optind];

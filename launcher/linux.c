@@ -165,6 +165,19 @@ try_namespaces(struct linux_probe *p)
 	close(res[0]);
 }
 
+int
+linux_probe_namespace(int flag)
+{
+	/* A user needs the user namespace first, in the same clone, as a
+	 * launch makes them; root makes none. */
+	int flags = flag | (geteuid() != 0 ? CLONE_NEWUSER : 0);
+	pid_t pid = clone_fork(flags);
+
+	if (pid == 0)
+		_exit(0);
+	return reap(pid);
+}
+
 void
 linux_probe(struct linux_probe *p, bool try_ns)
 {

@@ -38,6 +38,12 @@ struct linux_probe {
  * falls back or refuses. */
 void linux_probe(struct linux_probe *p, bool try_ns);
 
+/* Whether one namespace (CLONE_NEWPID, CLONE_NEWNS, CLONE_NEWNET,
+ * CLONE_NEWUSER) can be made, as a launch makes it (with a user
+ * namespace unless root), in a throw-away child: 0 or -errno (heel-exec
+ * check without a policy, which names each wall). */
+int linux_probe_namespace(int flag);
+
 /* Everything a launch needs; heel-exec fills it step by step. */
 struct linux_observe;
 

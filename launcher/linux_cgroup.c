@@ -74,6 +74,22 @@ limits_text(const struct lim_plan *plan, unsigned mask, char *out, size_t len)
 	}
 }
 
+/* Locates and makes the cgroup: 0, or -errno with the reason in why
+ * (naming delegation where the kernel refused the directory). */
+static int
+locate_create(struct cg *cg, const char *root, unsigned want, char *why, size_t whylen)
+{
+	int r;
+
+	if ((r = cg_locate(cg, root, want, why, whylen)) < 0)
+		return r;
+	if ((r = cg_create(cg, why, whylen)) < 0 && (r == -EACCES || r == -EPERM))
+		snprintf(why + strlen(why), whylen - strlen(why),
+			 ": the cgroup heel-exec runs in is not delegated to uid %u",
+			 (unsigned)geteuid());
+	return r;
+}
+
 /* Makes the cgroup and sets its limits; returns the limits of `want`
  * it cannot hold, with the reason in why. */
 static unsigned
@@ -83,15 +99,8 @@ make(struct linux_cgroup *lc, const struct lim_plan *plan, const char *root, uns
 	unsigned missing;
 	int r;
 
-	if ((r = cg_locate(&lc->cg, root, want, why, whylen)) < 0)
+	if (locate_create(&lc->cg, root, want, why, whylen) < 0)
 		return want;
-	if ((r = cg_create(&lc->cg, why, whylen)) < 0) {
-		if (r == -EACCES || r == -EPERM)
-			snprintf(why + strlen(why), whylen - strlen(why),
-				 ": the cgroup heel-exec runs in is not delegated to uid %u",
-				 (unsigned)geteuid());
-		return want;
-	}
 	missing = want & ~lc->cg.ctls;
 	if ((r = cg_set_limits(&lc->cg, (want & CG_BIT(CG_PIDS)) && !(missing & CG_BIT(CG_PIDS))
 						? asked(plan, CG_PIDS) : 0,
@@ -186,6 +195,38 @@ try_enter(const struct cg *cg)
 	close(p[1]);
 	waitpid(pid, NULL, 0);
 	return r;
+}
+
+int
+linux_cgroup_probe(int *version, char *where, size_t wlen, char *why, size_t whylen)
+{
+	struct cg cg = { 0 };
+	unsigned all = CG_BIT(CG_PIDS) | CG_BIT(CG_MEMORY) | CG_BIT(CG_CPU);
+	char miss[64] = "";
+	int r;
+
+	*version = 0;
+	where[0] = why[0] = '\0';
+	if ((r = locate_create(&cg, "", all, why, whylen)) < 0)
+		return r;
+	if ((r = try_enter(&cg)) < 0) {
+		snprintf(why, whylen, "%s: moving a process into it: %s", cg_dir_name(&cg),
+			 strerror(-r));
+		cg_remove(&cg);
+		return r;
+	}
+	*version = cg.version;
+	for (int c = 0; c < CG_CTL_COUNT; c++)
+		if (!(cg.ctls & CG_BIT(c)))
+			snprintf(miss + strlen(miss), sizeof(miss) - strlen(miss), " %s",
+				 cg.version == 1 && c == CG_CPU ? "cpuacct"
+				 : c == CG_PIDS ? "pids" : c == CG_MEMORY ? "memory" : "cpu");
+	snprintf(where, wlen, "%s%s%s%s",
+		 cg.base[CG_PIDS][0] ? cg.base[CG_PIDS]
+		 : cg.base[CG_MEMORY][0] ? cg.base[CG_MEMORY] : cg.base[CG_CPU],
+		 miss[0] ? " (no" : "", miss, miss[0] ? " controller there)" : "");
+	cg_remove(&cg);
+	return 0;
 }
 
 int

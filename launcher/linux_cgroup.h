@@ -50,6 +50,12 @@ int linux_cgroup_make(struct linux_launch *l, struct linux_cgroup *lc, const cha
  * launch would run, -1 with err when it would refuse. */
 int linux_cgroup_check(struct linux_launch *l, char *err, size_t errlen);
 
+/* heel-exec check without a policy: makes a cgroup with every
+ * controller heel uses, moves a throw-away child into it and removes it.
+ * 0 with the version and the place below which it was made (and the
+ * controllers it lacks) in where; or -errno with the reason in why. */
+int linux_cgroup_probe(int *version, char *where, size_t wlen, char *why, size_t whylen);
+
 /* Parent, before the go byte: moves the init into the cgroup, so that
  * everything of the command runs in it. 0, or 125 with msg. */
 int linux_cgroup_enter(struct linux_cgroup *lc, pid_t child, char *msg, size_t msglen);

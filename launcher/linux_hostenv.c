@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #define CAP_SYS_ADMIN_BIT 21
+#define CAP_PERFMON_BIT 38
+#define CAP_BPF_BIT 39
 
 /* ---------------------------------------------------------------- facts */
 
@@ -87,8 +89,10 @@ read_status(struct hostenv *h, const char *root)
 			h->no_new_privs = atoi(line + 11);
 		else if (strncmp(line, "CapBnd:", 7) == 0 && sscanf(line + 7, "%llx", &caps) == 1)
 			h->cap_bnd_sys_admin = (caps >> CAP_SYS_ADMIN_BIT) & 1;
-		else if (strncmp(line, "CapEff:", 7) == 0 && sscanf(line + 7, "%llx", &caps) == 1)
+		else if (strncmp(line, "CapEff:", 7) == 0 && sscanf(line + 7, "%llx", &caps) == 1) {
 			h->cap_eff_sys_admin = (caps >> CAP_SYS_ADMIN_BIT) & 1;
+			h->cap_eff_bpf = ((caps >> CAP_BPF_BIT) & 1) && ((caps >> CAP_PERFMON_BIT) & 1);
+		}
 	}
 }
 
@@ -230,7 +234,7 @@ hostenv_observe(struct hostenv *h, const char *root)
 {
 	memset(h, 0, sizeof(*h));
 	h->root = geteuid() == 0;
-	h->seccomp = h->cap_bnd_sys_admin = h->cap_eff_sys_admin = HE_UNKNOWN;
+	h->seccomp = h->cap_bnd_sys_admin = h->cap_eff_sys_admin = h->cap_eff_bpf = HE_UNKNOWN;
 	h->no_new_privs = HE_UNKNOWN;
 	read_status(h, root);
 	/* unshare(0) changes nothing and the kernel never refuses it: a

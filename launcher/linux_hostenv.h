@@ -49,6 +49,9 @@ struct hostenv {
 				   * errno a filter answers it with, else 0 */
 	int cap_bnd_sys_admin;    /* CAP_SYS_ADMIN in CapBnd: 1, 0 */
 	int cap_eff_sys_admin;    /* ... in CapEff */
+	int cap_eff_bpf;          /* CAP_BPF and CAP_PERFMON in CapEff (Linux 5.8): 1, 0;
+				   * what loading tracing programs takes without
+				   * CAP_SYS_ADMIN (heel-exec check's bpf wall) */
 	enum he_engine engine;
 	char engine_name[32];     /* "docker", "podman", container=NAME's NAME */
 	char evidence[96];        /* what showed it: "/.dockerenv", "container=lxc" */

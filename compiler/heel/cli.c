@@ -16,6 +16,7 @@ const char cli_usage[] =
 	"       heel shell [OPTIONS] [--shell PATH]\n"
 	"       heel python [OPTIONS] SCRIPT|-c CODE [ARG...]\n"
 	"       heel python [OPTIONS] --prepare\n"
+	"       heel doctor [--json]\n"
 	"       heel --help | --version\n";
 
 const char cli_help[] =
@@ -517,7 +518,7 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		snprintf(err, errlen, "options come after the subcommand: heel run %s ...", sub);
 		return CLI_ERROR;
 	} else {
-		snprintf(err, errlen, "unknown subcommand `%s` (run, shell or python)%s", sub,
+		snprintf(err, errlen, "unknown subcommand `%s` (run, shell, python or doctor)%s", sub,
 			 strcmp(sub, "exec") == 0 || strcmp(sub, "r") == 0 ? "; did you mean run?" : "");
 		return CLI_ERROR;
 	}

@@ -20,6 +20,7 @@
 #include "cache.h"
 #include "cli.h"
 #include "diag.h"
+#include "doctor.h"
 #include "policytext.h"
 #include "pty.h"
 #include "readfile.h"
@@ -481,6 +482,14 @@ main(int argc, char **argv)
 	enum cli_result res;
 	int rc;
 
+	/* heel doctor compiles no policy of the caller's: only heel-exec
+	 * beside us is needed. */
+	if (argc >= 2 && strcmp(argv[1], "doctor") == 0) {
+		rc = find_launcher(launcher, sizeof(launcher));
+		if (rc)
+			return failure("heel-exec is not beside heel (%s): %s", launcher, strerror(-rc));
+		return doctor_main(argc - 1, argv + 1, launcher);
+	}
 	res = cli_parse(argc, argv, &c, err, sizeof(err));
 	if (res == CLI_HELP) {
 		fputs(cli_usage, stdout);

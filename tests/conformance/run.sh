@@ -358,6 +358,15 @@ case_05() { # mknod a device; a FIFO stays allowed.
 case_06() { # A setuid-root binary cannot gain root (NO_NEW_PRIVS, noexec).
 	begin 06-setuid
 	ctl "$TRY" setuid-exec "$D/outside/suid-try"
+	# no_new_privs already on the suite itself (bubblewrap always sets it,
+	# as do Docker's no-new-privileges and systemd's NoNewPrivileges=):
+	# the setuid copy cannot elevate outside either, so the control that
+	# shows the wall cannot pass.
+	if [ "$OUT" != "EUID=0" ] && grep -q '^NoNewPrivs:[[:space:]]*1' /proc/self/status; then
+		skipr "no_new_privs is already set on the test process (NoNewPrivs: 1 in /proc/self/status, as bubblewrap, Docker's no-new-privileges and systemd's NoNewPrivileges= set it): a setuid-root copy does not elevate even outside, so the control cannot show the wall"
+		finish
+		return
+	fi
 	[ "$OUT" = "EUID=0" ] || prob "control: setuid-root copy outside gave '$OUT', expected EUID=0"
 	sbx base -- "$TRY" setuid-exec "$T/bin/suid-try"
 	if ran "setuid-root binary in an executable dir"; then

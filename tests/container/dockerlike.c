@@ -15,6 +15,10 @@
  *       are allowed, but its `deny mount,` answers mount, umount and
  *       move_mount with EACCES (emulated here with that errno; AppArmor
  *       itself is not enabled on the test machines)
+ *   dockerlike --no-landlock CMD...          a kernel without Landlock, as
+ *       seen from user space: landlock_create_ruleset, landlock_add_rule
+ *       and landlock_restrict_self answer ENOSYS; nothing else is
+ *       refused and CAP_SYS_ADMIN stays (tests/doctor)
  *
  * Root only: the filter is loaded without no_new_privs (as runc does),
  * which takes CAP_SYS_ADMIN, and the bounding set is changed. Test code:
@@ -83,19 +87,35 @@ apparmor_deny_mount(scmp_filter_ctx ctx)
 	return 0;
 }
 
+static int
+no_landlock(scmp_filter_ctx ctx)
+{
+	static const char *const calls[] = { "landlock_create_ruleset", "landlock_add_rule",
+					     "landlock_restrict_self" };
+	int r;
+
+	for (size_t i = 0; i < sizeof(calls) / sizeof(*calls); i++)
+		if ((r = deny(ctx, ENOSYS, calls[i])) < 0)
+			return r;
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
-	bool cap_sys_admin = false;
+	bool cap_sys_admin = false, nolandlock = false;
 	scmp_filter_ctx ctx;
 	int r, i = 1;
 
 	if (argc > 1 && strcmp(argv[1], "--apparmor-deny-mount") == 0) {
 		cap_sys_admin = true;
 		i++;
+	} else if (argc > 1 && strcmp(argv[1], "--no-landlock") == 0) {
+		cap_sys_admin = nolandlock = true;
+		i++;
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: dockerlike [--apparmor-deny-mount] CMD [ARG...]\n");
+		fprintf(stderr, "usage: dockerlike [--apparmor-deny-mount | --no-landlock] CMD [ARG...]\n");
 		return 2;
 	}
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
@@ -103,7 +123,7 @@ main(int argc, char *argv[])
 		fprintf(stderr, "dockerlike: seccomp_init failed\n");
 		return 2;
 	}
-	r = cap_sys_admin ? apparmor_deny_mount(ctx) : docker_default(ctx);
+	r = nolandlock ? no_landlock(ctx) : cap_sys_admin ? apparmor_deny_mount(ctx) : docker_default(ctx);
 	if (r == 0)
 		r = seccomp_load(ctx);
 	seccomp_release(ctx);

@@ -44,9 +44,39 @@ chmod 644 "$T/plain.hpol"
 P=$T/plain.hpol
 
 # The container: a PID namespace, a mount namespace, a /proc of its own,
-# and with `masked` that /proc masked by binds of /dev/null over files
-# Docker masks.
+# Docker's marker /.dockerenv, and with `masked` that /proc masked by
+# binds of /dev/null over files Docker masks. The marker is made here, in
+# a root of the container's own (a tmpfs holding binds of the host's
+# top-level entries, made the root by pivot_root, as an engine makes
+# one), never taken from the machine: the wording under test names the
+# engine, and whether the machine's own root has the marker depends on
+# how that root was made (a Docker container's has, a VM's has not). Not
+# chroot: the kernel refuses a user namespace to a chrooted process.
 CONTAINER='
+set -e
+r=$(mktemp -d /tmp/heel-engine-root.XXXXXX)
+mount -t tmpfs -o mode=755 heel-engine-root "$r"
+for e in /* /.[!.]*; do
+	[ -e "$e" ] || [ -L "$e" ] || continue
+	n=${e#/}
+	[ "$n" != .dockerenv ] || continue
+	if [ -L "$e" ]; then cp -P "$e" "$r/$n"
+	elif [ -d "$e" ]; then mkdir "$r/$n"; mount --rbind "$e" "$r/$n"
+	else : >"$r/$n"; mount --bind "$e" "$r/$n"; fi
+done
+: >"$r/.dockerenv"
+mkdir "$r/.old"
+cd "$r"
+pivot_root . .old
+cd /
+umount -l /.old
+rmdir /.old
+# The copy of the new root that its own /tmp holds (bound before it was
+# complete), with a /proc beside the one masked below: a user namespace
+# may mount a /proc while any fully visible one is in its mount namespace.
+umount -l "$r"
+rmdir "$r" 2>/dev/null || :
+set +e
 if [ "$1" = masked ]; then
 	for f in /proc/keys /proc/timer_list /proc/kcore /proc/sched_debug; do
 		[ -f "$f" ] && mount --bind /dev/null "$f"

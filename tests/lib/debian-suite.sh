@@ -27,7 +27,9 @@
 #   SUITE/NAME/packages  "package version" of each, written last: a tree
 #                        without it is incomplete and made again
 # Env: HEEL_DEBIAN_MIRROR (default http://deb.debian.org),
-#      HEEL_DEBIAN_REFRESH=1 (fetch and unpack again).
+#      HEEL_DEBIAN_REFRESH=1 (fetch and unpack again),
+#      HEEL_DEBIAN_OFFLINE=1 (never fetch: a tree not in the cache is an
+#      error; what test suites use, whose trees make deps-check fetched).
 # Quiet when cached; what it says goes to stderr, the path to stdout.
 
 DS_CACHE=${HEEL_DEBIAN_CACHE:-${HOME:-/root}/.cache/heel-debian}
@@ -107,6 +109,10 @@ ds_root() {
 	if [ -s "$d/packages" ] && [ "${HEEL_DEBIAN_REFRESH:-}" != 1 ]; then
 		echo "$d/root"
 		return 0
+	fi
+	if [ "${HEEL_DEBIAN_OFFLINE:-}" = 1 ]; then
+		ds_die "$suite/$name is not in $DS_CACHE (HEEL_DEBIAN_OFFLINE=1: nothing is fetched)"
+		return 1
 	fi
 	mkdir -p "$DS_CACHE/$suite" || return 1
 	# Made aside and moved in whole: an interrupted run leaves no half
