@@ -8,6 +8,7 @@
 #   pipe    a pipe holding SOURCE's bytes (not a regular file)
 #   closed  a number that is no open descriptor
 # Usage: fdpass.py KIND SOURCE -- CMD [ARG...]
+import fcntl
 import os
 import sys
 
@@ -25,6 +26,9 @@ def main():
         os.lseek(fd, len(data) // 2, os.SEEK_SET)
     elif kind == "pipe":
         r, w = os.pipe()
+        # Room for the whole artifact before anyone reads: a write past
+        # the default 64 KiB would wait here forever.
+        fcntl.fcntl(w, fcntl.F_SETPIPE_SZ, max(len(data), 65536))
         os.write(w, data)
         os.close(w)
         fd = r
