@@ -1935,14 +1935,17 @@ net_modes() {
 	[ -x "$T/hx/heel-proxy" ] && echo netlist netall
 }
 
-# serve_bg FILE KIND ARG: a host listener, as root, outside any sandbox;
-# prints its port once it listens (empty: it never did).
+# serve_bg FILE KIND PORT VAR: a host listener, as root, outside any
+# sandbox: starts serve in the background, its pid
+# kept for the cleanup, and sets VAR to the port it listens on ("" when
+# it did not start). Not in a $(...): the pid would be kept in a subshell
+# and the server outlive the suite.
 serve_bg() {
 	rm -f "$1"
 	"$HD/serve" "$2" "$3" >"$1" 2>&1 &
 	BG_PIDS+=($!)
 	for _ in $(seq 60); do grep -qs READY "$1" && break; sleep 0.05; done
-	sed -n 's/^READY //p' "$1"
+	printf -v "$4" '%s' "$(sed -n 's/^READY //p' "$1")"
 }
 
 # ipv6_lo: whether this kernel gives loopback an IPv6 address (::1).
@@ -1969,9 +1972,9 @@ case_100() { # The sandbox's own loopback: a TCP server inside is reached from i
 case_101() { # The host's loopback stays out of reach from inside, under every network mode.
 	begin 101-loopback-host-unreachable
 	local pol p4 p6= n
-	p4=$(serve_bg "$T/serve101" tcp 0)
+	serve_bg "$T/serve101" tcp 0 p4
 	[ -n "$p4" ] || { prob "the host listener did not start: $(cat "$T/serve101")"; finish; return; }
-	ipv6_lo && p6=$(serve_bg "$T/serve101-6" tcp6 0)
+	ipv6_lo && serve_bg "$T/serve101-6" tcp6 0 p6
 	ctl_ok "TCP connect to the host's 127.0.0.1:$p4" connect-tcp 127.0.0.1 "$p4"
 	[ -n "$p6" ] && ctl_ok "TCP connect to the host's [::1]:$p6" connect-tcp ::1 "$p6"
 	sleep 0.1
@@ -2023,7 +2026,7 @@ case_102() { # Another sandbox's loopback server stays out of reach, from a sand
 case_103() { # Without namespaces loopback is the host's: the old refusals hold.
 	begin 103-loopback-without-namespaces
 	local port n
-	port=$(serve_bg "$T/serve103" tcp 0)
+	serve_bg "$T/serve103" tcp 0 port
 	[ -n "$port" ] || { prob "the host listener did not start"; finish; return; }
 	ctl_ok "TCP connect to the host's 127.0.0.1:$port" connect-tcp 127.0.0.1 "$port"
 	SBX_OPTS="--best-effort --no-namespaces"
