@@ -15,7 +15,7 @@
 #   LOG:    the guest's whole console output
 # Exit: the command's status in the guest; 124 on timeout; 3 when the
 # guest ended without reporting one.
-# Env: HEEL_KERNEL_TIMEOUT (seconds, default 1500), HEEL_KERNEL_MEM (MiB,
+# Env: HEEL_KERNEL_TIMEOUT (seconds, default 1800), HEEL_KERNEL_MEM (MiB,
 #      default 1024), HEEL_KERNEL_SMP (default 2), HEEL_KERNEL_CACHE,
 #      HEEL_KERNEL_APPEND (more kernel command line).
 set -euo pipefail
@@ -26,7 +26,7 @@ shift 3
 HERE=$(cd "$(dirname "$0")" && pwd)
 CACHE=${HEEL_KERNEL_CACHE:-${HOME:-/root}/.cache/heel-kernels}
 export HEEL_KERNEL_CACHE=$CACHE
-TIMEOUT=${HEEL_KERNEL_TIMEOUT:-1500}
+TIMEOUT=${HEEL_KERNEL_TIMEOUT:-1800}
 MEM=${HEEL_KERNEL_MEM:-1024}
 SMP=${HEEL_KERNEL_SMP:-2}
 die() { echo "tests/kernels/boot.sh: $*" >&2; exit 2; }
