@@ -28,9 +28,13 @@ CACHE=${HEEL_KERNEL_CACHE:-${HOME:-/root}/.cache/heel-kernels}
 MIRROR=${HEEL_DEBIAN_MIRROR:-http://deb.debian.org}
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 # The modules the initramfs needs when they are not built in: the virtio
-# PCI transport, virtiofs (the host's / ) and overlay (a writable root).
-# Their own dependencies (fuse, virtio_ring...) are found from the modules.
-WANT_MODULES=(virtio_pci virtiofs overlay)
+# PCI transport, virtiofs (the host's / ) and overlay (a writable root);
+# and veth, which heel-exec's capture of an allow-list's connections
+# links the sandbox with (a real system loads it on demand; the guest's
+# init has no modprobe). Their own dependencies (fuse, virtio_ring...) are
+# found from the modules. A cache entry fetched for another list is
+# fetched again.
+WANT_MODULES=(virtio_pci virtiofs overlay veth)
 
 die() { echo "tests/kernels/fetch.sh: $*" >&2; exit 1; }
 [ $# -gt 0 ] || die "usage: fetch.sh SERIES... (e.g. 6.1 6.12 7.3)"
@@ -42,7 +46,8 @@ mkdir -p "$CACHE"
 # ------------------------------------------------------------- what's missing
 need=()
 for s in "$@"; do
-	if [ "${HEEL_KERNEL_REFRESH:-}" = 1 ] || ! [ -s "$CACHE/kernel-$s/info" ]; then need+=("$s"); fi
+	if [ "${HEEL_KERNEL_REFRESH:-}" = 1 ] || ! [ -s "$CACHE/kernel-$s/info" ] ||
+		! grep -qxF "modules=${WANT_MODULES[*]}" "$CACHE/kernel-$s/info"; then need+=("$s"); fi
 done
 VFS=$CACHE/virtiofsd
 need_vfs=
@@ -185,6 +190,7 @@ fetch_kernel() {
 		echo "version=$ver"
 		echo "release=$rel"
 		echo "fetched=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "modules=${WANT_MODULES[*]}"
 	} >"$k/info"
 	rm -rf "$CACHE/kernel-$s"
 	mv "$k" "$CACHE/kernel-$s"
