@@ -425,7 +425,13 @@ case_readme_first_commands() {
 	ln -s "$T/bin" build/bin
 	while IFS= read -r line; do
 		n=$((n + 1))
-		as "$1" bash -c "$line" >out 2>&1 || { echo "\`$line\` failed: $(cat out)"; return 1; }
+		as "$1" bash -c "$line" >out 2>&1 && continue
+		# heel doctor's status is 1 when a wall is missing here (uid
+		# 65534 has no cgroup of its own): a report that names each
+		# missing wall and what raises it is what the README promises.
+		[[ "$line" == "build/bin/heel doctor"* ]] && grep -q 'raise' out && continue
+		echo "\`$line\` failed: $(cat out)"
+		return 1
 	done < <(sed -n '/^```sh$/,/^```$/p' "$HERE/../../README.md" | grep '^build/bin/heel ')
 	[ "$n" -ge 3 ] || { echo "found $n heel commands in the README"; return 1; }
 	[ -s stamp ] || { echo "the README's write did not land"; return 1; }
