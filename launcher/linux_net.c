@@ -298,7 +298,12 @@ capture_inside(int sandbox_ns, bool v6, const uint16_t *ports, size_t nports,
 	if ((r = link_flags("lo", IFF_UP, err, errlen)) < 0)
 		return r;
 	if ((r = make_veth(sandbox_ns)) < 0) {
-		snprintf(err, errlen, "capture: the veth link: %s", strerror(-r));
+		snprintf(err, errlen, "capture: the veth link: %s%s", strerror(-r),
+			 r == -EOPNOTSUPP
+			     ? " (this kernel has no veth driver loaded, which capturing an "
+			       "allow-list's connections needs: `modprobe veth` as root, or a "
+			       "kernel with CONFIG_VETH)"
+			     : "");
 		return r;
 	}
 	if ((r = link_flags(NET_CAPTURE_LINK, IFF_UP | IFF_NOARP, err, errlen)) < 0)
