@@ -1184,6 +1184,26 @@ capture_judge(struct conn *c, const char *host, const char *proto)
 	judge(c, host, c->port);
 }
 
+/* Reads what the client sent into c->in, up to PROXY_HTTP_HEAD_MAX: 1
+ * when bytes came, 0 when none yet (the connection waits for more), -1
+ * when the client is gone (c is freed). */
+static int
+read_more(struct conn *c)
+{
+	ssize_t n = recv(c->ep[0].w.fd, c->in + c->inlen, PROXY_HTTP_HEAD_MAX - c->inlen, 0);
+
+	if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+		conn_update(c);
+		return 0;
+	}
+	if (n <= 0) {
+		conn_free(c);
+		return -1;
+	}
+	c->inlen += (size_t)n;
+	return 1;
+}
+
 /* The first bytes of a connection to a fake address: the name in them,
  * if any, must be the one the address stands for. */
 static void
@@ -1192,20 +1212,9 @@ capture_peek(struct conn *c)
 	char said[NETHOST_NAME_MAX + 1], reason[PROXY_REASON_MAX];
 	const char *proto;
 	enum proxy_peek r;
-	ssize_t n;
 
-	if (c->inlen < PROXY_HTTP_HEAD_MAX) {
-		n = recv(c->ep[0].w.fd, c->in + c->inlen, PROXY_HTTP_HEAD_MAX - c->inlen, 0);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-			conn_update(c);
-			return;
-		}
-		if (n <= 0) {
-			conn_free(c);
-			return;
-		}
-		c->inlen += (size_t)n;
-	}
+	if (c->inlen < PROXY_HTTP_HEAD_MAX && read_more(c) <= 0)
+		return;
 	r = proxy_capture_peek(c->in, c->inlen, said, sizeof(said), &proto);
 	if (r == PROXY_PEEK_MORE && c->inlen < PROXY_HTTP_HEAD_MAX) {
 		conn_update(c);
@@ -1380,18 +1389,9 @@ dns_tcp_read(struct conn *c)
 {
 	uint8_t out[1500 + 2];
 	size_t off = 0, ol;
-	ssize_t n;
 
-	n = recv(c->ep[0].w.fd, c->in + c->inlen, PROXY_HTTP_HEAD_MAX - c->inlen, 0);
-	if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
-		conn_update(c);
+	if (read_more(c) <= 0)
 		return;
-	}
-	if (n <= 0) {
-		conn_free(c);
-		return;
-	}
-	c->inlen += (size_t)n;
 	while (c->inlen - off >= 2) {
 		size_t ml = (size_t)(c->in[off] << 8 | c->in[off + 1]);
 
